@@ -1,0 +1,3 @@
+module github.com/bcserver/bcserver
+
+go 1.26

@@ -1,0 +1,106 @@
+// Package vectors locates and loads the captured reference data in
+// ../shared/vectors so tests can compare against real bytes.
+//
+// The directory is found by walking up from the working directory to the
+// module root (the folder holding go.mod) and looking beside it for
+// shared/vectors; BCSERVER_VECTORS overrides the search.
+package vectors
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Dir returns the directory holding the shared vector files.
+func Dir() (string, error) {
+	if d := os.Getenv("BCSERVER_VECTORS"); d != "" {
+		return d, nil
+	}
+	root, err := ModuleRoot()
+	if err != nil {
+		return "", err
+	}
+	d := filepath.Join(root, "..", "shared", "vectors")
+	if _, err := os.Stat(d); err != nil {
+		return "", fmt.Errorf("shared vectors not found beside the module (%s): %w", d, err)
+	}
+	return d, nil
+}
+
+// SharedDir returns ../shared (the spec, vectors and data folders).
+func SharedDir() (string, error) {
+	d, err := Dir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Dir(d), nil
+}
+
+// ModuleRoot walks up from the working directory to the folder with go.mod.
+func ModuleRoot() (string, error) {
+	d, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", errors.New("go.mod not found above the working directory")
+		}
+		d = parent
+	}
+}
+
+// Load decodes one vector file (by base name, e.g. "cipher.json") into v.
+func Load(name string, v any) error {
+	d, err := Dir()
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(filepath.Join(d, name))
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("vector file %s: %w", name, err)
+	}
+	return nil
+}
+
+// Hex decodes the hex strings the vector files use (spaces allowed).
+func Hex(s string) ([]byte, error) {
+	s = strings.ReplaceAll(s, " ", "")
+	return hex.DecodeString(s)
+}
+
+// TB is the part of testing.TB the helpers need.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+// MustLoad is Load for tests.
+func MustLoad(t TB, name string, v any) {
+	t.Helper()
+	if err := Load(name, v); err != nil {
+		t.Fatalf("loading vectors: %v", err)
+	}
+}
+
+// MustHex is Hex for tests.
+func MustHex(t TB, s string) []byte {
+	t.Helper()
+	b, err := Hex(s)
+	if err != nil {
+		t.Fatalf("bad hex %q: %v", s, err)
+	}
+	return b
+}
