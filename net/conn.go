@@ -74,11 +74,11 @@ func (c Config) withDefaults() Config {
 
 // Errors from Conn.
 var (
-	ErrTooLarge   = errors.New("message too large")
-	ErrQueueFull  = errors.New("send queue full")
-	ErrTimedOut   = errors.New("peer timed out")
-	ErrUnacked    = errors.New("reliable message unacknowledged too long")
-	ErrBadPeerID  = fmt.Errorf("datagram peer id does not match the sender: %w", ErrMalformed)
+	ErrTooLarge  = errors.New("message too large")
+	ErrQueueFull = errors.New("send queue full")
+	ErrTimedOut  = errors.New("peer timed out")
+	ErrUnacked   = errors.New("reliable message unacknowledged too long")
+	ErrBadPeerID = fmt.Errorf("datagram peer id does not match the sender: %w", ErrMalformed)
 )
 
 // Receiver gets the messages a Conn delivers, in order per channel.
