@@ -1,0 +1,22 @@
+// Package gamespy implements the GameSpy "QR1" discovery protocol that
+// Star Trek: Bridge Commander 1.1 uses for its server browser
+// (shared/spec/gamespy.md).
+//
+// It has three parts, none of which owns a socket:
+//
+//   - [Responder] answers the plaintext `\status\`-style query datagrams that
+//     arrive on the game port (gamespy.md 2). The caller's socket loop routes
+//     every datagram whose first byte is `\` to [Responder.Handle] and sends
+//     the datagrams it produces back to the source from the same socket
+//     (gamespy.md 1).
+//   - [Heartbeater] schedules the UDP heartbeats to the master servers
+//     (gamespy.md 4). Heartbeats must leave from the game socket, because the
+//     master verifies the server by querying the heartbeat's source address,
+//     so the caller sends the bytes it builds.
+//   - [Discover] and [ParseReply] are the browsing side, for our own tools and
+//     tests: send `\status\` to a list of targets (by default the stock LAN
+//     broadcast sweep, [LANTargets]) and collect the replies (gamespy.md 3).
+//
+// Everything is plaintext ASCII; none of it uses the AlbyRules cipher or the
+// transport framing of the game protocol.
+package gamespy
