@@ -1,0 +1,371 @@
+package net
+
+import (
+	"bytes"
+	"fmt"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/bcserver/bcserver/internal/vectors"
+	"github.com/bcserver/bcserver/net/alby"
+)
+
+type sent struct {
+	to   netip.AddrPort
+	data []byte // decrypted
+}
+
+type capture struct{ out []sent }
+
+func (c *capture) WriteToUDPAddrPort(b []byte, addr netip.AddrPort) (int, error) {
+	d := bytes.Clone(b)
+	if len(d) > 0 && d[0] != '\\' {
+		alby.Decrypt(d)
+	}
+	c.out = append(c.out, sent{addr, d})
+	return len(b), nil
+}
+
+func (c *capture) take() []sent { o := c.out; c.out = nil; return o }
+
+type hostEvents struct {
+	refuse   BootReason
+	onConn   func(p *Peer)
+	ids      []Identity
+	msgs     [][]byte
+	left     []LeaveReason
+	leftPeer []byte
+}
+
+func (e *hostEvents) Admit(netip.AddrPort) BootReason { return e.refuse }
+func (e *hostEvents) Connected(p *Peer) {
+	if e.onConn != nil {
+		e.onConn(p)
+	}
+}
+func (e *hostEvents) Identity(p *Peer, id Identity) { e.ids = append(e.ids, id) }
+func (e *hostEvents) Message(p *Peer, b []byte, rel bool) {
+	e.msgs = append(e.msgs, bytes.Clone(b))
+}
+func (e *hostEvents) Left(p *Peer, r LeaveReason) {
+	e.left = append(e.left, r)
+	e.leftPeer = append(e.leftPeer, p.ID)
+}
+
+func enc(b []byte) []byte { c := bytes.Clone(b); alby.Encrypt(c); return c }
+
+func sessionVector(t *testing.T, name string) []byte {
+	t.Helper()
+	var vs []struct {
+		Name       string `json:"name"`
+		PayloadHex string `json:"payload_hex"`
+	}
+	vectors.MustLoad(t, "session.json", &vs)
+	for _, v := range vs {
+		if v.Name == name {
+			return vectors.MustHex(t, v.PayloadHex)
+		}
+	}
+	t.Fatalf("no session vector %q", name)
+	return nil
+}
+
+var client1 = netip.MustParseAddrPort("127.0.0.1:50001")
+
+// The join exchange of transport.md 10.1, byte for byte against the
+// captured stock datagrams.
+func TestHostJoinBytes(t *testing.T) {
+	out := &capture{}
+	req0 := sessionVector(t, "checksum_req_round0")
+	ev := &hostEvents{onConn: func(p *Peer) { _ = p.Send(req0, true) }}
+	h := NewHost(HostConfig{}, ev, out)
+
+	h.HandleDatagram(t0, client1, enc(sessionVector(t, "connect_request")))
+	h.Flush(t0)
+	got := out.take()
+	if len(got) != 2 {
+		t.Fatalf("%d datagrams after connect", len(got))
+	}
+	if want := sessionVector(t, "connect_reply_with_checksum_round0"); !bytes.Equal(got[0].data, want) {
+		t.Fatalf("connect reply:\n got %X\nwant %X", got[0].data, want)
+	}
+	if want := []byte{0x01, 0x01, 0x01, 0x00, 0x00, 0x02}; !bytes.Equal(got[1].data, want) {
+		t.Fatalf("ack of connect: %X", got[1].data)
+	}
+	p := h.Peer(2)
+	if p == nil || p.Addr != client1 {
+		t.Fatal("peer 2 missing")
+	}
+
+	// Client: ACK reply, ACK checksum req, identity (low seq 1).
+	identity := vectors.MustHex(t, "0016C00100020A0A0AEF430061006400790032000000")
+	in := append([]byte{0x02, 0x03, 0x01, 0x00, 0x00, 0x02, 0x01, 0x00, 0x00, 0x00}, identity...)
+	h.HandleDatagram(t0, client1, enc(in))
+	h.Flush(t0)
+	got = out.take()
+	want := append([]byte{0x01, 0x02, 0x01, 0x01, 0x00, 0x02}, identity...)
+	if len(got) != 1 || !bytes.Equal(got[0].data, want) {
+		t.Fatalf("identity echo:\n got %v\nwant %X", got, want)
+	}
+	if len(ev.ids) != 1 || ev.ids[0].Name != "Cady2" || p.Name != "Cady2" || ev.ids[0].IP != [4]byte{10, 10, 10, 239} {
+		t.Fatalf("identity %+v", ev.ids)
+	}
+
+	// Round-0 response reaches the engine.
+	h.HandleDatagram(t0, client1, enc(vectors.MustHex(t, "0201321A800000210043E20C7E2FCBAF4D010077B63E3768A7A0F800")))
+	if len(ev.msgs) != 1 || ev.msgs[0][0] != 0x21 {
+		t.Fatalf("messages %X", ev.msgs)
+	}
+	h.Flush(t0)
+	if got = out.take(); len(got) != 1 || !bytes.Equal(got[0].data, []byte{0x01, 0x01, 0x01, 0x00, 0x00, 0x00}) {
+		t.Fatalf("ack of round 0: %v", got)
+	}
+
+	// Graceful disconnect: ACK with flags 0x02, then Left at once.
+	h.HandleDatagram(t0, client1, enc(sessionVector(t, "graceful_disconnect")))
+	got = out.take()
+	if len(got) != 1 || !bytes.Equal(got[0].data, sessionVector(t, "disconnect_ack")) {
+		t.Fatalf("disconnect ack %v", got)
+	}
+	if len(ev.left) != 1 || ev.left[0] != LeftDisconnect || h.Peer(2) != nil || h.NumPeers() != 0 {
+		t.Fatalf("left %v", ev.left)
+	}
+	// The retransmitted disconnect of a removed peer is ACKed again.
+	h.HandleDatagram(t0, client1, enc(sessionVector(t, "graceful_disconnect")))
+	if got = out.take(); len(got) != 1 || !bytes.Equal(got[0].data, sessionVector(t, "disconnect_ack")) {
+		t.Fatalf("stale disconnect: %v", got)
+	}
+}
+
+func TestHostRefusesWhenFull(t *testing.T) {
+	out := &capture{}
+	ev := &hostEvents{refuse: BootFull}
+	h := NewHost(HostConfig{}, ev, out)
+	h.HandleDatagram(t0, client1, enc(sessionVector(t, "connect_request")))
+	got := out.take()
+	want := []byte{0x01, 0x02, 0x01, 0x00, 0x00, 0x02, 0x04, 0x07, 0xC0, 0x00, 0x00, 0x03, 0xFF}
+	if len(got) != 1 || !bytes.Equal(got[0].data, want) || h.NumPeers() != 0 || h.Stats.Refused != 1 {
+		t.Fatalf("refusal %v", got)
+	}
+	// MaxPeers is enforced by the Host itself.
+	h2 := NewHost(HostConfig{MaxPeers: 1}, &hostEvents{}, out)
+	h2.HandleDatagram(t0, client1, enc(sessionVector(t, "connect_request")))
+	h2.HandleDatagram(t0, netip.MustParseAddrPort("127.0.0.1:50002"), enc(sessionVector(t, "connect_request")))
+	if h2.NumPeers() != 1 || h2.Stats.Refused != 1 {
+		t.Fatalf("peers %d refused %d", h2.NumPeers(), h2.Stats.Refused)
+	}
+}
+
+func TestHostStrangersAndBadIDs(t *testing.T) {
+	out := &capture{}
+	ev := &hostEvents{}
+	h := NewHost(HostConfig{}, ev, out)
+	h.HandleDatagram(t0, client1, enc([]byte{0x02, 0x01, 0x32, 0x06, 0x80, 0x00, 0x00, 0x2A})) // game data, unknown addr
+	h.HandleDatagram(t0, client1, []byte{0x02})                                                 // too short
+	if h.NumPeers() != 0 || h.Stats.Strangers != 1 || h.Stats.Malformed != 1 || len(out.out) != 0 {
+		t.Fatalf("stats %+v", h.Stats)
+	}
+	h.HandleDatagram(t0, client1, enc(sessionVector(t, "connect_request")))
+	out.take()
+	// A datagram claiming another peer's id is dropped.
+	h.HandleDatagram(t0, client1, enc([]byte{0x03, 0x01, 0x32, 0x06, 0x80, 0x00, 0x00, 0x2A}))
+	if len(ev.msgs) != 0 || h.Stats.Malformed != 2 {
+		t.Fatalf("spoofed id accepted: %+v", h.Stats)
+	}
+	// A second connect from the joined address is a duplicate: re-ACKed, no new peer.
+	h.HandleDatagram(t0, client1, enc(sessionVector(t, "connect_request")))
+	h.Flush(t0)
+	if h.NumPeers() != 1 || h.Peer(3) != nil {
+		t.Fatal("second connect created a peer")
+	}
+}
+
+func TestHostTimeout(t *testing.T) {
+	out := &capture{}
+	ev := &hostEvents{}
+	h := NewHost(HostConfig{}, ev, out)
+	a := netip.MustParseAddrPort("127.0.0.1:50001")
+	b := netip.MustParseAddrPort("127.0.0.1:50002")
+	h.HandleDatagram(t0, a, enc(sessionVector(t, "connect_request")))
+	h.HandleDatagram(t0, b, enc(sessionVector(t, "connect_request")))
+	// b keeps talking (an ACK of the connect reply), a goes silent.
+	for s := 1; s <= 46; s++ {
+		now := t0.Add(time.Duration(s) * time.Second)
+		h.HandleDatagram(now, b, enc([]byte{0x03, 0x01, 0x01, 0x00, 0x00, 0x02}))
+		h.Tick(now)
+		if s < 45 && len(ev.left) != 0 {
+			t.Fatalf("left at %d s", s)
+		}
+	}
+	if len(ev.left) != 1 || ev.left[0] != LeftTimeout || ev.leftPeer[0] != 2 || h.NumPeers() != 1 {
+		t.Fatalf("left %v %v", ev.left, ev.leftPeer)
+	}
+	// The remaining peer was told with a boot notice, reason 1, naming peer 2.
+	found := false
+	for _, s := range out.out {
+		if s.to == b && bytes.Contains(s.data, []byte{0x04, 0x07, 0xC0}) && bytes.HasSuffix(s.data, []byte{0x01, 0x02}) {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("no boot notice to the remaining peer")
+	}
+}
+
+// Host and Client over real loopback UDP sockets: connect, identity,
+// messages both ways, fragmented messages, graceful leave.
+func TestLoopbackClientHost(t *testing.T) {
+	srv, err := Listen("127.0.0.1:0", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cli, err := Listen("127.0.0.1:0", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+
+	ev := &hostEvents{}
+	h := NewHost(HostConfig{}, ev, srv)
+	ev.onConn = func(p *Peer) { _ = p.Send([]byte{0x20, 0x00}, true) }
+	cev := &clientEvents{}
+	c := NewClient(Config{}, cev, [4]byte{127, 0, 0, 1}, "Bot", time.Now())
+	if err := c.Connect(); err != nil {
+		t.Fatal(err)
+	}
+	big := bytes.Repeat([]byte("0123456789"), 1000) // 10 KB, fragmented
+	serverAddr := srv.LocalAddr()
+	deadline := time.Now().Add(5 * time.Second)
+	buf := make([]byte, 0, MaxDatagram)
+	sentBig := false
+	for time.Now().Before(deadline) {
+		now := time.Now()
+		for d := c.Flush(now, buf); d != nil; d = c.Flush(now, buf) {
+			alby.Encrypt(d)
+			if _, err := cli.WriteToUDPAddrPort(d, serverAddr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		select {
+		case pk := <-srv.Packets():
+			h.HandleDatagram(time.Now(), pk.Addr, pk.Data())
+			srv.Release(pk)
+			h.Flush(time.Now())
+		case pk := <-cli.Packets():
+			d := pk.Data()
+			alby.Decrypt(d)
+			if err := c.Receive(time.Now(), d); err != nil {
+				t.Fatal(err)
+			}
+			cli.Release(pk)
+		case <-time.After(20 * time.Millisecond):
+			h.Tick(time.Now())
+		}
+		if c.State() == ClientConnected && !sentBig && len(ev.ids) == 1 {
+			_ = c.Send(big, true)
+			_ = c.Send([]byte{0x2A, 0x20}, true)
+			sentBig = true
+		}
+		if len(ev.msgs) == 2 && len(cev.msgs) == 1 {
+			break
+		}
+	}
+	if len(cev.accepted) != 1 || cev.accepted[0] != 2 || len(ev.ids) != 1 || ev.ids[0].Name != "Bot" {
+		t.Fatalf("accepted %v ids %v", cev.accepted, ev.ids)
+	}
+	if len(ev.msgs) != 2 || !bytes.Equal(ev.msgs[0], big) || !bytes.Equal(ev.msgs[1], []byte{0x2A, 0x20}) {
+		t.Fatalf("server got %d messages", len(ev.msgs))
+	}
+	if len(cev.msgs) != 1 || !bytes.Equal(cev.msgs[0], []byte{0x20, 0x00}) {
+		t.Fatalf("client got %X", cev.msgs)
+	}
+}
+
+type clientEvents struct {
+	accepted []byte
+	msgs     [][]byte
+	booted   []BootReason
+}
+
+func (e *clientEvents) Accepted(id byte)               { e.accepted = append(e.accepted, id) }
+func (e *clientEvents) Message(b []byte, reliable bool) { e.msgs = append(e.msgs, bytes.Clone(b)) }
+func (e *clientEvents) Booted(r BootReason)             { e.booted = append(e.booted, r) }
+
+func TestIdentityRoundTrip(t *testing.T) {
+	for _, name := range []string{"", "Cady2", "Ünïcødé", string(bytes.Repeat([]byte("x"), 100))} {
+		b := AppendIdentity(nil, Identity{PeerID: 2, IP: [4]byte{1, 2, 3, 4}, Name: name})
+		id, err := ParseIdentity(b)
+		want := name
+		if len(want) > maxNameUnits {
+			want = want[:maxNameUnits]
+		}
+		if err != nil || id.Name != want || id.PeerID != 2 || id.IP != [4]byte{1, 2, 3, 4} {
+			t.Errorf("%q: %+v %v", name, id, err)
+		}
+	}
+	if _, err := ParseIdentity([]byte{1, 2}); err == nil {
+		t.Error("short identity accepted")
+	}
+}
+
+// FuzzHostDatagram throws arbitrary datagrams from several addresses at a
+// Host: no panic, bounded peers.
+func FuzzHostDatagram(f *testing.F) {
+	f.Add(vectors.MustHex(f, "FF01030FC000000A0A0AEF5F0A00000000"), uint8(0))
+	f.Add(vectors.MustHex(f, "0203050AC00200020A0A0AEF0127000001280000"), uint8(1))
+	f.Add([]byte(`\status\`), uint8(2))
+	f.Fuzz(func(t *testing.T, b []byte, who uint8) {
+		h := NewHost(HostConfig{MaxPeers: 4}, &hostEvents{}, &capture{})
+		for i := 0; i < 8; i++ {
+			addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(40000+int(who+uint8(i))%6))
+			h.HandleDatagram(t0, addr, enc(b))
+			h.HandleDatagram(t0, addr, bytes.Clone(b))
+			h.Tick(t0.Add(time.Duration(i) * time.Second))
+		}
+		if h.NumPeers() > 4 {
+			t.Fatalf("%d peers", h.NumPeers())
+		}
+	})
+}
+
+func BenchmarkHostRelayFanout(b *testing.B) {
+	out := &discard{}
+	ev := &hostEvents{}
+	h := NewHost(HostConfig{}, ev, out)
+	var peers []*Peer
+	for i := 0; i < 16; i++ {
+		addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(41000+i))
+		h.HandleDatagram(t0, addr, enc(vectors.MustHex(b, "FF01030FC000000A0A0AEF5F0A00000000")))
+		peers = append(peers, h.Peer(byte(2+i)))
+	}
+	h.Flush(t0)
+	msg := bytes.Repeat([]byte{0x07}, 25)
+	now := t0
+	b.ReportAllocs()
+	for b.Loop() {
+		now = now.Add(time.Millisecond)
+		for _, p := range peers[1:] {
+			_ = p.Send(msg, true)
+		}
+		h.Flush(now)
+		for _, p := range peers { // pretend every peer ACKed
+			for _, o := range p.conn.inflight {
+				p.conn.put(o)
+			}
+			p.conn.inflight = p.conn.inflight[:0]
+			p.conn.lastRecv = now
+		}
+	}
+	b.ReportMetric(float64(out.n)/float64(b.N), "datagrams/op")
+}
+
+type discard struct{ n int }
+
+func (d *discard) WriteToUDPAddrPort(b []byte, addr netip.AddrPort) (int, error) {
+	d.n++
+	return len(b), nil
+}
+
+var _ = fmt.Sprint
