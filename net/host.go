@@ -115,7 +115,9 @@ type Peer struct {
 
 type peerRx struct{ p *Peer }
 
-func (r peerRx) Deliver(typ byte, payload []byte, reliable bool) { r.p.host.deliver(r.p, typ, payload, reliable) }
+func (r peerRx) Deliver(typ byte, payload []byte, reliable bool) {
+	r.p.host.deliver(r.p, typ, payload, reliable)
+}
 
 // Send queues a game message to the peer. A peer whose queue overflows is
 // removed at the next Flush or Tick (it cannot keep up; nobody else waits).

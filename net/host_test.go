@@ -162,7 +162,7 @@ func TestHostStrangersAndBadIDs(t *testing.T) {
 	ev := &hostEvents{}
 	h := NewHost(HostConfig{}, ev, out)
 	h.HandleDatagram(t0, client1, enc([]byte{0x02, 0x01, 0x32, 0x06, 0x80, 0x00, 0x00, 0x2A})) // game data, unknown addr
-	h.HandleDatagram(t0, client1, []byte{0x02})                                                 // too short
+	h.HandleDatagram(t0, client1, []byte{0x02})                                                // too short
 	if h.NumPeers() != 0 || h.Stats.Strangers != 1 || h.Stats.Malformed != 1 || len(out.out) != 0 {
 		t.Fatalf("stats %+v", h.Stats)
 	}
@@ -289,7 +289,7 @@ type clientEvents struct {
 	booted   []BootReason
 }
 
-func (e *clientEvents) Accepted(id byte)               { e.accepted = append(e.accepted, id) }
+func (e *clientEvents) Accepted(id byte)                { e.accepted = append(e.accepted, id) }
 func (e *clientEvents) Message(b []byte, reliable bool) { e.msgs = append(e.msgs, bytes.Clone(b)) }
 func (e *clientEvents) Booted(r BootReason)             { e.booted = append(e.booted, r) }
 
