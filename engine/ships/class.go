@@ -1,0 +1,378 @@
+package ships
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+)
+
+// Format is how a top-level entry of the 0x20 list is written
+// (simulation.md 4.2).
+type Format uint8
+
+const (
+	// FormatBase is [condition] then each child's [condition]: hull,
+	// shield generator, bridge.
+	FormatBase Format = iota
+	// FormatPowered is the base part, a packed has_power bit and, if set,
+	// a [power] byte: sensors, engines, weapon systems, cloak, repair.
+	FormatPowered
+	// FormatPower is the base part then [main battery][backup battery],
+	// always, whoever receives it: the reactor (warp core).
+	FormatPower
+)
+
+// String returns the data-file spelling of f.
+func (f Format) String() string {
+	switch f {
+	case FormatBase:
+		return "base"
+	case FormatPowered:
+		return "powered"
+	case FormatPower:
+		return "power"
+	}
+	return fmt.Sprintf("Format(%d)", uint8(f))
+}
+
+func parseFormat(s string) (Format, error) {
+	switch s {
+	case "base":
+		return FormatBase, nil
+	case "powered":
+		return FormatPowered, nil
+	case "power":
+		return FormatPower, nil
+	}
+	return 0, fmt.Errorf("unknown format %q (want base, powered or power)", s)
+}
+
+// Entry is one top-level entry of a class's 0x20 list, in wire order
+// (serialization.json array order, simulation.md 4.2).
+type Entry struct {
+	Name   string
+	Format Format
+	// Subsystem is the index in Class.Subsystems of the entry's own
+	// subsystem; its children follow it directly, so the entry covers
+	// Subsystems[Subsystem : Subsystem+1+Children].
+	Subsystem int
+	// Children is the number of child subsystems written inside the entry.
+	Children int
+	// NormalPower is the power drawn per second at 100 % (powered entries).
+	NormalPower float32
+	// PowerMode is 0 for main-battery-first consumers (data/README.md).
+	PowerMode int
+}
+
+// Subsystem is one subsystem of a class, listed in creation order.
+type Subsystem struct {
+	Name string
+	// Entry is the index in Class.Entries of the entry that writes this
+	// subsystem's condition byte.
+	Entry int
+	// Child is the position among that entry's children, -1 for the
+	// entry's own subsystem.
+	Child int
+	// MaxCondition is the maximum of the modelled condition and the
+	// divisor of the 0x20 condition byte. It is serialization.json's value
+	// where that file gives one, else subsystems.json's; the two files
+	// disagree for many entries and data/README.md says to use the
+	// serialization value for the byte (simulation.md 15).
+	MaxCondition float32
+	// Data is the subsystems.json record of this name, or nil for weapon
+	// system containers and children the file does not list.
+	Data *SubsystemData
+}
+
+// Type returns the subsystems.json type, or "" when Data is nil.
+func (s *Subsystem) Type() string {
+	if s.Data == nil {
+		return ""
+	}
+	return s.Data.Type
+}
+
+// Class is one loaded ship class. It is read-only after loading.
+type Class struct {
+	ShipData
+	Power PowerData
+	// Entries is the top-level 0x20 list in wire order.
+	Entries []Entry
+	// Subsystems is every subsystem, children included, in creation order
+	// (approximated by the depth-first serialization order, package doc).
+	Subsystems []Subsystem
+	// Hull, Reactor, Repair and ShieldGenerator are indices into
+	// Subsystems, -1 when the class has none. Hull is always present.
+	Hull, Reactor, Repair, ShieldGenerator int
+	// PowerEntry is the index in Entries of the power-format entry, or -1.
+	PowerEntry int
+	// Unlisted names subsystems.json entries the serialization list does
+	// not contain: they are not on the wire and take no object id (vanilla:
+	// the Shuttle's "Repair System").
+	Unlisted []string
+	// Dir is the class folder the data came from (fs path).
+	Dir string
+
+	byName      map[string]int
+	maxEntryLen int
+}
+
+// Species returns the SpeciesToShip index (simulation.md 3.3).
+func (c *Class) Species() int { return c.SpeciesID }
+
+// SubsystemIndex returns the index of the subsystem called name.
+func (c *Class) SubsystemIndex(name string) (int, bool) {
+	i, ok := c.byName[name]
+	return i, ok
+}
+
+// ChildCount returns the number of child subsystems over all entries.
+func (c *Class) ChildCount() int { return len(c.Subsystems) - len(c.Entries) }
+
+// IDSpan returns how many object ids a ship of this class takes from its
+// owner's block: the ship and each subsystem (simulation.md 3.2). A
+// Sovereign takes 34, so a respawned ship after 0x3FFFFFFF is 0x40000021.
+func (c *Class) IDSpan() int { return 1 + len(c.Subsystems) }
+
+// CycleBytes returns the size of one full cycle of the list as the table in
+// simulation.md 4.2 counts it: base 1+children, powered 3+children (2 for
+// the owner, who gets no power byte), power 3+children, counting each
+// has_power bit as a byte. On the wire up to five bits share a byte, so
+// real streams are shorter; the start byte is not included.
+func (c *Class) CycleBytes(receiverIsOwner bool) int {
+	n := 0
+	for i := range c.Entries {
+		n += entryLen(&c.Entries[i], receiverIsOwner)
+	}
+	return n
+}
+
+// MaxBlockLen returns an upper bound on the bytes one AppendSubsystems call
+// writes for this class, for sizing message buffers.
+func (c *Class) MaxBlockLen() int {
+	// The writer stops once 10 bytes are reached, so everything before the
+	// last entry is under 10 bytes; a whole cycle is the other bound.
+	return min(blockBudget-1+c.maxEntryLen, 1+c.CycleBytes(false))
+}
+
+// entryLen is an entry's size with one byte per has_power bit.
+func entryLen(e *Entry, receiverIsOwner bool) int {
+	n := 1 + e.Children
+	switch e.Format {
+	case FormatPowered:
+		n++
+		if !receiverIsOwner {
+			n++
+		}
+	case FormatPower:
+		n += 2
+	}
+	return n
+}
+
+// classFiles are the four files of one class folder.
+type classFiles struct {
+	ship   ShipData
+	power  PowerData
+	subs   []SubsystemData
+	serial []serialEntryFile
+}
+
+// loadClass reads and validates the class folder dir (an fs path).
+func loadClass(fsys fs.FS, dir string) (*Class, error) {
+	var f classFiles
+	for _, x := range []struct {
+		name string
+		v    any
+	}{
+		{"ship.json", &f.ship},
+		{"power.json", &f.power},
+		{"subsystems.json", &f.subs},
+		{"serialization.json", &f.serial},
+	} {
+		if err := readJSON(fsys, path.Join(dir, x.name), x.v); err != nil {
+			return nil, err
+		}
+	}
+	c, err := buildClass(&f, dir)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// buildClass validates the decoded files and assembles the Class. Errors
+// name the file that is wrong.
+func buildClass(f *classFiles, dir string) (*Class, error) {
+	shipFile := path.Join(dir, "ship.json")
+	powerFile := path.Join(dir, "power.json")
+	subsFile := path.Join(dir, "subsystems.json")
+	serialFile := path.Join(dir, "serialization.json")
+
+	if err := validateShip(&f.ship); err != nil {
+		return nil, fmt.Errorf("%s: %w", shipFile, err)
+	}
+	if err := validatePower(&f.power); err != nil {
+		return nil, fmt.Errorf("%s: %w", powerFile, err)
+	}
+
+	data := make(map[string]*SubsystemData, len(f.subs))
+	for i := range f.subs {
+		s := &f.subs[i]
+		switch {
+		case s.Name == "":
+			return nil, fmt.Errorf("%s: subsystem %d has no name", subsFile, i)
+		case data[s.Name] != nil:
+			return nil, fmt.Errorf("%s: subsystem name %q is used twice", subsFile, s.Name)
+		case !validSubsystemType(s.Type):
+			return nil, fmt.Errorf("%s: subsystem %q: unknown type %q", subsFile, s.Name, s.Type)
+		case !(s.MaxCondition > 0):
+			return nil, fmt.Errorf("%s: subsystem %q: max_condition %v must be positive", subsFile, s.Name, s.MaxCondition)
+		}
+		data[s.Name] = s
+	}
+
+	c := &Class{
+		ShipData: f.ship, Power: f.power, Dir: dir,
+		Hull: -1, Reactor: -1, Repair: -1, ShieldGenerator: -1, PowerEntry: -1,
+		byName: make(map[string]int),
+	}
+	// The start index is one byte on the wire (simulation.md 4.3).
+	if len(f.serial) == 0 || len(f.serial) > 255 {
+		return nil, fmt.Errorf("%s: %d entries, want 1..255", serialFile, len(f.serial))
+	}
+	for ei := range f.serial {
+		if err := c.addEntry(&f.serial[ei], data); err != nil {
+			return nil, fmt.Errorf("%s: entry %d (%q): %w", serialFile, ei, f.serial[ei].Name, err)
+		}
+	}
+	if c.Hull < 0 || c.Subsystems[c.Hull].Child >= 0 {
+		// A ship dies when its hull reaches 0 (simulation.md 5.4).
+		return nil, fmt.Errorf("%s: no top-level entry of subsystems.json type hull", serialFile)
+	}
+	for i := range f.subs {
+		if _, ok := c.byName[f.subs[i].Name]; !ok {
+			c.Unlisted = append(c.Unlisted, f.subs[i].Name)
+		}
+	}
+	return c, nil
+}
+
+// addEntry appends one serialization entry and its children.
+func (c *Class) addEntry(e *serialEntryFile, data map[string]*SubsystemData) error {
+	format, err := parseFormat(e.Format)
+	if err != nil {
+		return err
+	}
+	ei := len(c.Entries)
+	own, err := c.addSubsystem(e.Name, e.MaxCondition, data, ei, -1)
+	if err != nil {
+		return err
+	}
+	typ := c.Subsystems[own].Type()
+	// The power format carries the battery bytes, so it and the reactor
+	// type must go together or the client reads the wrong byte count.
+	if (format == FormatPower) != (typ == "power") && typ != "" {
+		return fmt.Errorf("format %s does not fit subsystems.json type %q", format, typ)
+	}
+	if format == FormatPower {
+		if c.PowerEntry >= 0 {
+			return fmt.Errorf("second power entry (first is %q)", c.Entries[c.PowerEntry].Name)
+		}
+		c.PowerEntry = ei
+		c.Reactor = own
+	}
+	if format != FormatPowered && (e.NormalPower != 0 || e.PowerMode != 0) {
+		return errors.New("normal_power/power_mode given on a non-powered entry")
+	}
+	if e.NormalPower < 0 {
+		return fmt.Errorf("normal_power %v is negative", e.NormalPower)
+	}
+	for ci := range e.Children {
+		ch := &e.Children[ci]
+		if _, err := c.addSubsystem(ch.Name, ch.MaxCondition, data, ei, ci); err != nil {
+			return fmt.Errorf("child %d: %w", ci, err)
+		}
+	}
+	c.Entries = append(c.Entries, Entry{
+		Name: e.Name, Format: format, Subsystem: own, Children: len(e.Children),
+		NormalPower: e.NormalPower, PowerMode: e.PowerMode,
+	})
+	c.maxEntryLen = max(c.maxEntryLen, entryLen(&c.Entries[ei], false))
+	return nil
+}
+
+// addSubsystem appends one subsystem and records the well-known ones.
+func (c *Class) addSubsystem(name string, maxCond *float32, data map[string]*SubsystemData, entry, child int) (int, error) {
+	if name == "" {
+		return 0, errors.New("subsystem without a name")
+	}
+	if _, dup := c.byName[name]; dup {
+		// Names key repair events and lookups; a repeat would be ambiguous.
+		return 0, fmt.Errorf("subsystem %q listed twice", name)
+	}
+	d := data[name]
+	var mc float32
+	switch {
+	case maxCond != nil:
+		mc = *maxCond
+	case d != nil:
+		mc = d.MaxCondition
+	default:
+		return 0, fmt.Errorf("subsystem %q is not in subsystems.json and gives no max_condition", name)
+	}
+	if !(mc > 0) {
+		return 0, fmt.Errorf("subsystem %q: max_condition %v must be positive", name, mc)
+	}
+	i := len(c.Subsystems)
+	c.Subsystems = append(c.Subsystems, Subsystem{Name: name, Entry: entry, Child: child, MaxCondition: mc, Data: d})
+	c.byName[name] = i
+	if d != nil {
+		switch {
+		case d.Type == "hull" && c.Hull < 0:
+			c.Hull = i // "Hull" precedes "Bridge", which is also type hull
+		case d.Type == "repair" && c.Repair < 0:
+			c.Repair = i
+		case d.Type == "shield" && c.ShieldGenerator < 0:
+			c.ShieldGenerator = i
+		}
+	}
+	return i, nil
+}
+
+func validateShip(s *ShipData) error {
+	switch {
+	case s.Name == "":
+		return errors.New("name is empty")
+	case s.SpeciesID < 1 || s.SpeciesID > 255:
+		// The species is one byte of ObjCreate and 0 means unknown (3.3).
+		return fmt.Errorf("species_id %d out of range 1..255", s.SpeciesID)
+	case !(s.Mass > 0):
+		// Mass divides the collision force (simulation.md 5.2).
+		return fmt.Errorf("mass %v must be positive", s.Mass)
+	case len(s.ShieldHP) != 6:
+		return fmt.Errorf("shield_hp has %d facings, want 6", len(s.ShieldHP))
+	case len(s.ShieldRecharge) != 6:
+		return fmt.Errorf("shield_recharge has %d facings, want 6", len(s.ShieldRecharge))
+	}
+	return nil
+}
+
+func validatePower(p *PowerData) error {
+	for _, v := range []struct {
+		name string
+		v    float32
+	}{
+		{"power_output", p.PowerOutput},
+		{"main_battery_limit", p.MainBatteryLimit},
+		{"backup_battery_limit", p.BackupBatteryLimit},
+		{"main_conduit_capacity", p.MainConduitCapacity},
+		{"backup_conduit_capacity", p.BackupConduitCapacity},
+	} {
+		if v.v < 0 {
+			return fmt.Errorf("%s %v is negative", v.name, v.v)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,225 @@
+package ships
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+)
+
+// This file holds the JSON shapes of the data files (data/README.md). Every
+// file is decoded strictly: an unknown field is an error naming the file,
+// because a misspelt key in a mod (say "max_conditon") would otherwise
+// silently fall back to zero and corrupt the 0x20 stream.
+
+// manifestFile is manifest.json.
+type manifestFile struct {
+	Version     string   `json:"version"`
+	Ships       []string `json:"ships"`
+	Projectiles []string `json:"projectiles"`
+}
+
+// ShipData is ships/<name>/ship.json: per-class physical and summary data.
+type ShipData struct {
+	Name               string    `json:"name"`
+	SpeciesID          int       `json:"species_id"`
+	Faction            string    `json:"faction"`
+	HullHP             float32   `json:"hull_hp"`
+	Mass               float32   `json:"mass"`
+	RotationalInertia  float32   `json:"rotational_inertia"`
+	MaxSpeed           float32   `json:"max_speed"`
+	MaxAccel           float32   `json:"max_accel"`
+	MaxAngularAccel    float32   `json:"max_angular_accel"`
+	MaxAngularVelocity float32   `json:"max_angular_velocity"`
+	ShieldHP           []float32 `json:"shield_hp"`       // 6 facings: front, rear, top, bottom, left, right
+	ShieldRecharge     []float32 `json:"shield_recharge"` // HP/s per facing at full power
+	CanCloak           bool      `json:"can_cloak"`
+	HasTractor         bool      `json:"has_tractor"`
+	TorpedoTubes       int       `json:"torpedo_tubes"`
+	PhaserBanks        int       `json:"phaser_banks"`
+	PulseWeapons       int       `json:"pulse_weapons"`
+	TractorBeams       int       `json:"tractor_beams"`
+	MaxRepairPoints    float32   `json:"max_repair_points"`
+	NumRepairTeams     int       `json:"num_repair_teams"`
+}
+
+// SubsystemData is one entry of ships/<name>/subsystems.json. Type-specific
+// fields are zero for types that do not carry them (data/README.md).
+type SubsystemData struct {
+	Name             string     `json:"name"`
+	Type             string     `json:"type"`
+	Position         [3]float32 `json:"position"`
+	Radius           float32    `json:"radius"`
+	MaxCondition     float32    `json:"max_condition"`
+	DisabledPct      float32    `json:"disabled_pct"`
+	IsCritical       bool       `json:"is_critical"`
+	IsTargetable     bool       `json:"is_targetable"`
+	RepairComplexity float32    `json:"repair_complexity"`
+
+	// repair
+	MaxRepairPoints float32 `json:"max_repair_points"`
+	NumRepairTeams  int     `json:"num_repair_teams"`
+	// cloak
+	CloakStrength float32 `json:"cloak_strength"`
+	// cloak, tractor_beam
+	NormalPower float32 `json:"normal_power"`
+	// phaser, pulse_weapon, tractor_beam
+	MaxDamage         float32    `json:"max_damage"`
+	MaxCharge         float32    `json:"max_charge"`
+	MinFiringCharge   float32    `json:"min_firing_charge"`
+	RechargeRate      float32    `json:"recharge_rate"`
+	DischargeRate     float32    `json:"discharge_rate"`
+	MaxDamageDistance float32    `json:"max_damage_distance"`
+	Forward           [3]float32 `json:"forward"`
+	Up                [3]float32 `json:"up"`
+	ArcWidth          [2]float32 `json:"arc_width"`
+	ArcHeight         [2]float32 `json:"arc_height"`
+	// phaser, pulse_weapon, tractor_beam, torpedo_tube
+	WeaponID int `json:"weapon_id"`
+	// torpedo_tube
+	ReloadDelay    float32    `json:"reload_delay"`
+	MaxReady       int        `json:"max_ready"`
+	ImmediateDelay float32    `json:"immediate_delay"`
+	Dumbfire       bool       `json:"dumbfire"`
+	Direction      [3]float32 `json:"direction"`
+}
+
+// validSubsystemType reports whether t is a SubsystemData.Type value
+// (data/README.md).
+func validSubsystemType(t string) bool {
+	switch t {
+	case "hull", "shield", "sensor", "power", "impulse_engine", "warp_engine",
+		"repair", "cloak", "phaser", "pulse_weapon", "torpedo_tube", "tractor_beam":
+		return true
+	}
+	return false
+}
+
+// serialEntryFile is one top-level entry of serialization.json.
+type serialEntryFile struct {
+	Format       string            `json:"format"`
+	Name         string            `json:"name"`
+	MaxCondition *float32          `json:"max_condition"`
+	Children     []serialChildFile `json:"children"`
+	NormalPower  float32           `json:"normal_power"`
+	PowerMode    int               `json:"power_mode"`
+}
+
+// serialChildFile is one child of a serialization entry.
+type serialChildFile struct {
+	Name         string   `json:"name"`
+	MaxCondition *float32 `json:"max_condition"`
+}
+
+// PowerData is ships/<name>/power.json (simulation.md 10).
+type PowerData struct {
+	PowerOutput           float32 `json:"power_output"`
+	MainBatteryLimit      float32 `json:"main_battery_limit"`
+	BackupBatteryLimit    float32 `json:"backup_battery_limit"`
+	MainConduitCapacity   float32 `json:"main_conduit_capacity"`
+	BackupConduitCapacity float32 `json:"backup_conduit_capacity"`
+}
+
+// Projectile is projectiles/<name>.json: a torpedo or bolt type. NetTypeID
+// is its SpeciesToTorp index, the species byte of class 0x8009 objects
+// (simulation.md 3.3).
+type Projectile struct {
+	Name               string  `json:"name"`
+	Script             string  `json:"script"`
+	NetTypeID          int     `json:"net_type_id"`
+	Damage             float32 `json:"damage"`
+	DamageRadiusFactor float32 `json:"damage_radius_factor"`
+	LaunchSpeed        float32 `json:"launch_speed"`
+	PowerCost          float32 `json:"power_cost"`
+	GuidanceLifetime   float32 `json:"guidance_lifetime"`
+	MaxAngularAccel    float32 `json:"max_angular_accel"`
+	Lifetime           float32 `json:"lifetime"`
+
+	// File is the file the projectile was loaded from (fs path).
+	File string `json:"-"`
+}
+
+// GameMode is gamemodes/<name>.json: descriptive defaults for a mission.
+// These files are informational only: missions.md 7.6 lists mappings in
+// the vanilla set that are wrong (e.g. a "Base Assault" Mission4), so the
+// mission rules come from missions.md, never from here.
+type GameMode struct {
+	ID                string          `json:"id"`
+	Name              string          `json:"name"`
+	Description       string          `json:"description"`
+	Script            string          `json:"script"`
+	Teams             bool            `json:"teams"`
+	TeamCount         int             `json:"team_count"`
+	TeamNames         []string        `json:"team_names"`
+	HasObjective      bool            `json:"has_objective"`
+	Objective         string          `json:"objective"`
+	AsymmetricScoring bool            `json:"asymmetric_scoring"`
+	Scoring           GameModeScoring `json:"scoring"`
+	Defaults          GameModeLimits  `json:"defaults"`
+
+	// Key is the file stem (e.g. "deathmatch"); modes are keyed by it
+	// because ids repeat in the vanilla set (two files say "mission3").
+	Key string `json:"-"`
+	// File is the file the mode was loaded from (fs path).
+	File string `json:"-"`
+}
+
+// GameModeScoring is the "scoring" object of a game mode. The vanilla
+// faction-deathmatch.json gives a bare string ("team") instead of an object;
+// that form is accepted and stored in Mode.
+type GameModeScoring struct {
+	Mode                   string `json:"mode"`
+	KillAwardsFrag         bool   `json:"kill_awards_frag"`
+	DamageContributesScore bool   `json:"damage_contributes_score"`
+	FriendlyFirePenalty    bool   `json:"friendly_fire_penalty"`
+	OnlyDefenderKillsCount bool   `json:"only_defender_kills_count"`
+}
+
+// UnmarshalJSON accepts the object form strictly and the bare-string form.
+func (s *GameModeScoring) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		*s = GameModeScoring{}
+		return json.Unmarshal(b, &s.Mode)
+	}
+	type plain GameModeScoring // no UnmarshalJSON: avoids recursion
+	var p plain
+	if err := decodeStrict(b, &p); err != nil {
+		return fmt.Errorf("scoring: %w", err)
+	}
+	*s = GameModeScoring(p)
+	return nil
+}
+
+// GameModeLimits is the "defaults" object of a game mode (-1 = none).
+type GameModeLimits struct {
+	PlayerLimit      int `json:"player_limit"`
+	TimeLimitMinutes int `json:"time_limit_minutes"`
+	FragLimit        int `json:"frag_limit"`
+}
+
+// decodeStrict decodes one JSON value, rejecting unknown fields and
+// trailing data.
+func decodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data after the JSON value")
+	}
+	return nil
+}
+
+// readJSON reads and strictly decodes one file, naming it in errors.
+func readJSON(fsys fs.FS, name string, v any) error {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return err // fs errors already carry the path
+	}
+	if err := decodeStrict(b, v); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}

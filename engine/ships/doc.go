@@ -1,0 +1,34 @@
+// Package ships is the host's model of Bridge Commander ships: the data
+// registry that replaces the stock hardpoint scripts (data/README.md), the
+// per-class subsystem layout, the per-ship state the host is authoritative
+// for (simulation.md 1: subsystem condition, power, batteries) and the
+// StateUpdate flag 0x20 subsystem round-robin block (simulation.md 4.2-4.3).
+//
+// # Data
+//
+// A Registry is loaded from a data folder laid out like
+// shared/data/vanilla-1.1 (see Load). The vanilla 1.1 set is embedded and
+// returned by Vanilla; Overlay puts mod folders on top. A Registry and every
+// Class, Projectile and GameMode it hands out are read-only after loading,
+// so one Registry can serve every game goroutine. The only package-level
+// state is the lazily built vanilla Registry behind a sync.Once; it is
+// immutable once built.
+//
+// # Ship state
+//
+// A Ship is created at full condition, 100 % power and full batteries
+// (simulation.md 3.4) and is owned by one game goroutine; it is not safe for
+// concurrent use. Condition is stored in hit points against the
+// subsystem's MaxCondition, and the wire bytes of simulation.md 4.2 are kept
+// up to date on every change so the 0x20 writer only copies bytes.
+//
+// # Subsystem object ids
+//
+// The ship takes the first id of its owner's block and its subsystems the
+// next ids in creation order (simulation.md 3.2). The real creation order is
+// the hardpoint script's property order, which the data set does not carry
+// (simulation.md 15); this package uses the depth-first serialization order
+// (each top-level entry, then its children) as the documented
+// approximation. Class.Subsystems is in that order and Ship.SubsystemID maps
+// an index to its id.
+package ships
