@@ -357,10 +357,16 @@ func (c *Conn) handle(now time.Time, m *Message, r Receiver) {
 		c.accept(ch, d, m.Type, m.Seq, payload, r, now)
 		return
 	}
-	if !c.accept(ch, d, m.Type, m.Seq, m.Payload, r, now) {
+	if d == 0 {
+		// ACK first, as the stock receiver creates the ACK when it parses
+		// the message: whatever the delivery makes us send comes after it.
+		c.queueAck(now, m)
+		c.accept(ch, d, m.Type, m.Seq, m.Payload, r, now)
 		return
 	}
-	c.queueAck(now, m)
+	if c.accept(ch, d, m.Type, m.Seq, m.Payload, r, now) {
+		c.queueAck(now, m)
+	}
 }
 
 // accept delivers a whole reliable message now (d == 0) or holds it until

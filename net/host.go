@@ -348,6 +348,15 @@ func (h *Host) Flush(now time.Time) {
 	}
 }
 
+// FlushPeer sends everything due to one peer now. The engine uses it to
+// close a datagram before queueing messages that the stock host sends in a
+// datagram of their own.
+func (h *Host) FlushPeer(now time.Time, p *Peer) {
+	if h.peers[p.Addr] == p {
+		h.flushPeer(now, p)
+	}
+}
+
 func (h *Host) flushPeer(now time.Time, p *Peer) {
 	for i := 0; i < 1<<16; i++ {
 		d := p.conn.Flush(now, h.buf[:0])

@@ -1,0 +1,424 @@
+// Package bot is a headless Bridge Commander client built on the same
+// transport and codec as the server: it connects, answers the checksum
+// rounds from a manifest, loads, announces itself with NewPlayerInGame and
+// then chats, idles or generates load. It is our stand-in for a stock client
+// in integration tests and on the command line (cmd/bcbot).
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/checksum"
+	bcnet "github.com/bcserver/bcserver/net"
+	"github.com/bcserver/bcserver/net/alby"
+)
+
+// State is how far the bot got.
+type State int
+
+// Bot states.
+const (
+	Connecting State = iota // connect request sent
+	Checksums               // connected, answering checksum rounds
+	Loading                 // Settings received, NewPlayerInGame sent
+	InGame                  // announced in the player list
+	Closed                  // disconnected, booted or timed out
+)
+
+func (s State) String() string {
+	return [...]string{"connecting", "checksums", "loading", "in-game", "closed"}[s]
+}
+
+// Config configures a Bot.
+type Config struct {
+	Server netip.AddrPort
+	Name   string
+	// Manifest answers the checksum requests; nil means vanilla 1.1.
+	Manifest *checksum.Manifest
+	// Tamper, if set, may alter each checksum response before it is sent
+	// (tests use it to fail validation).
+	Tamper func(req codec.ChecksumRequest, resp *codec.ChecksumResponse)
+	// Silent makes the bot behave like a stock client without files for a
+	// request the manifest does not cover: it sends nothing at all. By
+	// default it answers such a request with an empty directory (the vanilla
+	// manifest has no Scripts/Multiplayer entry, which every real install
+	// has).
+	Silent bool
+	// Local is the address to bind; default 127.0.0.1:0 (any port).
+	Local     string
+	Transport bcnet.Config
+	Logger    *slog.Logger
+	// Inbox is the capacity of the received-message channel (default 4096).
+	// When it is full the oldest messages are dropped and counted.
+	Inbox int
+}
+
+// Message is one game message the bot received.
+type Message struct {
+	At       time.Time
+	Payload  []byte
+	Reliable bool
+}
+
+// Bot is one headless client. Its state lives on its own goroutine; the
+// exported methods are safe to call from any goroutine.
+type Bot struct {
+	cfg    Config
+	log    *slog.Logger
+	sock   *bcnet.Socket
+	client *bcnet.Client
+	cmds   chan func()
+	inbox  chan Message
+	done   chan struct{}
+
+	mu       sync.Mutex
+	state    State
+	changed  chan struct{} // closed and replaced on every state change
+	settings codec.Settings
+	mapName  string
+	boot     bcnet.BootReason
+	err      error
+	dropped  int
+	id       byte
+
+	manifest *checksum.Manifest
+	buf      []byte
+}
+
+// New binds the bot's socket. Start connects.
+func New(cfg Config) (*Bot, error) {
+	if cfg.Local == "" {
+		cfg.Local = "127.0.0.1:0"
+	}
+	if cfg.Inbox <= 0 {
+		cfg.Inbox = 4096
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	m := cfg.Manifest
+	if m == nil {
+		var err error
+		if m, err = checksum.Vanilla(); err != nil {
+			return nil, err
+		}
+	}
+	sock, err := bcnet.Listen(cfg.Local, 0)
+	if err != nil {
+		return nil, err
+	}
+	b := &Bot{
+		cfg: cfg, log: log.With("component", "bot", "name", cfg.Name), sock: sock,
+		cmds: make(chan func(), 256), inbox: make(chan Message, cfg.Inbox), done: make(chan struct{}),
+		changed: make(chan struct{}), manifest: m, buf: make([]byte, 0, 512),
+	}
+	ip := [4]byte{127, 0, 0, 1}
+	if a := sock.LocalAddr().Addr(); a.Is4() {
+		ip = a.As4()
+	}
+	b.client = bcnet.NewClient(cfg.Transport, (*botEvents)(b), ip, cfg.Name, time.Now())
+	return b, nil
+}
+
+// Start sends the connect request and runs the bot until ctx ends or the
+// bot closes.
+func (b *Bot) Start(ctx context.Context) {
+	_ = b.client.Connect()
+	go b.run(ctx)
+}
+
+// LocalAddr returns the bot's UDP address.
+func (b *Bot) LocalAddr() netip.AddrPort { return b.sock.LocalAddr() }
+
+// State returns the bot's state.
+func (b *Bot) State() State {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.state
+}
+
+// ID returns the wire id the server assigned (0xFF before).
+func (b *Bot) ID() byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.id
+}
+
+// Settings returns the Settings message the server sent.
+func (b *Bot) Settings() codec.Settings {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.settings
+}
+
+// BootReason returns the reason of the boot notice that closed the bot.
+func (b *Bot) BootReason() bcnet.BootReason {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.boot
+}
+
+// Err returns why the bot closed, if it did.
+func (b *Bot) Err() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.err
+}
+
+// Dropped counts received messages lost because the inbox was full.
+func (b *Bot) Dropped() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.dropped
+}
+
+// Inbox delivers the game messages the bot receives.
+func (b *Bot) Inbox() <-chan Message { return b.inbox }
+
+// WaitState waits until the bot reaches want (or a later state). Reaching
+// Closed first is an error.
+func (b *Bot) WaitState(ctx context.Context, want State) error {
+	for {
+		b.mu.Lock()
+		st, ch, err := b.state, b.changed, b.err
+		b.mu.Unlock()
+		if st >= want && (st != Closed || want == Closed) {
+			return nil
+		}
+		if st == Closed {
+			if err == nil {
+				err = errors.New("closed")
+			}
+			return fmt.Errorf("bot %q closed before %s: %w", b.cfg.Name, want, err)
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return fmt.Errorf("bot %q waiting for %s (at %s): %w", b.cfg.Name, want, st, ctx.Err())
+		}
+	}
+}
+
+// Send queues a game message to the server.
+func (b *Bot) Send(payload []byte, reliable bool) error {
+	p := append([]byte(nil), payload...)
+	return b.do(func() error { return b.client.Send(p, reliable) })
+}
+
+// Chat sends a chat line (0x2C, or 0x2D for team chat) with the bot's id.
+func (b *Bot) Chat(text string, team bool) error {
+	return b.do(func() error {
+		m := codec.Chat{Team: team, Sender: int32(b.client.ID()), Text: []byte(text)}
+		return b.client.Send(m.AppendTo(nil), true)
+	})
+}
+
+func (b *Bot) do(fn func() error) error {
+	errc := make(chan error, 1)
+	select {
+	case b.cmds <- func() { errc <- fn() }:
+	case <-b.done:
+		return errors.New("bot closed")
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-b.done:
+		return errors.New("bot closed")
+	}
+}
+
+// Close disconnects gracefully (the server gets a 0x05) and stops the bot.
+func (b *Bot) Close() {
+	select {
+	case <-b.done:
+		return
+	default:
+	}
+	_ = b.do(func() error {
+		if b.client.State() == bcnet.ClientConnected {
+			_ = b.client.Disconnect()
+		}
+		b.flush(time.Now())
+		b.setState(Closed, nil)
+		return nil
+	})
+	b.sock.Close()
+	<-b.done
+}
+
+func (b *Bot) setState(s State, err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if s <= b.state && s != Closed {
+		return
+	}
+	if b.state == Closed {
+		return
+	}
+	b.state = s
+	if err != nil && b.err == nil {
+		b.err = err
+	}
+	close(b.changed)
+	b.changed = make(chan struct{})
+}
+
+func (b *Bot) run(ctx context.Context) {
+	defer close(b.done)
+	defer b.sock.Close()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	in := b.sock.Packets()
+	b.flush(time.Now())
+	for {
+		select {
+		case <-ctx.Done():
+			b.setState(Closed, ctx.Err())
+			return
+		case p, ok := <-in:
+			if !ok {
+				b.setState(Closed, errors.New("socket closed"))
+				return
+			}
+			now := time.Now()
+			d := p.Data()
+			if p.Addr == b.cfg.Server && len(d) >= 2 && d[0] != '\\' {
+				alby.Decrypt(d)
+				if err := b.client.Receive(now, d); err != nil {
+					b.log.Debug("bad datagram from server", "err", err)
+				}
+			}
+			b.sock.Release(p)
+			b.flush(now)
+		case now := <-tick.C:
+			if err := b.client.Tick(now); err != nil {
+				b.setState(Closed, fmt.Errorf("server connection: %w", err))
+				return
+			}
+			b.flush(now)
+		case fn := <-b.cmds:
+			fn()
+			b.flush(time.Now())
+		}
+		if b.State() == Closed {
+			// Give the disconnect or last ACKs a moment to leave, then stop.
+			b.flush(time.Now())
+			return
+		}
+	}
+}
+
+func (b *Bot) flush(now time.Time) {
+	for i := 0; i < 1024; i++ {
+		d := b.client.Flush(now, b.buf[:0])
+		if d == nil {
+			return
+		}
+		alby.Encrypt(d)
+		if _, err := b.sock.WriteToUDPAddrPort(d, b.cfg.Server); err != nil {
+			b.log.Debug("send failed", "err", err)
+		}
+	}
+}
+
+// botEvents implements net.ClientEvents. The client, and so these methods,
+// run only on the bot's goroutine; b.mu guards what other goroutines read.
+type botEvents Bot
+
+func (e *botEvents) Accepted(id byte) {
+	b := (*Bot)(e)
+	b.mu.Lock()
+	b.id = id
+	b.mu.Unlock()
+	b.setState(Checksums, nil)
+}
+
+func (e *botEvents) Booted(r bcnet.BootReason) {
+	b := (*Bot)(e)
+	b.mu.Lock()
+	b.boot = r
+	b.mu.Unlock()
+	b.setState(Closed, fmt.Errorf("booted by the server (reason %d)", r))
+}
+
+func (e *botEvents) Message(payload []byte, reliable bool) {
+	b := (*Bot)(e)
+	if len(payload) == 0 {
+		return
+	}
+	switch payload[0] {
+	case codec.OpChecksumRequest:
+		b.answerChecksum(payload)
+		return
+	case codec.OpSettings:
+		if s, err := codec.DecodeSettings(payload); err == nil {
+			s.Map = append([]byte(nil), s.Map...)
+			s.Correction = nil
+			b.mu.Lock()
+			b.settings = s
+			b.mu.Unlock()
+		}
+	case codec.OpGameInit:
+		// The stock client answers Settings + GameInit with 2A 20.
+		_ = b.client.Send(codec.NewPlayerInGame{}.AppendTo(nil), true)
+		b.setState(Loading, nil)
+	case codec.OpPlayerListEvent:
+		if ev, err := codec.DecodePlayerListEvent(payload); err == nil && ev.Code == codec.EventNewPlayerInGame && ev.PeerID == b.client.ID() {
+			b.setState(InGame, nil)
+		}
+	}
+	m := Message{At: time.Now(), Payload: append([]byte(nil), payload...), Reliable: reliable}
+	select {
+	case b.inbox <- m:
+	default:
+		// Drop the oldest so the newest (usually what a test waits for)
+		// gets in.
+		b.mu.Lock()
+		b.dropped++
+		b.mu.Unlock()
+		select {
+		case <-b.inbox:
+		default:
+		}
+		select {
+		case b.inbox <- m:
+		default:
+		}
+	}
+}
+
+func (b *Bot) answerChecksum(payload []byte) {
+	req, err := codec.DecodeChecksumRequest(payload)
+	if err != nil {
+		b.log.Debug("bad checksum request", "err", err)
+		return
+	}
+	resp, ok := b.manifest.Answer(req)
+	if !ok {
+		if b.cfg.Silent {
+			return // a stock client with no matching files sends nothing
+		}
+		resp = codec.ChecksumResponse{Round: req.Round, DirHash: checksum.RequestDirHash(req.Dir)}
+		if req.Round == 0 {
+			resp.RefHash = b.manifest.RefHash()
+		}
+	}
+	if b.cfg.Tamper != nil {
+		b.cfg.Tamper(req, &resp)
+	}
+	out, err := resp.AppendTo(nil)
+	if err != nil {
+		b.log.Debug("encoding checksum response", "err", err)
+		return
+	}
+	_ = b.client.Send(out, true)
+}

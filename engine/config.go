@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/bcserver/bcserver/engine/checksum"
+	bcnet "github.com/bcserver/bcserver/net"
+)
+
+// MaxSlots is the size of the stock player-slot table (handshake.md 1).
+const MaxSlots = 16
+
+// Mission describes the running mission as the join handshake and the
+// server browser report it. The mission layer may change it at run time.
+type Mission struct {
+	// Script is the mission module announced in Settings, e.g.
+	// "Multiplayer.Episode.Mission1.Mission1" (missions.md 3.1).
+	Script string
+	// MapName is the short name GameSpy reports as mapname, e.g. "DM".
+	MapName string
+	// System is the star-system script, e.g. "Multi1" (GameSpy `system`).
+	System string
+	// TimeLimit in minutes, -1 for none; FragLimit, -1 for none.
+	TimeLimit, FragLimit int
+}
+
+// Config is the runtime configuration of a Game.
+type Config struct {
+	ServerName string
+	// MaxPlayers caps the players connected at once (joining or in game),
+	// 1..16. A connect beyond it is refused with the stock "server full"
+	// boot reason.
+	MaxPlayers int
+	// Password, when set, marks the server as passworded to browsers. The
+	// stock connect request's password field is not decoded yet
+	// (transport.md 14.1), so it is not enforced.
+	Password        string
+	Mission         Mission
+	CollisionDamage bool
+	FriendlyFire    bool
+	// JoinInProgress admits players while a game runs; when false only an
+	// open lobby (no game running, e.g. after END_GAME until a restart)
+	// admits them.
+	JoinInProgress bool
+	// Manifest is what clients' checksum responses are checked against;
+	// nil means the embedded vanilla 1.1 manifest.
+	Manifest   *checksum.Manifest
+	Validation checksum.Mode
+	// RoundTimeout bounds each checksum round; a stock client with no
+	// matching files sends nothing at all (handshake.md 2.3, 4).
+	RoundTimeout time.Duration
+	// JoinTimeout bounds the wait for the client's NewPlayerInGame after
+	// Settings.
+	JoinTimeout time.Duration
+	// RejectLinger is how long a peer that failed validation may stay to
+	// receive its 0x22/0x23 reply before it is dropped.
+	RejectLinger time.Duration
+	// TickInterval is the game tick (StateUpdates, mission ticks).
+	TickInterval time.Duration
+	Transport    bcnet.Config
+}
+
+// DefaultConfig returns the configuration of a stock-like deathmatch server.
+func DefaultConfig() Config {
+	return Config{
+		ServerName: "bcserver",
+		MaxPlayers: MaxSlots,
+		Mission: Mission{
+			Script:    "Multiplayer.Episode.Mission1.Mission1",
+			MapName:   "DM",
+			System:    "Multi1",
+			TimeLimit: -1,
+			FragLimit: -1,
+		},
+		CollisionDamage: true,
+		JoinInProgress:  true,
+		Validation:      checksum.ModeVerified,
+		RoundTimeout:    30 * time.Second,
+		JoinTimeout:     60 * time.Second,
+		RejectLinger:    3 * time.Second,
+		TickInterval:    100 * time.Millisecond,
+	}
+}
+
+// Validate checks the configuration and fills zero durations with defaults.
+func (c *Config) Validate() error {
+	d := DefaultConfig()
+	if c.MaxPlayers < 1 || c.MaxPlayers > MaxSlots {
+		return fmt.Errorf("max_players %d: must be 1..%d", c.MaxPlayers, MaxSlots)
+	}
+	if c.Mission.Script == "" {
+		return fmt.Errorf("mission script is empty")
+	}
+	if len(c.Mission.Script) > 0xFFFF {
+		return fmt.Errorf("mission script name too long")
+	}
+	for _, p := range []struct {
+		v  *time.Duration
+		dv time.Duration
+	}{{&c.RoundTimeout, d.RoundTimeout}, {&c.JoinTimeout, d.JoinTimeout}, {&c.RejectLinger, d.RejectLinger}, {&c.TickInterval, d.TickInterval}} {
+		if *p.v <= 0 {
+			*p.v = p.dv
+		}
+	}
+	return nil
+}

@@ -1,0 +1,136 @@
+package engine
+
+import "time"
+
+// Event is something the engine reports to missions and plugins. Each
+// event type has a stable Name used for subscriptions (and by Lua's bc.on).
+type Event interface{ Name() string }
+
+// Event names.
+const (
+	EvPlayerConnected = "player_connected"
+	EvChecksumFailed  = "checksum_failed"
+	EvPlayerJoined    = "player_joined"
+	EvPlayerInGame    = "player_in_game"
+	EvPlayerLeft      = "player_left"
+	EvScriptMessage   = "script_message"
+	EvTick            = "tick"
+)
+
+// PlayerConnected: a connect was accepted and the checksum exchange begins.
+type PlayerConnected struct{ Player *Player }
+
+// ChecksumFailed: a client failed file validation and is being dropped.
+type ChecksumFailed struct {
+	Player *Player
+	Round  uint8
+	File   string
+	Reason string
+}
+
+// PlayerJoined is raised when the client's NewPlayerInGame (0x2A) arrives,
+// before the engine replicates objects and announces the player: a mission
+// sends its join sync (MissionInit, score rows) to Player from here, so it
+// reaches the client in the stock order (missions.md 3.3).
+type PlayerJoined struct{ Player *Player }
+
+// PlayerInGame follows PlayerJoined once the player is announced (0x17) and
+// receives broadcasts; missions create their table entries here.
+type PlayerInGame struct{ Player *Player }
+
+// LeaveReason says why a player left.
+type LeaveReason string
+
+// Leave reasons.
+const (
+	LeaveQuit     LeaveReason = "quit"
+	LeaveTimeout  LeaveReason = "timeout"
+	LeaveKicked   LeaveReason = "kicked"
+	LeaveRejected LeaveReason = "rejected"
+	LeaveOverflow LeaveReason = "overflow"
+	LeaveShutdown LeaveReason = "shutdown"
+)
+
+// PlayerLeft: the player is gone. WasInGame tells whether the others were
+// told (0x14/0x17/0x18).
+type PlayerLeft struct {
+	Player    *Player
+	Reason    LeaveReason
+	WasInGame bool
+}
+
+// ScriptMessage carries a message with an opcode >= 0x2B from an in-game
+// player that no engine rule consumed (missions.md 1.4). Payload is valid
+// only during dispatch; Handled is set by a handler that took it.
+type ScriptMessage struct {
+	From    *Player
+	Payload []byte
+	Handled bool
+}
+
+// Tick is raised every game tick.
+type Tick struct {
+	Now time.Time
+	Dt  time.Duration
+}
+
+// Name implements Event.
+func (*PlayerConnected) Name() string { return EvPlayerConnected }
+
+// Name implements Event.
+func (*ChecksumFailed) Name() string { return EvChecksumFailed }
+
+// Name implements Event.
+func (*PlayerJoined) Name() string { return EvPlayerJoined }
+
+// Name implements Event.
+func (*PlayerInGame) Name() string { return EvPlayerInGame }
+
+// Name implements Event.
+func (*PlayerLeft) Name() string { return EvPlayerLeft }
+
+// Name implements Event.
+func (*ScriptMessage) Name() string { return EvScriptMessage }
+
+// Name implements Event.
+func (*Tick) Name() string { return EvTick }
+
+// Handler receives events.
+type Handler func(Event)
+
+type subscription struct {
+	id uint64
+	fn Handler
+}
+
+// bus dispatches events by name, in subscription order.
+type bus struct {
+	next uint64
+	subs map[string][]subscription
+}
+
+func (b *bus) on(name string, fn Handler) func() {
+	if b.subs == nil {
+		b.subs = make(map[string][]subscription)
+	}
+	b.next++
+	id := b.next
+	b.subs[name] = append(b.subs[name], subscription{id, fn})
+	return func() {
+		s := b.subs[name]
+		for i := range s {
+			if s[i].id == id {
+				b.subs[name] = append(s[:i:i], s[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+func (b *bus) has(name string) bool { return len(b.subs[name]) > 0 }
+
+func (b *bus) emit(ev Event) {
+	for _, s := range b.subs[ev.Name()] {
+		s.fn(ev)
+	}
+}

@@ -1,0 +1,305 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/checksum"
+	bcnet "github.com/bcserver/bcserver/net"
+)
+
+// Stats counts what the game dropped or did; readable from any goroutine.
+type Stats struct {
+	Joins            atomic.Uint64 // players that reached the game
+	Leaves           atomic.Uint64
+	Refused          atomic.Uint64 // connects refused (full, not accepting)
+	ChecksumFailures atomic.Uint64
+	HandshakeDropped atomic.Uint64 // messages out of order for the sender's join state
+	Malformed        atomic.Uint64 // game messages that failed to parse
+	Timeouts         atomic.Uint64 // handshake steps that timed out
+}
+
+// Options configures a Game.
+type Options struct {
+	Config Config
+	Logger *slog.Logger
+	// Out sends datagrams; *net.Socket in a server, a capture in tests.
+	Out bcnet.PacketWriter
+	// Now is the start time of the game clock.
+	Now time.Time
+}
+
+// Game is the state of one running game. All methods must be called from
+// the goroutine that owns it (Server.Run, or a test).
+type Game struct {
+	cfg      Config
+	log      *slog.Logger
+	host     *bcnet.Host
+	out      bcnet.PacketWriter
+	manifest *checksum.Manifest
+	requests []codec.ChecksumRequest
+
+	bySlot [MaxSlots]*Player
+	byID   [256]*Player
+
+	bus       bus
+	timers    timers
+	query     bcnet.QueryHandler
+	epoch     time.Time // game clock zero
+	now       time.Time
+	lastTick  time.Time
+	accepting bool
+	running   bool
+	buf       []byte // scratch for building messages
+
+	// Stats is updated by the game goroutine and safe to read anywhere.
+	Stats Stats
+}
+
+// NewGame builds a Game and its transport Host.
+func NewGame(opts Options) (*Game, error) {
+	cfg := opts.Config
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	m := cfg.Manifest
+	if m == nil {
+		var err error
+		if m, err = checksum.Vanilla(); err != nil {
+			return nil, fmt.Errorf("loading the vanilla manifest: %w", err)
+		}
+	}
+	now := opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	g := &Game{
+		cfg:       cfg,
+		log:       log.With("component", "engine"),
+		out:       opts.Out,
+		manifest:  m,
+		requests:  checksum.StockRequests(),
+		epoch:     now,
+		now:       now,
+		lastTick:  now,
+		accepting: true,
+		running:   true,
+		buf:       make([]byte, 0, 512),
+	}
+	g.host = bcnet.NewHost(bcnet.HostConfig{
+		Transport: cfg.Transport,
+		// A few spare transport peers let a refused connect get its boot
+		// notice while the game is full.
+		MaxPeers: cfg.MaxPlayers + 4,
+		Logger:   log,
+		Query:    g.handleQuery,
+	}, g, opts.Out)
+	return g, nil
+}
+
+// Config returns the game's configuration.
+func (g *Game) Config() Config { return g.cfg }
+
+// Logger returns the game's logger.
+func (g *Game) Logger() *slog.Logger { return g.log }
+
+// Host exposes the transport host (for stats and tests).
+func (g *Game) Host() *bcnet.Host { return g.host }
+
+// Now returns the time of the event being processed.
+func (g *Game) Now() time.Time { return g.now }
+
+// GameTime is the server game clock in seconds, as Settings announces it.
+func (g *Game) GameTime() float32 { return float32(g.now.Sub(g.epoch).Seconds()) }
+
+// Mission returns the current mission description.
+func (g *Game) Mission() Mission { return g.cfg.Mission }
+
+// SetMission replaces the mission description (map name, limits); later
+// joiners' Settings and the server browser follow it.
+func (g *Game) SetMission(m Mission) { g.cfg.Mission = m }
+
+// SetAccepting opens or closes the game to new players (END_GAME closes it,
+// a restart opens it; missions.md 2.6-2.7).
+func (g *Game) SetAccepting(open bool) { g.accepting = open }
+
+// Accepting reports whether new players are admitted.
+func (g *Game) Accepting() bool { return g.accepting }
+
+// SetRunning records whether a game is in progress (as opposed to an open
+// lobby); with JoinInProgress off, joins are refused while it runs.
+func (g *Game) SetRunning(r bool) { g.running = r }
+
+// On subscribes fn to the events called name; the returned func cancels it.
+func (g *Game) On(name string, fn Handler) (off func()) { return g.bus.on(name, fn) }
+
+// Emit dispatches an event to its subscribers (missions and plugins may
+// raise their own).
+func (g *Game) Emit(ev Event) { g.bus.emit(ev) }
+
+// Player returns the player with wire id id, or nil.
+func (g *Game) Player(id byte) *Player { return g.byID[id] }
+
+// PlayerBySlot returns the player in slot, or nil.
+func (g *Game) PlayerBySlot(slot int) *Player {
+	if slot < 0 || slot >= MaxSlots {
+		return nil
+	}
+	return g.bySlot[slot]
+}
+
+// Players returns every connected player in slot order.
+func (g *Game) Players() []*Player {
+	var ps []*Player
+	for _, p := range g.bySlot {
+		if p != nil {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// NumPlayers counts connected players; inGame restricts it to those in
+// the game.
+func (g *Game) NumPlayers(inGame bool) int {
+	n := 0
+	for _, p := range g.bySlot {
+		if p != nil && (!inGame || p.InGame()) {
+			n++
+		}
+	}
+	return n
+}
+
+// Send queues a reliable game message to one player.
+func (g *Game) Send(p *Player, payload []byte) error { return g.send(p, payload, true) }
+
+// SendUnreliable queues an unreliable game message to one player.
+func (g *Game) SendUnreliable(p *Player, payload []byte) error { return g.send(p, payload, false) }
+
+func (g *Game) send(p *Player, payload []byte, reliable bool) error {
+	if p == nil || p.peer == nil || g.byID[p.ID] != p {
+		return errors.New("player is not connected")
+	}
+	if err := p.peer.Send(payload, reliable); err != nil {
+		return fmt.Errorf("sending 0x%02X to player %d: %w", firstByte(payload), p.ID, err)
+	}
+	return nil
+}
+
+// SendInGame sends a reliable message to every in-game player except
+// except (which may be nil). With except nil this is the stock "NoMe" group
+// of a dedicated host: every client, a relay's sender included
+// (missions.md 1.3).
+func (g *Game) SendInGame(payload []byte, except *Player) {
+	for _, p := range g.bySlot {
+		if p != nil && p != except && p.InGame() {
+			_ = p.peer.Send(payload, true)
+		}
+	}
+}
+
+// Kick boots a player with the given stock reason.
+func (g *Game) Kick(p *Player, reason bcnet.BootReason) {
+	if p == nil || g.byID[p.ID] != p {
+		return
+	}
+	g.host.Boot(g.now, p.peer, reason)
+}
+
+// HandleQueries installs the handler for plaintext GameSpy datagrams.
+func (g *Game) HandleQueries(h bcnet.QueryHandler) { g.query = h }
+
+func (g *Game) handleQuery(now time.Time, from netip.AddrPort, q []byte, reply func([]byte)) {
+	if g.query != nil {
+		g.query(now, from, q, reply)
+	}
+}
+
+// SendRaw sends a plaintext datagram from the game socket (GameSpy
+// heartbeats must come from the game port).
+func (g *Game) SendRaw(to netip.AddrPort, b []byte) error {
+	if g.out == nil {
+		return errors.New("no socket")
+	}
+	_, err := g.out.WriteToUDPAddrPort(b, to)
+	return err
+}
+
+// After runs fn on the game goroutine once d has passed; Every repeats it.
+// Both return a func that cancels the timer.
+func (g *Game) After(d time.Duration, fn func()) (cancel func()) {
+	return g.timers.add(g.now.Add(d), 0, fn)
+}
+
+// Every runs fn every d, first after d.
+func (g *Game) Every(d time.Duration, fn func()) (cancel func()) {
+	if d <= 0 {
+		d = time.Millisecond
+	}
+	return g.timers.add(g.now.Add(d), d, fn)
+}
+
+// HandleDatagram feeds one received datagram to the transport; b is
+// modified in place.
+func (g *Game) HandleDatagram(now time.Time, from netip.AddrPort, b []byte) {
+	g.now = now
+	g.host.HandleDatagram(now, from, b)
+}
+
+// Flush sends everything queued.
+func (g *Game) Flush(now time.Time) {
+	g.now = now
+	g.host.Flush(now)
+}
+
+// Advance runs everything time-driven up to now: transport timers, due
+// engine timers, handshake deadlines and, when due, the game tick. It also
+// flushes.
+func (g *Game) Advance(now time.Time) {
+	g.now = now
+	g.timers.run(now)
+	g.checkDeadlines()
+	if dt := now.Sub(g.lastTick); dt >= g.cfg.TickInterval {
+		g.lastTick = now
+		if g.bus.has(EvTick) {
+			g.bus.emit(&Tick{Now: now, Dt: dt})
+		}
+	}
+	g.host.Tick(now)
+}
+
+// Shutdown tells every player the server is going away and forgets them.
+func (g *Game) Shutdown(now time.Time) {
+	g.now = now
+	g.host.Close(now)
+}
+
+func firstByte(b []byte) byte {
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+// sortedInGame returns in-game players other than except, by wire id.
+func (g *Game) sortedInGame(except *Player) []*Player {
+	var ps []*Player
+	for _, p := range g.bySlot {
+		if p != nil && p != except && p.InGame() {
+			ps = append(ps, p)
+		}
+	}
+	slices.SortFunc(ps, func(a, b *Player) int { return int(a.ID) - int(b.ID) })
+	return ps
+}

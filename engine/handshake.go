@@ -1,0 +1,274 @@
+package engine
+
+import (
+	"net/netip"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/checksum"
+	bcnet "github.com/bcserver/bcserver/net"
+)
+
+// playerListTarget is the target object id the stock host writes in its
+// 0x17 player-list events. Captures show session-specific engine-local ids
+// (0x64F, 0x791); their meaning is open (handshake.md 7) and clients act on
+// the event code and peer id, so the first captured value is used.
+const playerListTarget = 0x0000064F
+
+// Admit implements net.Events: refuse a connect when the slots are full or
+// the game does not take players (handshake.md 2.1).
+func (g *Game) Admit(addr netip.AddrPort) bcnet.BootReason {
+	if g.NumPlayers(false) >= g.cfg.MaxPlayers || g.freeSlot() < 0 {
+		g.Stats.Refused.Add(1)
+		g.log.Info("connect refused: server full", "addr", addr)
+		return bcnet.BootFull
+	}
+	if !g.accepting || (g.running && !g.cfg.JoinInProgress) {
+		g.Stats.Refused.Add(1)
+		g.log.Info("connect refused: not accepting players", "addr", addr)
+		return bcnet.BootRefused
+	}
+	return bcnet.BootNone
+}
+
+func (g *Game) freeSlot() int {
+	for i := 0; i < g.cfg.MaxPlayers; i++ {
+		if g.bySlot[i] == nil {
+			return i
+		}
+	}
+	return -1
+}
+
+// Connected implements net.Events: take a slot and send checksum round 0,
+// which leaves in the same datagram as the connect reply.
+func (g *Game) Connected(peer *bcnet.Peer) {
+	slot := g.freeSlot()
+	if slot < 0 { // Admit checked; a slot cannot vanish in between
+		g.host.Boot(g.now, peer, bcnet.BootFull)
+		return
+	}
+	p := &Player{ID: peer.ID, Slot: slot, Addr: peer.Addr, State: StateChecksum, ConnectedAt: g.now, Team: -1, peer: peer}
+	g.bySlot[slot] = p
+	g.byID[p.ID] = p
+	g.log.Debug("player connecting", "player", p.ID, "slot", slot, "addr", p.Addr)
+	g.sendRound(p, 0)
+	g.bus.emit(&PlayerConnected{Player: p})
+}
+
+// Identity implements net.Events.
+func (g *Game) Identity(peer *bcnet.Peer, id bcnet.Identity) {
+	if p := g.byID[peer.ID]; p != nil {
+		p.Name = id.Name
+	}
+}
+
+func (g *Game) sendRound(p *Player, i int) {
+	p.round = i
+	p.deadline = g.now.Add(g.cfg.RoundTimeout)
+	g.buf = g.requests[i].AppendTo(g.buf[:0])
+	_ = g.send(p, g.buf, true)
+}
+
+// Message implements net.Events: one game-layer message from a peer,
+// handled according to the sender's join state.
+func (g *Game) Message(peer *bcnet.Peer, payload []byte, reliable bool) {
+	p := g.byID[peer.ID]
+	if p == nil || len(payload) == 0 {
+		g.Stats.Malformed.Add(1)
+		return
+	}
+	op := payload[0]
+	switch p.State {
+	case StateChecksum:
+		if op != codec.OpChecksumResponse {
+			g.dropHandshake(p, op, "game message before validation")
+			return
+		}
+		g.checksumResponse(p, payload)
+	case StateLoading:
+		if op != codec.OpNewPlayerInGame {
+			g.dropHandshake(p, op, "game message before NewPlayerInGame")
+			return
+		}
+		g.newPlayerInGame(p, payload)
+	case StateInGame:
+		g.gameMessage(p, payload, reliable)
+	default:
+		g.dropHandshake(p, op, "message from a rejected player")
+	}
+}
+
+func (g *Game) dropHandshake(p *Player, op byte, why string) {
+	g.Stats.HandshakeDropped.Add(1)
+	g.log.Debug("message dropped", "player", p.ID, "state", p.State, "opcode", codec.OpcodeName(op), "why", why)
+}
+
+func (g *Game) checksumResponse(p *Player, payload []byte) {
+	req := g.requests[p.round]
+	resp, err := codec.DecodeChecksumResponse(payload)
+	if err == nil && resp.Round != req.Round {
+		g.dropHandshake(p, payload[0], "response for another round")
+		return
+	}
+	var res checksum.Result
+	if err != nil {
+		// A response that does not parse cannot be checked: refuse it as a
+		// directory mismatch so the client learns which request failed.
+		g.Stats.Malformed.Add(1)
+		res = checksum.Result{Round: req.Round, Opcode: codec.OpChecksumFailFile, File: req.Dir, Reason: err.Error()}
+	} else {
+		res = g.manifest.Check(req, resp, g.cfg.Validation)
+	}
+	for _, m := range res.Soft {
+		g.log.Warn("unverified content hash differs (accepted)", "player", p.ID, "name", p.Name, "round", req.Round, "file", m.String())
+	}
+	if err != nil || !res.OK {
+		g.rejectPlayer(p, res)
+		return
+	}
+	if p.round+1 < len(g.requests) {
+		g.sendRound(p, p.round+1)
+		return
+	}
+	g.validated(p)
+}
+
+// rejectPlayer sends the stock checksum-failure reply and drops the player
+// once it had time to arrive (handshake.md 2.4).
+func (g *Game) rejectPlayer(p *Player, res checksum.Result) {
+	g.Stats.ChecksumFailures.Add(1)
+	g.log.Warn("checksum validation failed", "player", p.ID, "name", p.Name, "addr", p.Addr,
+		"round", res.Round, "file", res.File, "reason", res.Reason)
+	g.buf = res.Reply().AppendTo(g.buf[:0])
+	_ = g.send(p, g.buf, true)
+	p.State = StateRejected
+	p.deadline = g.now.Add(g.cfg.RejectLinger)
+	g.bus.emit(&ChecksumFailed{Player: p, Round: res.Round, File: res.File, Reason: res.Reason})
+}
+
+// validated sends 0x28, Settings and GameInit: three reliable messages
+// that leave in one datagram (handshake.md 2.5).
+func (g *Game) validated(p *Player) {
+	// The stock host raises "checksum complete" as a deferred event, so the
+	// ACK of the last response has left in its own datagram before the
+	// bundle is built; the captured bundle holds exactly the three messages.
+	g.host.FlushPeer(g.now, p.peer)
+	p.State = StateLoading
+	p.deadline = g.now.Add(g.cfg.JoinTimeout)
+	g.buf = codec.TransferDone{}.AppendTo(g.buf[:0])
+	_ = g.send(p, g.buf, true)
+	g.buf = codec.Settings{
+		GameTime:        g.GameTime(),
+		CollisionDamage: g.cfg.CollisionDamage,
+		FriendlyFire:    g.cfg.FriendlyFire,
+		Slot:            uint8(p.Slot),
+		Map:             []byte(g.cfg.Mission.Script),
+	}.AppendTo(g.buf[:0])
+	_ = g.send(p, g.buf, true)
+	g.buf = codec.GameInit{}.AppendTo(g.buf[:0])
+	_ = g.send(p, g.buf, true)
+	g.log.Debug("player validated", "player", p.ID, "name", p.Name)
+}
+
+// newPlayerInGame runs the stock answer to the client's 0x2A in its order
+// (missions.md 3.3): the mission's join sync, then the player-list events,
+// then membership in the broadcast group, then the in-game event.
+func (g *Game) newPlayerInGame(p *Player, payload []byte) {
+	if _, err := codec.DecodeNewPlayerInGame(payload); err != nil {
+		g.Stats.Malformed.Add(1)
+		g.log.Debug("malformed NewPlayerInGame accepted", "player", p.ID, "err", err)
+	}
+	g.bus.emit(&PlayerJoined{Player: p})
+	// The newcomer learns every player already in the game, then itself;
+	// the others learn the newcomer.
+	for _, o := range g.sortedInGame(p) {
+		g.buf = codec.PlayerListEvent{Code: codec.EventNewPlayerInGame, Target: playerListTarget, PeerID: o.ID}.AppendTo(g.buf[:0])
+		_ = g.send(p, g.buf, true)
+	}
+	g.buf = codec.PlayerListEvent{Code: codec.EventNewPlayerInGame, Target: playerListTarget, PeerID: p.ID}.AppendTo(g.buf[:0])
+	_ = g.send(p, g.buf, true)
+	g.SendInGame(g.buf, p)
+	p.State = StateInGame
+	p.JoinedAt = g.now
+	g.Stats.Joins.Add(1)
+	g.log.Info("player joined", "player", p.ID, "name", p.Name, "slot", p.Slot, "addr", p.Addr)
+	g.bus.emit(&PlayerInGame{Player: p})
+}
+
+// gameMessage handles a message from an in-game player. Script messages go
+// to the mission layer; the relay of engine opcodes is the router's job.
+func (g *Game) gameMessage(p *Player, payload []byte, reliable bool) {
+	op := payload[0]
+	if codec.IsScriptOpcode(op) {
+		g.bus.emit(&ScriptMessage{From: p, Payload: payload})
+		return
+	}
+	g.dropHandshake(p, op, "no handler")
+}
+
+// Left implements net.Events: the leave procedure (handshake.md 5).
+func (g *Game) Left(peer *bcnet.Peer, reason bcnet.LeaveReason) {
+	p := g.byID[peer.ID]
+	if p == nil || p.peer != peer {
+		return
+	}
+	g.byID[p.ID] = nil
+	g.bySlot[p.Slot] = nil
+	wasInGame := p.InGame()
+	why := leaveReason(reason, p.State)
+	if wasInGame {
+		g.buf = codec.PlayerListEvent{Code: codec.EventPlayerLeft, PeerID: p.ID}.AppendTo(g.buf[:0])
+		g.SendInGame(g.buf, nil)
+		// Stock clients look the "has left" text up in a TGL file and crash
+		// on an empty name, so never send one without a name.
+		if name := Name8(p.Name); len(name) > 0 {
+			g.buf = codec.DeletePlayerAnim{Name: name}.AppendTo(g.buf[:0])
+			g.SendInGame(g.buf, nil)
+		}
+		g.Stats.Leaves.Add(1)
+		g.log.Info("player left", "player", p.ID, "name", p.Name, "reason", why)
+	} else {
+		g.log.Debug("player dropped before joining", "player", p.ID, "addr", p.Addr, "reason", why)
+	}
+	p.State = 0
+	g.bus.emit(&PlayerLeft{Player: p, Reason: why, WasInGame: wasInGame})
+}
+
+func leaveReason(r bcnet.LeaveReason, st PlayerState) LeaveReason {
+	switch r {
+	case bcnet.LeftDisconnect:
+		return LeaveQuit
+	case bcnet.LeftTimeout:
+		return LeaveTimeout
+	case bcnet.LeftOverflow:
+		return LeaveOverflow
+	case bcnet.LeftShutdown:
+		return LeaveShutdown
+	}
+	if st == StateRejected {
+		return LeaveRejected
+	}
+	return LeaveKicked
+}
+
+// checkDeadlines drops players whose handshake step ran out of time and
+// rejected players whose reply had time to arrive.
+func (g *Game) checkDeadlines() {
+	for _, p := range g.bySlot {
+		if p == nil || p.InGame() || p.deadline.IsZero() || g.now.Before(p.deadline) {
+			continue
+		}
+		switch p.State {
+		case StateRejected:
+			g.host.Boot(g.now, p.peer, bcnet.BootKicked)
+		case StateChecksum:
+			g.Stats.Timeouts.Add(1)
+			g.log.Info("checksum round timed out", "player", p.ID, "name", p.Name, "round", g.requests[p.round].Round)
+			g.host.Boot(g.now, p.peer, bcnet.BootTimedOut)
+		case StateLoading:
+			g.Stats.Timeouts.Add(1)
+			g.log.Info("no NewPlayerInGame after Settings", "player", p.ID, "name", p.Name)
+			g.host.Boot(g.now, p.peer, bcnet.BootTimedOut)
+		}
+	}
+}
