@@ -211,7 +211,7 @@ type clientEv struct {
 	booted   bool
 }
 
-func (e *clientEv) Accepted(id byte)               { e.accepted = id }
+func (e *clientEv) Accepted(id byte)                { e.accepted = id }
 func (e *clientEv) Message(p []byte, reliable bool) { e.msgs = append(e.msgs, bytes.Clone(p)) }
 func (e *clientEv) Booted(r bcnet.BootReason)       { e.boot, e.booted = r, true }
 
