@@ -57,6 +57,8 @@ type Game struct {
 	accepting bool
 	running   bool
 	buf       []byte // scratch for building messages
+	inbox     chan func()
+	plugins   []Plugin
 
 	// Stats is updated by the game goroutine and safe to read anywhere.
 	Stats Stats
@@ -95,6 +97,7 @@ func NewGame(opts Options) (*Game, error) {
 		accepting: true,
 		running:   true,
 		buf:       make([]byte, 0, 512),
+		inbox:     make(chan func(), 256),
 	}
 	g.host = bcnet.NewHost(bcnet.HostConfig{
 		Transport: cfg.Transport,
@@ -217,6 +220,40 @@ func (g *Game) Kick(p *Player, reason bcnet.BootReason) {
 	g.host.Boot(g.now, p.peer, reason)
 }
 
+// Post hands fn to the game goroutine from any goroutine; it runs at the
+// next loop iteration. It returns false if the queue is full (the caller may
+// retry later) rather than blocking.
+func (g *Game) Post(fn func()) bool {
+	select {
+	case g.inbox <- fn:
+		return true
+	default:
+		return false
+	}
+}
+
+// RunPosted runs the functions handed over with Post so far (the Server
+// loop does this; tests call it directly).
+func (g *Game) RunPosted() {
+	for {
+		select {
+		case fn := <-g.inbox:
+			fn()
+		default:
+			return
+		}
+	}
+}
+
+// AddPlugin starts a plugin on the game; Shutdown stops it.
+func (g *Game) AddPlugin(p Plugin) error {
+	if err := p.Start(g); err != nil {
+		return fmt.Errorf("plugin/%s: %w", p.Name(), err)
+	}
+	g.plugins = append(g.plugins, p)
+	return nil
+}
+
 // HandleQueries installs the handler for plaintext GameSpy datagrams.
 func (g *Game) HandleQueries(h bcnet.QueryHandler) { g.query = h }
 
@@ -279,9 +316,14 @@ func (g *Game) Advance(now time.Time) {
 	g.host.Tick(now)
 }
 
-// Shutdown tells every player the server is going away and forgets them.
+// Shutdown stops the plugins, tells every player the server is going away
+// and forgets them.
 func (g *Game) Shutdown(now time.Time) {
 	g.now = now
+	for i := len(g.plugins) - 1; i >= 0; i-- {
+		g.plugins[i].Stop(g)
+	}
+	g.plugins = nil
 	g.host.Close(now)
 }
 

@@ -26,7 +26,6 @@ type Server struct {
 	game *Game
 	sock *bcnet.Socket
 	log  *slog.Logger
-	cmds chan func(*Game)
 	done chan struct{}
 }
 
@@ -55,7 +54,7 @@ func Listen(opts ServerOptions) (*Server, error) {
 		sock.Close()
 		return nil, err
 	}
-	return &Server{game: g, sock: sock, log: log, cmds: make(chan func(*Game), 64), done: make(chan struct{})}, nil
+	return &Server{game: g, sock: sock, log: log, done: make(chan struct{})}, nil
 }
 
 // Addr returns the bound address.
@@ -70,7 +69,7 @@ func (s *Server) Game() *Game { return s.game }
 func (s *Server) Do(ctx context.Context, fn func(*Game)) error {
 	ran := make(chan struct{})
 	select {
-	case s.cmds <- func(g *Game) { fn(g); close(ran) }:
+	case s.game.inbox <- func() { fn(s.game); close(ran) }:
 	case <-s.done:
 		return errors.New("server stopped")
 	case <-ctx.Done():
@@ -125,9 +124,11 @@ func (s *Server) Run(ctx context.Context) error {
 			g.Flush(now)
 		case now := <-tick.C:
 			g.Advance(now)
-		case fn := <-s.cmds:
-			fn(g)
-			g.Flush(time.Now())
+		case fn := <-g.inbox:
+			g.now = time.Now()
+			fn()
+			g.RunPosted()
+			g.Flush(g.now)
 		}
 	}
 }

@@ -1,0 +1,131 @@
+// Command bcserver is a dedicated server for Star Trek: Bridge Commander 1.1
+// multiplayer. With no arguments it serves a stock deathmatch on UDP port
+// 22101; see the README for the configuration file and flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+
+	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/plugins/gamespy"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run parses the command line, starts the server and blocks until
+// SIGINT/SIGTERM. It returns the process exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bcserver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		cfgPath     = fs.String("config", "", "TOML configuration file (written with the defaults if missing)")
+		port        = fs.Int("port", -1, "UDP port (overrides server.port)")
+		addr        = fs.String("addr", "", "bind address (overrides server.address)")
+		name        = fs.String("name", "", "server name (overrides server.name)")
+		maxPlayers  = fs.Int("max-players", 0, "player limit 1..16 (overrides server.max_players)")
+		mode        = fs.String("mode", "", "game mode (overrides game.mode)")
+		logLevel    = fs.String("log-level", "", "debug, info, warn or error (overrides server.log_level)")
+		validation  = fs.String("validation", "", "strict, verified or off (overrides checksum.validation)")
+		manifest    = fs.String("manifest", "", "hash manifest file (overrides checksum.manifest)")
+		printConfig = fs.Bool("print-config", false, "print the default configuration and exit")
+	)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: bcserver [flags]\n\nFlags override the configuration file, which overrides the built-in defaults.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *printConfig {
+		stdout.Write(defaultTOML)
+		return 0
+	}
+	uc, err := LoadConfig(*cfgPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "bcserver: configuration: %v\n", err)
+		return 1
+	}
+	if *port >= 0 {
+		uc.Server.Port = *port
+	}
+	if *addr != "" {
+		uc.Server.Address = *addr
+	}
+	if *name != "" {
+		uc.Server.Name = *name
+	}
+	if *maxPlayers != 0 {
+		uc.Server.MaxPlayers = *maxPlayers
+	}
+	if *mode != "" {
+		uc.Game.Mode = *mode
+	}
+	if *logLevel != "" {
+		uc.Server.LogLevel = *logLevel
+	}
+	if *validation != "" {
+		uc.Checksum.Validation = *validation
+	}
+	if *manifest != "" {
+		uc.Checksum.Manifest = *manifest
+	}
+	rc, err := uc.Runtime()
+	if err != nil {
+		fmt.Fprintf(stderr, "bcserver: configuration: %v\n", err)
+		return 1
+	}
+	log := newLogger(stderr, uc.Server)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := serve(ctx, uc, rc, log, nil); err != nil {
+		log.Error("server failed", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// serve runs the server until ctx ends. ready, if set, receives the bound
+// address once the server takes traffic (tests use it).
+func serve(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logger, ready chan<- string) error {
+	srv, err := engine.Listen(engine.ServerOptions{
+		Addr:   net.JoinHostPort(uc.Server.Address, strconv.Itoa(uc.Server.Port)),
+		Config: rc,
+		Logger: log,
+	})
+	if err != nil {
+		return err
+	}
+	if err := srv.Game().AddPlugin(gamespy.NewPlugin(uc.Plugins.Gamespy.Runtime(), log)); err != nil {
+		return err
+	}
+	if ready != nil {
+		ready <- srv.Addr().String()
+	}
+	err = srv.Run(ctx)
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+func newLogger(w io.Writer, s ServerSection) *slog.Logger {
+	lvl, _ := parseLevel(s.LogLevel)
+	opts := &slog.HandlerOptions{Level: lvl}
+	if s.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
