@@ -23,6 +23,7 @@ type Stats struct {
 	HandshakeDropped atomic.Uint64 // messages out of order for the sender's join state
 	Malformed        atomic.Uint64 // game messages that failed to parse
 	Timeouts         atomic.Uint64 // handshake steps that timed out
+	ChatDropped      atomic.Uint64 // chat lines refused by the core's hardening
 }
 
 // Options configures a Game.
@@ -56,6 +57,7 @@ type Game struct {
 	lastTick  time.Time
 	accepting bool
 	running   bool
+	teamMode  bool
 	buf       []byte // scratch for building messages
 	inbox     chan func()
 	plugins   []Plugin
@@ -138,6 +140,10 @@ func (g *Game) SetAccepting(open bool) { g.accepting = open }
 
 // Accepting reports whether new players are admitted.
 func (g *Game) Accepting() bool { return g.accepting }
+
+// SetTeamMode tells the core whether the mission has teams (team chat
+// routing, missions.md 2.2).
+func (g *Game) SetTeamMode(on bool) { g.teamMode = on }
 
 // SetRunning records whether a game is in progress (as opposed to an open
 // lobby); with JoinInProgress off, joins are refused while it runs.

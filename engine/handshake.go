@@ -199,6 +199,11 @@ func (g *Game) newPlayerInGame(p *Player, payload []byte) {
 // to the mission layer; the relay of engine opcodes is the router's job.
 func (g *Game) gameMessage(p *Player, payload []byte, reliable bool) {
 	op := payload[0]
+	switch op {
+	case codec.OpChat, codec.OpTeamChat:
+		g.chat(p, payload)
+		return
+	}
 	if codec.IsScriptOpcode(op) {
 		g.bus.emit(&ScriptMessage{From: p, Payload: payload})
 		return

@@ -59,6 +59,8 @@ type Player struct {
 	// -1 for none.
 	Kills, Deaths, Score int
 	Team                 int
+	// ShipID is the object id of the player's current ship, 0 without one.
+	ShipID int32
 
 	peer     *bcnet.Peer
 	round    int       // index into the request list
