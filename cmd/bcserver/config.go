@@ -130,6 +130,9 @@ func decodeStrict(b []byte, c *UserConfig) error {
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
 			row, col := de.Position()
+			if k := de.Key(); len(k) > 0 {
+				return fmt.Errorf("line %d column %d: %s: %s", row, col, strings.Join(k, "."), de.Error())
+			}
 			return fmt.Errorf("line %d column %d: %s", row, col, de.Error())
 		}
 		return err

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bcserver/bcserver/engine/bot"
+	"github.com/bcserver/bcserver/engine/checksum"
+	bcnet "github.com/bcserver/bcserver/net"
+	"github.com/bcserver/bcserver/plugins/gamespy"
+)
+
+func TestDefaultConfigIsValid(t *testing.T) {
+	uc := DefaultUserConfig()
+	rc, err := uc.Runtime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uc.Server.Port != 22101 || rc.MaxPlayers != 16 || rc.Mission.Script != "Multiplayer.Episode.Mission1.Mission1" ||
+		rc.Validation != checksum.ModeVerified || !rc.CollisionDamage || rc.FriendlyFire || rc.Mission.System != "Multi1" {
+		t.Fatalf("defaults: %+v / %+v", uc, rc)
+	}
+	if gs := uc.Plugins.Gamespy.Runtime(); !gs.Enabled || gs.HeartbeatIdle != 5*time.Minute || gs.RateBurst != gamespy.DefaultRateBurst {
+		t.Fatalf("gamespy defaults %+v", gs)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		name, toml, want string
+	}{
+		{"unknown key", "[server]\nnmae = \"x\"\n", "server.nmae"},
+		{"unknown section", "[sever]\nname = \"x\"\n", "sever"},
+		{"bad mode", "[game]\nmode = \"ctf\"\n", "game.mode"},
+		{"bad system", "[mission]\nsystem = \"Vulcan\"\n", "mission.system"},
+		{"bad validation", "[checksum]\nvalidation = \"lax\"\n", "checksum.validation"},
+		{"max players", "[server]\nmax_players = 17\n", "max_players"},
+		{"syntax", "[server\n", "line 1"},
+		{"bad duration", "[checksum]\nround_timeout = \"soon\"\n", "round_timeout"},
+		{"missing manifest", "[checksum]\nmanifest = \"/nonexistent/m.json\"\n", "checksum.manifest"},
+		{"log level", "[server]\nlog_level = \"loud\"\n", "server.log_level"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "c.toml")
+			os.WriteFile(path, []byte(tt.toml), 0o644)
+			uc, err := LoadConfig(path)
+			if err == nil {
+				_, err = uc.Runtime()
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want mention of %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestMissingConfigIsWritten(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bcserver.toml")
+	if _, err := LoadConfig(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(b, defaultTOML) {
+		t.Fatalf("default not written: %v", err)
+	}
+	// And an edited file overrides the defaults.
+	os.WriteFile(path, []byte("[server]\nname = \"My Game\"\nmax_players = 4\n[game]\nmode = \"team-deathmatch\"\n"), 0o644)
+	uc, err := LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := uc.Runtime()
+	if err != nil || rc.ServerName != "My Game" || rc.MaxPlayers != 4 || rc.Mission.Script != "Multiplayer.Episode.Mission2.Mission2" || uc.Server.Port != 22101 {
+		t.Fatalf("%+v %v", rc, err)
+	}
+}
+
+func TestFlagsAndPrintConfig(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"-print-config"}, &out, &errb); code != 0 || !bytes.Equal(out.Bytes(), defaultTOML) {
+		t.Fatalf("print-config: %d %s", code, errb.String())
+	}
+	if code := run([]string{"-max-players", "40"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "max_players") {
+		t.Fatalf("bad flag value: %d %s", code, errb.String())
+	}
+	if code := run([]string{"-nope"}, &out, &errb); code != 2 {
+		t.Fatalf("unknown flag: %d", code)
+	}
+}
+
+// The default configuration, served on a loopback port, takes a bot to the
+// game, answers a GameSpy query, and tells the player when it shuts down.
+func TestServeDefault(t *testing.T) {
+	uc := DefaultUserConfig()
+	uc.Server.Address = "127.0.0.1"
+	uc.Server.Port = 0
+	rc, err := uc.Runtime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, uc, rc, slog.New(slog.DiscardHandler), ready) }()
+	var addr netip.AddrPort
+	select {
+	case a := <-ready:
+		addr = netip.MustParseAddrPort(a)
+	case err := <-done:
+		t.Fatal(err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("server not ready")
+	}
+	b, err := bot.New(bot.Config{Server: addr, Name: "Probe"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bctx, bcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer bcancel()
+	b.Start(bctx)
+	if err := b.WaitState(bctx, bot.InGame); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := netListenUDP()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := gamespy.Discover(bctx, conn, []netip.AddrPort{addr}, 500*time.Millisecond)
+	conn.Close()
+	if err != nil || len(found) != 1 || found[0].Info["hostname"] != "bcserver" || found[0].Info["numplayers"] != "1" || found[0].Info["player_1"] != "Probe" {
+		t.Fatalf("discover: %+v %v", found, err)
+	}
+	cancel() // what SIGINT does
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WaitState(bctx, bot.Closed); err != nil {
+		t.Fatal(err)
+	}
+	if b.BootReason() != bcnet.BootTimedOut {
+		t.Fatalf("shutdown notice reason %d", b.BootReason())
+	}
+}
