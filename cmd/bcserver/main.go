@@ -130,4 +130,6 @@ func newLogger(w io.Writer, s ServerSection) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-func netListenUDP() (*net.UDPConn, error) { return net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)}) }
+func netListenUDP() (*net.UDPConn, error) {
+	return net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+}
