@@ -38,7 +38,6 @@ type Client struct {
 	ev    ClientEvents
 	ip    [4]byte
 	name  string
-	id    byte
 	state ClientState
 }
 

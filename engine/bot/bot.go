@@ -82,7 +82,6 @@ type Bot struct {
 	state    State
 	changed  chan struct{} // closed and replaced on every state change
 	settings codec.Settings
-	mapName  string
 	boot     bcnet.BootReason
 	err      error
 	dropped  int
