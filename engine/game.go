@@ -58,6 +58,8 @@ type Game struct {
 	accepting bool
 	running   bool
 	teamMode  bool
+	gameOver  bool
+	objects   map[int32]*Object
 	buf       []byte // scratch for building messages
 	inbox     chan func()
 	plugins   []Plugin
@@ -100,6 +102,7 @@ func NewGame(opts Options) (*Game, error) {
 		running:   true,
 		buf:       make([]byte, 0, 512),
 		inbox:     make(chan func(), 256),
+		objects:   make(map[int32]*Object),
 	}
 	g.host = bcnet.NewHost(bcnet.HostConfig{
 		Transport: cfg.Transport,
