@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/engine/ships"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -59,6 +60,19 @@ type Config struct {
 	// TickInterval is the game tick (StateUpdates, mission ticks).
 	TickInterval time.Duration
 	Transport    bcnet.Config
+	// Ships is the ship data the host models ships with; nil means the
+	// embedded vanilla 1.1 data.
+	Ships *ships.Registry
+	// SpoofLimit boots a player after this many messages acting on
+	// someone else's objects within 10 s (0 disables booting; such
+	// messages are always dropped).
+	SpoofLimit int
+	// FlowRate and FlowBurst limit the game messages one player may send
+	// per second; beyond them messages are dropped (throttled). A player
+	// still over the limit after FlowBoot of throttling is booted.
+	FlowRate  float64
+	FlowBurst float64
+	FlowBoot  time.Duration
 }
 
 // DefaultConfig returns the configuration of a stock-like deathmatch server.
@@ -80,6 +94,10 @@ func DefaultConfig() Config {
 		JoinTimeout:     60 * time.Second,
 		RejectLinger:    3 * time.Second,
 		TickInterval:    100 * time.Millisecond,
+		SpoofLimit:      20,
+		FlowRate:        400,
+		FlowBurst:       800,
+		FlowBoot:        5 * time.Second,
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/engine/ships"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -24,6 +25,10 @@ type Stats struct {
 	Malformed        atomic.Uint64 // game messages that failed to parse
 	Timeouts         atomic.Uint64 // handshake steps that timed out
 	ChatDropped      atomic.Uint64 // chat lines refused by the core's hardening
+	Relayed          atomic.Uint64 // messages relayed (each to every other player)
+	RelayDropped     atomic.Uint64 // game messages a client may not send, or host-owned data
+	Spoofed          atomic.Uint64 // messages acting on another player's objects
+	Throttled        atomic.Uint64 // messages dropped by the per-player flow limit
 }
 
 // Options configures a Game.
@@ -60,6 +65,7 @@ type Game struct {
 	teamMode  bool
 	gameOver  bool
 	objects   map[int32]*Object
+	ships     *ships.Registry
 	buf       []byte // scratch for building messages
 	inbox     chan func()
 	plugins   []Plugin
@@ -85,6 +91,13 @@ func NewGame(opts Options) (*Game, error) {
 			return nil, fmt.Errorf("loading the vanilla manifest: %w", err)
 		}
 	}
+	reg := cfg.Ships
+	if reg == nil {
+		var err error
+		if reg, err = ships.Vanilla(); err != nil {
+			return nil, fmt.Errorf("loading the vanilla ship data: %w", err)
+		}
+	}
 	now := opts.Now
 	if now.IsZero() {
 		now = time.Now()
@@ -103,6 +116,7 @@ func NewGame(opts Options) (*Game, error) {
 		buf:       make([]byte, 0, 512),
 		inbox:     make(chan func(), 256),
 		objects:   make(map[int32]*Object),
+		ships:     reg,
 	}
 	g.host = bcnet.NewHost(bcnet.HostConfig{
 		Transport: cfg.Transport,
@@ -120,6 +134,9 @@ func (g *Game) Config() Config { return g.cfg }
 
 // Logger returns the game's logger.
 func (g *Game) Logger() *slog.Logger { return g.log }
+
+// Ships returns the ship data registry.
+func (g *Game) Ships() *ships.Registry { return g.ships }
 
 // Host exposes the transport host (for stats and tests).
 func (g *Game) Host() *bcnet.Host { return g.host }
@@ -321,6 +338,7 @@ func (g *Game) Advance(now time.Time) {
 		if g.bus.has(EvTick) {
 			g.bus.emit(&Tick{Now: now, Dt: dt})
 		}
+		g.sendStateUpdates()
 	}
 	g.host.Tick(now)
 }

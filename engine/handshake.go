@@ -179,6 +179,7 @@ func (g *Game) newPlayerInGame(p *Player, payload []byte) {
 		g.log.Debug("malformed NewPlayerInGame accepted", "player", p.ID, "err", err)
 	}
 	g.bus.emit(&PlayerJoined{Player: p})
+	g.replicateTo(p)
 	// The newcomer learns every player already in the game, then itself;
 	// the others learn the newcomer.
 	for _, o := range g.sortedInGame(p) {
@@ -195,20 +196,22 @@ func (g *Game) newPlayerInGame(p *Player, payload []byte) {
 	g.bus.emit(&PlayerInGame{Player: p})
 }
 
-// gameMessage handles a message from an in-game player. Script messages go
-// to the mission layer; the relay of engine opcodes is the router's job.
+// gameMessage handles a message from an in-game player: chat to the core
+// relay, other script messages to the mission layer, engine opcodes to the
+// routing table.
 func (g *Game) gameMessage(p *Player, payload []byte, reliable bool) {
+	if !g.allow(p) {
+		return
+	}
 	op := payload[0]
-	switch op {
-	case codec.OpChat, codec.OpTeamChat:
+	switch {
+	case op == codec.OpChat || op == codec.OpTeamChat:
 		g.chat(p, payload)
-		return
-	}
-	if codec.IsScriptOpcode(op) {
+	case codec.IsScriptOpcode(op):
 		g.bus.emit(&ScriptMessage{From: p, Payload: payload})
-		return
+	default:
+		g.route(p, payload, reliable)
 	}
-	g.dropHandshake(p, op, "no handler")
 }
 
 // Left implements net.Events: the leave procedure (handshake.md 5).
@@ -222,6 +225,7 @@ func (g *Game) Left(peer *bcnet.Peer, reason bcnet.LeaveReason) {
 	wasInGame := p.InGame()
 	why := leaveReason(reason, p.State)
 	if wasInGame {
+		g.dropPlayerObjects(p)
 		g.buf = codec.PlayerListEvent{Code: codec.EventPlayerLeft, PeerID: p.ID}.AppendTo(g.buf[:0])
 		g.SendInGame(g.buf, nil)
 		// Stock clients look the "has left" text up in a TGL file and crash

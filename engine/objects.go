@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/ships"
 )
 
 // Object is a network object the host knows of: a player's ship, a
@@ -25,6 +26,12 @@ type Object struct {
 	Name, Set string
 	// Create is the object's creation message, exactly as received.
 	Create []byte
+	// Model is the host's model of a ship (nil for unknown species and
+	// non-ships).
+	Model *ships.Ship
+
+	state moveState
+	views map[byte]*view
 }
 
 // IsShip reports whether the object is a ship or station.

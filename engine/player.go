@@ -65,6 +65,12 @@ type Player struct {
 	peer     *bcnet.Peer
 	round    int       // index into the request list
 	deadline time.Time // current handshake step must finish by then
+
+	spoofs      int       // ownership violations in the current window
+	spoofWindow time.Time // start of that window
+	flowTokens  float64   // flow-limit token bucket
+	flowAt      time.Time
+	overSince   time.Time // throttled continuously since
 }
 
 // InGame reports whether the player has entered the game.

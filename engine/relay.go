@@ -1,0 +1,285 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/bcserver/bcserver/codec"
+	bcnet "github.com/bcserver/bcserver/net"
+)
+
+// spoofWindow is the window over which Config.SpoofLimit counts.
+const spoofWindow = 10 * time.Second
+
+// relayAction is what the host does with a game opcode from an in-game
+// player (opcodes.md 2 and 4).
+type relayAction uint8
+
+const (
+	// actDrop: server-only or unused opcodes; a client has no business
+	// sending them. Dropped and counted.
+	actDrop relayAction = iota + 1
+	// actRelay: validated, then forwarded unchanged to every other in-game
+	// player with the reliability it arrived with ((N-1):1 in captures).
+	actRelay
+	// actConsume: handled by the host, never forwarded.
+	actConsume
+)
+
+// route is one row of the routing table.
+type route struct {
+	action relayAction
+	// check validates a message before anything happens; it returns false
+	// for a message the sender may not send (and counts why).
+	check func(g *Game, p *Player, payload []byte) bool
+	// apply runs after check: the host's own use of the message (objects,
+	// state, events). For actRelay it runs before the relay.
+	apply func(g *Game, p *Player, payload []byte, reliable bool)
+}
+
+// routes is the routing table for opcodes 0x00..0x2A; script messages
+// (>= 0x2B) go to chat and the mission layer. Read-only.
+var routes = [codec.MaxMessageTypes]route{
+	codec.OpSettings:           {action: actDrop},
+	codec.OpGameInit:           {action: actDrop},
+	codec.OpObjCreate:          {action: actRelay, check: checkObjCreate, apply: applyObjCreate},
+	codec.OpObjCreateTeam:      {action: actRelay, check: checkObjCreate, apply: applyObjCreate},
+	0x04:                       {action: actDrop}, // dead slot; kicks are transport boots
+	0x05:                       {action: actDrop},
+	codec.OpPythonEvent:        {action: actConsume}, // server-generated; a client copy is consumed
+	codec.OpStartFiring:        {action: actRelay, check: checkEventSource, apply: applyWeaponEvent},
+	codec.OpStopFiring:         {action: actRelay, check: checkEventSource},
+	codec.OpStopFiringAtTarget: {action: actRelay, check: checkEventSource},
+	codec.OpSubsystemStatus:    {action: actRelay, check: checkEventSource},
+	codec.OpAddToRepairList:    {action: actRelay, check: checkEventSource},
+	codec.OpClientEvent:        {action: actRelay, check: checkEventSource},
+	codec.OpPythonEvent2:       {action: actConsume, check: checkEventSource}, // relaying it duplicates the host's own 0x06
+	codec.OpStartCloaking:      {action: actRelay, check: checkEventSource},
+	codec.OpStopCloaking:       {action: actRelay, check: checkEventSource},
+	codec.OpStartWarp:          {action: actRelay, check: checkEventSource},
+	codec.OpRepairListPriority: {action: actRelay, check: checkEventSource},
+	codec.OpSetPhaserLevel:     {action: actRelay, check: checkEventSource},
+	codec.OpHostMsg:            {action: actConsume},
+	codec.OpDestroyObject:      {action: actDrop},
+	codec.OpCollisionEffect:    {action: actConsume},
+	codec.OpUICollisionSetting: {action: actDrop},
+	codec.OpPlayerListEvent:    {action: actDrop},
+	codec.OpDeletePlayerAnim:   {action: actDrop},
+	codec.OpTorpedoFire:        {action: actRelay, check: checkTorpedo, apply: applyWeaponEvent},
+	codec.OpBeamFire:           {action: actRelay, check: checkBeam, apply: applyWeaponEvent},
+	codec.OpTorpedoTypeChange:  {action: actRelay, check: checkEventSource},
+	codec.OpStateUpdate:        {action: actConsume, check: checkStateUpdate, apply: applyStateUpdate},
+	codec.OpObjNotFound:        {action: actDrop},
+	codec.OpRequestObject:      {action: actConsume, apply: applyRequestObject},
+	codec.OpEnterSet:           {action: actDrop},
+	codec.OpChecksumRequest:    {action: actDrop},
+	codec.OpChecksumResponse:   {action: actConsume}, // a late duplicate of a validated round
+	codec.OpChecksumFailFile:   {action: actDrop},
+	codec.OpChecksumFailVer:    {action: actDrop},
+	0x24:                       {action: actDrop},
+	codec.OpFileTransfer:       {action: actDrop},
+	0x26:                       {action: actDrop},
+	codec.OpFileTransferAck:    {action: actConsume}, // only meaningful after 0x25, which we never send
+	codec.OpTransferDone:       {action: actDrop},
+	codec.OpExplosion:          {action: actDrop},
+	codec.OpNewPlayerInGame:    {action: actConsume}, // a repeat from an in-game player
+}
+
+// allow applies the per-player flow limit: a token bucket of FlowRate
+// messages a second with FlowBurst depth. A player that keeps the bucket
+// empty for FlowBoot is booted; until then its excess is dropped, so only
+// its own traffic suffers.
+func (g *Game) allow(p *Player) bool {
+	if g.cfg.FlowRate <= 0 {
+		return true
+	}
+	now := g.now
+	if p.flowAt.IsZero() {
+		p.flowTokens, p.flowAt = g.cfg.FlowBurst, now
+	}
+	p.flowTokens = min(g.cfg.FlowBurst, p.flowTokens+now.Sub(p.flowAt).Seconds()*g.cfg.FlowRate)
+	p.flowAt = now
+	if p.flowTokens >= g.cfg.FlowBurst {
+		p.overSince = time.Time{}
+	}
+	if p.flowTokens >= 1 {
+		p.flowTokens--
+		return true
+	}
+	g.Stats.Throttled.Add(1)
+	if p.overSince.IsZero() {
+		p.overSince = now
+		g.log.Info("throttling player", "player", p.ID, "name", p.Name)
+	} else if g.cfg.FlowBoot > 0 && now.Sub(p.overSince) >= g.cfg.FlowBoot {
+		g.log.Warn("booting player for flooding", "player", p.ID, "name", p.Name)
+		g.Kick(p, bcnet.BootKicked)
+	}
+	return false
+}
+
+// route handles an engine opcode (< 0x2B) from an in-game player.
+func (g *Game) route(p *Player, payload []byte, reliable bool) {
+	op := payload[0]
+	r := routes[op]
+	if r.action == actDrop {
+		g.Stats.RelayDropped.Add(1)
+		g.log.Debug("opcode not accepted from a client", "player", p.ID, "opcode", codec.OpcodeName(op))
+		return
+	}
+	if r.check != nil && !r.check(g, p, payload) {
+		return
+	}
+	if r.apply != nil {
+		r.apply(g, p, payload, reliable)
+	}
+	if r.action == actRelay {
+		g.relay(p, payload, reliable)
+	}
+}
+
+// relay forwards the received bytes unchanged to every other in-game
+// player (opcodes.md 4.1-4.2).
+func (g *Game) relay(from *Player, payload []byte, reliable bool) {
+	g.Stats.Relayed.Add(1)
+	for _, p := range g.bySlot {
+		if p != nil && p != from && p.InGame() {
+			if err := p.peer.Send(payload, reliable); err != nil {
+				g.log.Debug("relay", "to", p.ID, "err", err)
+			}
+		}
+	}
+}
+
+// owns reports whether object id lies in the player's id block
+// (0x3FFFFFFF + slot*0x40000, opcodes.md 1).
+func owns(p *Player, id int32) bool {
+	slot, ok := codec.OwnerSlot(id)
+	return ok && slot == p.Slot
+}
+
+// violation counts a message that acts on someone else's objects or
+// claims another sender; repeated violations boot the sender.
+func (g *Game) violation(p *Player, op byte, why string, id int32) {
+	g.Stats.Spoofed.Add(1)
+	g.log.Debug("spoofed message dropped", "player", p.ID, "opcode", codec.OpcodeName(op), "why", why, "object", id)
+	if g.cfg.SpoofLimit <= 0 {
+		return
+	}
+	now := g.now
+	if now.Sub(p.spoofWindow) > spoofWindow {
+		p.spoofWindow = now
+		p.spoofs = 0
+	}
+	p.spoofs++
+	if p.spoofs >= g.cfg.SpoofLimit {
+		g.log.Warn("booting player for repeated spoofed messages", "player", p.ID, "name", p.Name, "count", p.spoofs)
+		g.Kick(p, bcnet.BootKicked)
+	}
+}
+
+func (g *Game) malformed(p *Player, op byte, err error) {
+	g.Stats.Malformed.Add(1)
+	g.log.Debug("malformed game message", "player", p.ID, "opcode", codec.OpcodeName(op), "err", err)
+}
+
+func checkObjCreate(g *Game, p *Player, payload []byte) bool {
+	m, err := codec.DecodeObjCreateHeader(payload)
+	if err != nil {
+		g.malformed(p, payload[0], err)
+		return false
+	}
+	if int(m.OwnerSlot) != p.Slot {
+		g.violation(p, payload[0], "owner slot is not the sender's", m.ObjectID)
+		return false
+	}
+	if !owns(p, m.ObjectID) {
+		g.violation(p, payload[0], "object id outside the sender's block", m.ObjectID)
+		return false
+	}
+	return true
+}
+
+// checkEventSource validates an event-forward message: it must parse and
+// its source object must be the sender's (opcodes.md 4.5).
+func checkEventSource(g *Game, p *Player, payload []byte) bool {
+	ev, err := codec.DecodeEvent(payload)
+	if err != nil {
+		g.malformed(p, payload[0], err)
+		return false
+	}
+	if !owns(p, ev.Src) {
+		g.violation(p, payload[0], "event source is not the sender's", ev.Src)
+		return false
+	}
+	return true
+}
+
+func checkTorpedo(g *Game, p *Player, payload []byte) bool {
+	m, err := codec.DecodeTorpedoFire(payload)
+	if err != nil {
+		g.malformed(p, payload[0], err)
+		return false
+	}
+	if !owns(p, m.TubeID) {
+		g.violation(p, payload[0], "torpedo tube is not the sender's", m.TubeID)
+		return false
+	}
+	return true
+}
+
+func checkBeam(g *Game, p *Player, payload []byte) bool {
+	m, err := codec.DecodeBeamFire(payload)
+	if err != nil {
+		g.malformed(p, payload[0], err)
+		return false
+	}
+	if !owns(p, m.BeamID) {
+		g.violation(p, payload[0], "beam is not the sender's", m.BeamID)
+		return false
+	}
+	return true
+}
+
+// applyWeaponEvent raises weapon_fired for missions and plugins.
+func applyWeaponEvent(g *Game, p *Player, payload []byte, _ bool) {
+	if !g.bus.has(EvWeaponFired) {
+		return
+	}
+	ev := &WeaponFired{Shooter: p, Opcode: payload[0]}
+	switch payload[0] {
+	case codec.OpTorpedoFire:
+		if m, err := codec.DecodeTorpedoFire(payload); err == nil {
+			ev.Weapon = m.TubeID
+			if m.HasTarget() {
+				ev.Target = m.Target
+			}
+		}
+	case codec.OpBeamFire:
+		if m, err := codec.DecodeBeamFire(payload); err == nil {
+			ev.Weapon = m.BeamID
+			if m.HasTarget {
+				ev.Target = m.Target
+			}
+		}
+	default:
+		if m, err := codec.DecodeEvent(payload); err == nil {
+			ev.Weapon, ev.Target = m.Src, m.Dst
+		}
+	}
+	g.bus.emit(ev)
+}
+
+// applyRequestObject answers 0x1E with the object's creation message, to
+// the requester only, or ObjNotFound (opcodes.md 2).
+func applyRequestObject(g *Game, p *Player, payload []byte, _ bool) {
+	m, err := codec.DecodeRequestObject(payload)
+	if err != nil {
+		g.malformed(p, payload[0], err)
+		return
+	}
+	if o := g.objects[m.ObjectID]; o != nil && len(o.Create) > 0 {
+		_ = g.Send(p, o.Create)
+		return
+	}
+	g.buf = codec.ObjNotFound{ObjectID: m.ObjectID}.AppendTo(g.buf[:0])
+	_ = g.Send(p, g.buf)
+}

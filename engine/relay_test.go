@@ -1,0 +1,451 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/bcserver/bcserver/codec"
+	bcnet "github.com/bcserver/bcserver/net"
+)
+
+// lan is a game with several fake clients on the fake wire.
+type lan struct {
+	t   *testing.T
+	g   *Game
+	w   *wire
+	cs  []*fakeClient
+	now time.Time
+}
+
+func newLAN(t *testing.T, cfg Config, names ...string) *lan {
+	w := &wire{}
+	g := newTestGame(t, cfg, w)
+	l := &lan{t: t, g: g, w: w, now: t0}
+	for _, n := range names {
+		l.join(n)
+	}
+	return l
+}
+
+func (l *lan) join(name string) *fakeClient {
+	c := newFakeClient(l.t, l.g, l.w, uint16(6000+len(l.cs)), name)
+	c.now = l.now
+	l.cs = append(l.cs, c)
+	l.pump(vanillaAnswer(l.t))
+	if p := l.g.Player(c.ev.accepted); p == nil || !p.InGame() {
+		l.t.Fatalf("%s did not join", name)
+	}
+	return c
+}
+
+// pump moves datagrams both ways until nothing moves.
+func (l *lan) pump(answer func([]byte) []byte) {
+	for i := 0; i < 100; i++ {
+		moved := false
+		for _, c := range l.cs {
+			c.now = l.now
+			for d := c.c.Flush(l.now, nil); d != nil; d = c.c.Flush(l.now, nil) {
+				feed(l.g, l.now, c.addr, d)
+				moved = true
+			}
+		}
+		out := l.w.out
+		l.w.out = nil
+		for _, s := range out {
+			for _, c := range l.cs {
+				if s.to != c.addr {
+					continue
+				}
+				before := len(c.ev.msgs)
+				_ = c.c.Receive(l.now, s.data)
+				if answer != nil {
+					for _, m := range c.ev.msgs[before:] {
+						if r := answer(m); r != nil {
+							_ = c.c.Send(r, true)
+						}
+					}
+				}
+				moved = true
+			}
+		}
+		if !moved {
+			return
+		}
+	}
+}
+
+// send has client c send payload and returns what every client received
+// because of it.
+func (l *lan) send(c *fakeClient, payload []byte, reliable bool) [][][]byte {
+	marks := make([]int, len(l.cs))
+	for i, o := range l.cs {
+		marks[i] = len(o.ev.msgs)
+	}
+	if err := c.c.Send(payload, reliable); err != nil {
+		l.t.Fatal(err)
+	}
+	l.pump(nil)
+	got := make([][][]byte, len(l.cs))
+	for i, o := range l.cs {
+		got[i] = o.ev.msgs[marks[i]:]
+	}
+	return got
+}
+
+// retarget rewrites a captured slot-0 payload's object ids into slot s's
+// block (ids at the given offsets) and its owner byte when owner >= 0.
+func retarget(b []byte, slot int, owner int, idOffsets ...int) []byte {
+	out := bytes.Clone(b)
+	if owner >= 0 {
+		out[owner] = byte(slot)
+	}
+	for _, off := range idOffsets {
+		id := int32(uint32(out[off]) | uint32(out[off+1])<<8 | uint32(out[off+2])<<16 | uint32(out[off+3])<<24)
+		id += int32(slot) * 0x40000
+		out[off], out[off+1], out[off+2], out[off+3] = byte(id), byte(id>>8), byte(id>>16), byte(id>>24)
+	}
+	return out
+}
+
+func eventMsg(op byte, factory, code uint32, src, dst int32, tail ...byte) []byte {
+	return codec.Event{Op: op, Factory: factory, Code: code, Src: src, Dst: dst, Tail: tail}.AppendTo(nil)
+}
+
+const shipA = int32(0x3FFFFFFF) // slot 0's first object
+
+// Every game opcode 0x00..0x2A from an in-game player, with the host's
+// behaviour: relayed unchanged to each other player exactly once, consumed,
+// answered, or dropped (opcodes.md 2 and 4).
+func TestRoutingTable(t *testing.T) {
+	akira := vec(t, "simulation.json", "objcreateteam_akira_spawn")
+	torp := append([]byte{codec.OpTorpedoFire}, codec.TorpedoFire{TubeID: shipA + 8, Info: 2, Flags: 0x05, Dir: codec.Dir3{-33, -121, 17}}.AppendTo(nil)[1:]...)
+	beam := codec.BeamFire{BeamID: shipA + 20, Info: 2, Dir: codec.Dir3{1, 2, 3}, Flags: 1, HasTarget: true, Target: 0x4003FFFF}.AppendTo(nil)
+	type want int
+	const (
+		relayed want = iota
+		consumed
+		dropped
+		answered
+	)
+	tests := []struct {
+		op      byte
+		payload []byte
+		want    want
+	}{
+		{0x00, vec(t, "session.json", "settings"), dropped},
+		{0x01, []byte{0x01}, dropped},
+		{0x02, append([]byte{0x02, 0x00}, akira[3:]...), relayed},
+		{0x03, akira, relayed},
+		{0x04, []byte{0x04}, dropped},
+		{0x05, []byte{0x05}, dropped},
+		{0x06, vec(t, "session.json", "pythonevent_add_to_repair_list"), consumed},
+		{0x07, eventMsg(0x07, 0x8128, 0x008000D7, shipA+20, 0x4003FFFF, 1, 2, 3, 4, 5, 6, 7, 8), relayed},
+		{0x08, eventMsg(0x08, 0x0101, 0x008000D9, shipA+20, 0), relayed},
+		{0x09, eventMsg(0x09, 0x0101, 0x008000DB, shipA+20, 0), relayed},
+		{0x0A, eventMsg(0x0A, 0x0104, 0x0080006C, shipA+3, 0, 1), relayed},
+		{0x0B, eventMsg(0x0B, 0x0101, 0x008000DF, shipA+3, shipA+14), relayed},
+		{0x0C, eventMsg(0x0C, 0x0101, 0x00800001, shipA, 0), relayed},
+		{0x0D, eventMsg(0x0D, 0x010C, 0x00800058, shipA, 0, 0xFF, 0xFF, 0x03, 0x40), consumed},
+		{0x0E, eventMsg(0x0E, 0x0101, 0x008000E3, shipA, 0), relayed},
+		{0x0F, eventMsg(0x0F, 0x0101, 0x008000E5, shipA, 0), relayed},
+		{0x10, eventMsg(0x10, 0x812A, 0x008000ED, shipA, 0, append([]byte{6}, []byte("Multi2\x00\x00\x80\x3f\x00\x00\x80\x3f\x00\x00\x80\x3f\x00\x00\x80\x3f")...)...), relayed},
+		{0x11, eventMsg(0x11, 0x010C, 0x00800076, shipA+14, 0, 0x02, 0x00, 0x00, 0x40), relayed},
+		{0x12, vec(t, "simulation.json", "set_phaser_level_high_p0"), relayed},
+		{0x13, []byte{0x13}, consumed},
+		{0x14, []byte{0x14, 0xFF, 0xFF, 0xFF, 0x3F}, dropped},
+		{0x15, vec(t, "simulation.json", "collision_effect_P1_single_contact"), consumed},
+		{0x16, []byte{0x16, 0x21}, dropped},
+		{0x17, vec(t, "session.json", "player_joined_event_0x17"), dropped},
+		{0x18, []byte{0x18, 0x01, 0x00, 'x'}, dropped},
+		{0x19, torp, relayed},
+		{0x1A, beam, relayed},
+		{0x1B, eventMsg(0x1B, 0x0105, 0x008000FD, shipA+8, 0, 2), relayed},
+		{0x1C, vec(t, "session.json", "stateupdate_client_0x9d"), consumed},
+		{0x1D, []byte{0x1D, 1, 0, 0, 0}, dropped},
+		{0x1E, []byte{0x1E, 0x05, 0x00, 0x00, 0x00}, answered},
+		{0x1F, []byte{0x1F, 0xFF, 0xFF, 0xFF, 0x3F, 0, 0, 0, 0}, dropped},
+		{0x20, vec(t, "session.json", "checksum_req_round0"), dropped},
+		{0x21, vec(t, "session.json", "checksum_resp_round0"), consumed},
+		{0x22, []byte{0x22, 0x01, 0x00, 'x'}, dropped},
+		{0x23, []byte{0x23, 0x01, 0x00, 'x'}, dropped},
+		{0x24, []byte{0x24}, dropped},
+		{0x25, []byte{0x25, 0x01, 0x00, 'x'}, dropped},
+		{0x26, []byte{0x26}, dropped},
+		{0x27, []byte{0x27}, consumed},
+		{0x28, []byte{0x28}, dropped},
+		{0x29, []byte{0x29, 0xFF, 0xFF, 0xFF, 0x3F, 0, 0, 0, 0, 0, 0, 0, 0, 0}, dropped},
+		{0x2A, []byte{0x2A, 0x20}, consumed},
+	}
+	seen := map[byte]bool{}
+	for _, tt := range tests {
+		seen[tt.op] = true
+		t.Run(fmt.Sprintf("0x%02X_%s", tt.op, codec.OpcodeName(tt.op)), func(t *testing.T) {
+			l := newLAN(t, DefaultConfig(), "A", "B", "C")
+			a := l.cs[0]
+			if tt.op != 0x02 && tt.op != 0x03 {
+				l.send(a, akira, true) // A's ship exists, so state updates have an object
+			}
+			dropsBefore := l.g.Stats.RelayDropped.Load()
+			got := l.send(a, tt.payload, true)
+			only := func(ms [][]byte, op byte) [][]byte {
+				var out [][]byte
+				for _, m := range ms {
+					if m[0] == op {
+						out = append(out, m)
+					}
+				}
+				return out
+			}
+			switch tt.want {
+			case relayed:
+				if len(only(got[0], tt.op)) != 0 {
+					t.Errorf("echoed to the sender")
+				}
+				for i := 1; i < 3; i++ {
+					r := only(got[i], tt.op)
+					if len(r) != 1 || !bytes.Equal(r[0], tt.payload) {
+						t.Errorf("client %d got %X, want exactly one unchanged copy", i, r)
+					}
+				}
+			case consumed, dropped:
+				for i := range got {
+					if r := only(got[i], tt.op); len(r) != 0 {
+						t.Errorf("client %d got %X", i, r)
+					}
+				}
+				if tt.want == dropped && l.g.Stats.RelayDropped.Load() != dropsBefore+1 {
+					t.Errorf("drop not counted")
+				}
+			case answered:
+				if r := only(got[0], codec.OpObjNotFound); len(r) != 1 || !bytes.Equal(r[0], []byte{0x1D, 5, 0, 0, 0}) {
+					t.Errorf("requester got %X", got[0])
+				}
+				if len(got[1])+len(got[2]) != 0 {
+					t.Errorf("others got an answer")
+				}
+			}
+			if !l.g.Player(2).InGame() {
+				t.Fatal("sender lost")
+			}
+		})
+	}
+	for op := 0; op < codec.MaxMessageTypes; op++ {
+		if !seen[byte(op)] {
+			t.Errorf("opcode 0x%02X has no routing test", op)
+		}
+	}
+}
+
+// The object a requester asks for comes back as its creation bytes.
+func TestRequestObjectAnswer(t *testing.T) {
+	l := newLAN(t, DefaultConfig(), "A", "B")
+	akira := vec(t, "simulation.json", "objcreateteam_akira_spawn")
+	l.send(l.cs[0], akira, true)
+	got := l.send(l.cs[1], []byte{0x1E, 0xFF, 0xFF, 0xFF, 0x3F}, true)
+	if len(got[1]) != 1 || !bytes.Equal(got[1][0], akira) || len(got[0]) != 0 {
+		t.Fatalf("answer %X / %X", got[1], got[0])
+	}
+}
+
+// Messages acting on another player's objects are dropped and counted;
+// repeated violations boot the sender.
+func TestSpoofedObjectsDropped(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.SpoofLimit = 5
+	l := newLAN(t, cfg, "A", "B", "C")
+	a, b := l.cs[0], l.cs[1]
+	l.send(a, vec(t, "simulation.json", "objcreateteam_akira_spawn"), true)
+	spoofs := [][]byte{
+		eventMsg(0x07, 0x8128, 0x008000D7, shipA+20, 0, 1, 2, 3, 4, 5, 6, 7, 8), // A's weapon, sent by B
+		vec(t, "simulation.json", "set_phaser_level_high_p0"),                   // A's ship
+		vec(t, "simulation.json", "objcreateteam_akira_spawn"),                  // claims slot 0
+		retarget(vec(t, "simulation.json", "objcreateteam_akira_spawn"), 1, -1), // B's slot byte, A's id
+	}
+	for i, p := range spoofs {
+		got := l.send(b, p, true)
+		if len(got[0])+len(got[2]) != 0 {
+			t.Fatalf("spoof %d relayed: %X %X", i, got[0], got[2])
+		}
+	}
+	if n := l.g.Stats.Spoofed.Load(); n != 4 {
+		t.Fatalf("spoofed %d", n)
+	}
+	// Spoofed state updates are dropped too, and the fifth violation boots B.
+	l.send(b, vec(t, "session.json", "stateupdate_client_0x9d"), false)
+	if p := l.g.Player(3); p != nil {
+		t.Fatalf("B not booted after %d violations", l.g.Stats.Spoofed.Load())
+	}
+	if !b.ev.booted || b.ev.boot != bcnet.BootKicked {
+		t.Fatalf("boot %v %d", b.ev.booted, b.ev.boot)
+	}
+	// B's own objects pass.
+	l2 := newLAN(t, DefaultConfig(), "A", "B")
+	mine := retarget(vec(t, "simulation.json", "objcreateteam_akira_spawn"), 1, 1, 7)
+	if got := l2.send(l2.cs[1], mine, true); len(got[0]) != 1 || !bytes.Equal(got[0][0], mine) {
+		t.Fatalf("B's own ship not relayed: %X", got[0])
+	}
+	if l2.g.Object(0x4003FFFF) == nil || l2.g.Player(3).ShipID != 0x4003FFFF {
+		t.Fatal("B's ship not recorded")
+	}
+}
+
+// A late joiner receives the existing ships (their creation bytes), after
+// the join sync and before the player-list events; a leaver's ship is
+// removed for the others with DestroyObject, 0x17 and 0x18 in that order.
+func TestLateJoinerAndLeaver(t *testing.T) {
+	l := newLAN(t, DefaultConfig(), "A", "B")
+	akiraA := vec(t, "simulation.json", "objcreateteam_akira_spawn")
+	sovB := retarget(vec(t, "simulation.json", "objcreateteam_sovereign_collision_test"), 1, 1, 7)
+	var created []*Object
+	l.g.On(EvShipCreated, func(e Event) { created = append(created, e.(*ShipCreated).Ship) })
+	l.send(l.cs[0], akiraA, true)
+	l.send(l.cs[1], sovB, true)
+	if len(created) != 2 || created[0].Species != 1 || created[1].Species != 5 || created[0].Team != 2 || created[1].Owner.ID != 3 || created[0].Name != "Cady2" {
+		t.Fatalf("ship_created %+v", created)
+	}
+	var order []string
+	l.g.On(EvPlayerJoined, func(Event) { order = append(order, "joined") })
+	c := l.join("C")
+	var ops []byte
+	for _, m := range c.ev.msgs {
+		ops = append(ops, m[0])
+	}
+	i17 := bytes.IndexByte(ops, codec.OpPlayerListEvent)
+	i3 := bytes.IndexByte(ops, codec.OpObjCreateTeam)
+	if i3 < 0 || i17 < 0 || i3 > i17 {
+		t.Fatalf("late joiner message order %X", ops)
+	}
+	var ships [][]byte
+	for _, m := range c.ev.msgs {
+		if m[0] == codec.OpObjCreateTeam {
+			ships = append(ships, m)
+		}
+	}
+	if len(ships) != 2 || !bytes.Equal(ships[0], akiraA) || !bytes.Equal(ships[1], sovB) {
+		t.Fatalf("replicated %X", ships)
+	}
+
+	// A leaves.
+	var destroyed []int32
+	l.g.On(EvObjectDestroyed, func(e Event) { destroyed = append(destroyed, e.(*ObjectDestroyed).Object.ID) })
+	marks := []int{len(l.cs[1].ev.msgs), len(l.cs[2].ev.msgs)}
+	_ = l.cs[0].c.Disconnect()
+	l.pump(nil)
+	for i, cl := range []*fakeClient{l.cs[1], l.cs[2]} {
+		var seq []byte
+		for _, m := range cl.ev.msgs[marks[i]:] {
+			if m[0] != codec.OpStateUpdate {
+				seq = append(seq, m[0])
+			}
+		}
+		if !bytes.Equal(seq, []byte{0x14, 0x17, 0x18}) {
+			t.Fatalf("client %d leave messages %X", i+1, seq)
+		}
+		d, _ := codec.DecodeDestroyObject(cl.ev.msgs[marks[i]])
+		if d.ObjectID != shipA {
+			t.Fatalf("destroyed %#x", d.ObjectID)
+		}
+	}
+	if l.g.Object(shipA) != nil || len(destroyed) != 1 || destroyed[0] != shipA {
+		t.Fatalf("A's ship still known (%v)", destroyed)
+	}
+}
+
+// The host builds its own StateUpdates: the owner's movement fields go to
+// the others, the subsystem block goes to everyone; the owner's packet is
+// never forwarded.
+func TestHostBuiltStateUpdates(t *testing.T) {
+	l := newLAN(t, DefaultConfig(), "A", "B")
+	l.send(l.cs[0], vec(t, "simulation.json", "objcreateteam_akira_spawn"), true)
+	up := vec(t, "session.json", "stateupdate_client_0x9d")
+	got := l.send(l.cs[0], up, false)
+	for _, ms := range got {
+		for _, m := range ms {
+			if bytes.Equal(m, up) {
+				t.Fatal("owner update forwarded verbatim")
+			}
+		}
+	}
+	l.now = l.now.Add(150 * time.Millisecond)
+	l.g.Advance(l.now)
+	l.pump(nil)
+	last := func(c *fakeClient) codec.StateUpdate {
+		t.Helper()
+		for i := len(c.ev.msgs) - 1; i >= 0; i-- {
+			if m := c.ev.msgs[i]; m[0] == codec.OpStateUpdate {
+				s, err := codec.DecodeStateUpdate(m, codec.SubsystemsToEnd)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}
+		}
+		t.Fatal("no state update")
+		return codec.StateUpdate{}
+	}
+	owner, _ := codec.DecodeStateUpdate(up, nil)
+	b := last(l.cs[1])
+	want := codec.StatePosition | codec.StateForward | codec.StateUp | codec.StateSpeed | codec.StateSubsystems
+	if b.ObjectID != shipA || b.Flags != uint8(want) || b.Position != owner.Position || b.Forward != owner.Forward ||
+		b.Up != owner.Up || b.Speed != owner.Speed || b.HasHash || len(b.Weapons) != 0 {
+		t.Fatalf("B's update %+v, owner's %+v", b, owner)
+	}
+	a := last(l.cs[0])
+	if a.ObjectID != shipA || a.Flags != codec.StateSubsystems {
+		t.Fatalf("owner's update %+v", a)
+	}
+	// Within a second unchanged fields are not repeated; after it they are.
+	l.now = l.now.Add(100 * time.Millisecond)
+	l.g.Advance(l.now)
+	l.pump(nil)
+	if f := last(l.cs[1]).Flags; f != codec.StateSubsystems {
+		t.Fatalf("unchanged fields re-sent early: %#x", f)
+	}
+	l.now = l.now.Add(time.Second)
+	l.g.Advance(l.now)
+	l.pump(nil)
+	if f := last(l.cs[1]).Flags; f != uint8(want) {
+		t.Fatalf("forced resend flags %#x", f)
+	}
+	// A subsystem-only update from a client is refused.
+	drops := l.g.Stats.RelayDropped.Load()
+	l.send(l.cs[0], vec(t, "session.json", "stateupdate_server_0x20"), false)
+	if l.g.Stats.RelayDropped.Load() != drops+1 {
+		t.Fatal("client 0x20-only update accepted")
+	}
+}
+
+func TestFlowLimit(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.FlowRate, cfg.FlowBurst, cfg.FlowBoot = 50, 100, 2*time.Second
+	l := newLAN(t, cfg, "A", "B")
+	a := l.cs[0]
+	msg := eventMsg(0x08, 0x0101, 0x008000D9, shipA+20, 0)
+	got := 0
+	for i := 0; i < 300; i++ {
+		_ = a.c.Send(msg, true)
+	}
+	mark := len(l.cs[1].ev.msgs)
+	l.pump(nil)
+	for _, m := range l.cs[1].ev.msgs[mark:] {
+		if m[0] == 0x08 {
+			got++
+		}
+	}
+	if got != 100 || l.g.Stats.Throttled.Load() != 200 {
+		t.Fatalf("relayed %d, throttled %d", got, l.g.Stats.Throttled.Load())
+	}
+	// Keep flooding: booted after FlowBoot.
+	for s := 0; s < 30 && l.g.Player(2) != nil; s++ {
+		l.now = l.now.Add(100 * time.Millisecond)
+		for i := 0; i < 50; i++ {
+			_ = a.c.Send(msg, true)
+		}
+		l.pump(nil)
+	}
+	if l.g.Player(2) != nil || l.g.Player(3) == nil {
+		t.Fatal("flooder not booted, or the wrong player")
+	}
+}

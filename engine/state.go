@@ -1,0 +1,206 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/ships"
+)
+
+// forceResend is the stock writer's global threshold: a field is sent
+// again, changed or not, once it was last sent more than 1 s ago
+// (simulation.md 2).
+const forceResend = time.Second
+
+// moveState is the owner's latest movement data for a ship, kept as the raw
+// wire values so rebuilt updates carry the owner's bytes. Each field has a
+// sequence number that advances when the owner sends it.
+type moveState struct {
+	hasPos                 bool
+	pos                    [3]float32
+	delta                  codec.DirMag
+	fwd, up                codec.Dir3
+	speed                  uint16
+	cloak                  bool
+	weapons                [16]byte // the owner's latest 0x80 pairs (stored, never forwarded)
+	nweapons               int
+	posSeq, deltaSeq       uint32
+	fwdSeq, upSeq          uint32
+	speedSeq, cloakSeq     uint32
+	lastUpdate             time.Time
+	ownerTime              float32
+	hasFwd, hasUp, hasSpd  bool
+	hasDelta, hasCloakFlag bool
+}
+
+// view is what one receiver was last sent about one ship.
+type view struct {
+	posSeq, deltaSeq, fwdSeq, upSeq, speedSeq, cloakSeq uint32
+	posAt, fwdAt, upAt, speedAt                         time.Time
+	cursor                                              ships.Cursor
+}
+
+func (o *Object) viewFor(receiver byte) *view {
+	if o.views == nil {
+		o.views = make(map[byte]*view)
+	}
+	v := o.views[receiver]
+	if v == nil {
+		v = &view{}
+		o.views[receiver] = v
+	}
+	return v
+}
+
+// checkStateUpdate accepts an update only for an object the sender owns
+// and that the host knows; an update carrying only the subsystem flag is
+// dropped: subsystem health is the host's (opcodes.md 2, 0x1C).
+func checkStateUpdate(g *Game, p *Player, payload []byte) bool {
+	m, err := codec.DecodeStateUpdate(payload, codec.SubsystemsToEnd)
+	if err != nil {
+		g.malformed(p, payload[0], err)
+		return false
+	}
+	if !owns(p, m.ObjectID) {
+		g.violation(p, payload[0], "state update for an object the sender does not own", m.ObjectID)
+		return false
+	}
+	if m.Flags == codec.StateSubsystems {
+		g.Stats.RelayDropped.Add(1)
+		return false
+	}
+	return g.objects[m.ObjectID] != nil
+}
+
+// applyStateUpdate stores the owner's movement fields; the host sends its
+// own updates from them every tick.
+func applyStateUpdate(g *Game, p *Player, payload []byte, _ bool) {
+	m, err := codec.DecodeStateUpdate(payload, codec.SubsystemsToEnd)
+	if err != nil {
+		return
+	}
+	o := g.objects[m.ObjectID]
+	st := &o.state
+	st.lastUpdate = g.now
+	st.ownerTime = m.GameTime
+	if m.Flags&codec.StatePosition != 0 {
+		st.pos, st.hasPos = m.Position, true
+		st.posSeq++
+		// A new absolute position restarts the delta chain.
+		st.hasDelta = false
+		// The integrity hash is checked by the simulation when it can
+		// compute one (simulation.md 4.4); the movement path ignores it.
+	}
+	if m.Flags&codec.StateDelta != 0 {
+		st.delta, st.hasDelta = m.Delta, true
+		st.deltaSeq++
+	}
+	if m.Flags&codec.StateForward != 0 {
+		st.fwd, st.hasFwd = m.Forward, true
+		st.fwdSeq++
+	}
+	if m.Flags&codec.StateUp != 0 {
+		st.up, st.hasUp = m.Up, true
+		st.upSeq++
+	}
+	if m.Flags&codec.StateSpeed != 0 {
+		st.speed, st.hasSpd = m.Speed, true
+		st.speedSeq++
+	}
+	if m.Flags&codec.StateCloak != 0 && (!st.hasCloakFlag || st.cloak != m.Cloak) {
+		st.cloak, st.hasCloakFlag = m.Cloak, true
+		st.cloakSeq++
+	}
+	if m.Flags&codec.StateWeapons != 0 {
+		st.nweapons = copy(st.weapons[:], m.Weapons)
+	}
+}
+
+// sendStateUpdates builds and sends, for every ship and every in-game
+// receiver, the host-shaped StateUpdate (simulation.md 4.1): the owner's
+// movement fields to the other players — absolute position when the owner
+// sent a new one or a second passed, the owner's latest delta relative to
+// that base, orientation and speed when changed or forced, cloak on
+// change — and the subsystem round-robin block to everyone, the owner
+// included (with has_power off for the owner, 4.2). Updates are unreliable.
+func (g *Game) sendStateUpdates() {
+	gameTime := g.GameTime()
+	for _, o := range g.objects {
+		if !o.IsShip() {
+			continue
+		}
+		for _, r := range g.bySlot {
+			if r == nil || !r.InGame() {
+				continue
+			}
+			g.buf = g.buildStateUpdate(g.buf[:0], o, r, gameTime)
+			if len(g.buf) > 0 {
+				_ = r.peer.Send(g.buf, false)
+			}
+		}
+	}
+}
+
+// buildStateUpdate appends the update of ship o for receiver r to b; it
+// appends nothing when there is nothing to say.
+func (g *Game) buildStateUpdate(b []byte, o *Object, r *Player, gameTime float32) []byte {
+	isOwner := o.Owner == r
+	if isOwner && o.Model == nil {
+		return b // the owner knows its own movement; there is no health to send
+	}
+	v := o.viewFor(r.ID)
+	st := &o.state
+	now := g.now
+	m := codec.StateUpdate{ObjectID: o.ID, GameTime: gameTime}
+	if !isOwner {
+		if st.hasPos && (v.posSeq != st.posSeq || now.Sub(v.posAt) >= forceResend) {
+			m.Flags |= codec.StatePosition
+			m.Position = st.pos
+			v.posSeq, v.posAt = st.posSeq, now
+			v.deltaSeq = 0 // the delta, if any, is re-sent against this base
+		}
+		if st.hasDelta && v.deltaSeq != st.deltaSeq {
+			m.Flags |= codec.StateDelta
+			m.Delta = st.delta
+			v.deltaSeq = st.deltaSeq
+		}
+		if st.hasFwd && (v.fwdSeq != st.fwdSeq || now.Sub(v.fwdAt) >= forceResend) {
+			m.Flags |= codec.StateForward
+			m.Forward = st.fwd
+			v.fwdSeq, v.fwdAt = st.fwdSeq, now
+		}
+		if st.hasUp && (v.upSeq != st.upSeq || now.Sub(v.upAt) >= forceResend) {
+			m.Flags |= codec.StateUp
+			m.Up = st.up
+			v.upSeq, v.upAt = st.upSeq, now
+		}
+		if st.hasSpd && (v.speedSeq != st.speedSeq || now.Sub(v.speedAt) >= forceResend) {
+			m.Flags |= codec.StateSpeed
+			m.Speed = st.speed
+			v.speedSeq, v.speedAt = st.speedSeq, now
+		}
+		if st.hasCloakFlag && v.cloakSeq != st.cloakSeq {
+			m.Flags |= codec.StateCloak
+			m.Cloak = st.cloak
+			v.cloakSeq = st.cloakSeq
+		}
+	}
+	// The subsystem block must be the last thing in the message (the
+	// receiver reads entries to the end), so it is left out of the rare
+	// update that carries a cloak change.
+	withBlock := o.Model != nil && m.Flags&codec.StateCloak == 0
+	if withBlock {
+		m.Flags |= codec.StateSubsystems
+	}
+	if m.Flags == 0 {
+		return b
+	}
+	var w codec.Writer
+	w.Reset(b)
+	m.WriteHead(&w)
+	if withBlock {
+		ships.AppendSubsystems(&w, o.Model, &v.cursor, isOwner)
+	}
+	m.WriteTail(&w)
+	return w.Bytes()
+}
