@@ -149,7 +149,15 @@ type Conn struct {
 	qhead    int
 	inflight []*outMsg // sent reliable messages awaiting ACK, oldest first
 	free     []*outMsg
-	acks     []ackEntry
+	// ACKs not sent yet, and ACKs waiting to be repeated. Every repeat is
+	// queued with due = now + AckInterval, so the repeat queue stays in due
+	// order and Flush only looks at its head.
+	acks      []ackEntry
+	ackRepeat []ackEntry
+	ackHead   int
+	// minResend is no later than the earliest retransmission time in
+	// inflight, so Flush skips the scan until then.
+	minResend time.Time
 
 	pending      [2]map[uint16]held // reorder buffers per channel
 	pendingBytes int
@@ -410,7 +418,7 @@ func (c *Conn) drain(ch int, r Receiver) {
 }
 
 // queueAck creates the ACK for a reliable message (transport.md 6.1): flags
-// derived from the message, merged with a pending identical ACK.
+// derived from the message, merged with an identical ACK not sent yet.
 func (c *Conn) queueAck(now time.Time, m *Message) {
 	a := ackEntry{seq: m.Seq, low: IsLowChannel(m.Type), fragment: m.Fragment, fragIdx: m.FragIdx, due: now}
 	if !a.fragment {
@@ -419,15 +427,13 @@ func (c *Conn) queueAck(now time.Time, m *Message) {
 	for i := range c.acks {
 		e := &c.acks[i]
 		if e.seq == a.seq && e.low == a.low && e.fragment == a.fragment && e.fragIdx == a.fragIdx {
-			e.due = now
-			e.sends = 0
 			return
 		}
 	}
 	if len(c.acks) >= 1024 {
-		// A peer that floods us with reliable messages cannot make the outbox
-		// grow without bound: drop the oldest entry, it was sent at least once
-		// or will be re-created when the message is retransmitted.
+		// A peer that floods us with reliable messages cannot make the
+		// outbox grow without bound: the oldest unsent ACK goes; its message
+		// will be retransmitted and ACKed then.
 		copy(c.acks, c.acks[1:])
 		c.acks = c.acks[:len(c.acks)-1]
 	}
@@ -483,14 +489,14 @@ func (c *Conn) Pending(now time.Time) bool {
 	if c.qhead < len(c.queue) {
 		return true
 	}
-	for i := range c.acks {
-		if !now.Before(c.acks[i].due) {
-			return true
-		}
+	if len(c.acks) > 0 || (c.ackHead < len(c.ackRepeat) && !now.Before(c.ackRepeat[c.ackHead].due)) {
+		return true
 	}
-	for _, o := range c.inflight {
-		if !now.Before(o.nextSend) {
-			return true
+	if len(c.inflight) > 0 && !now.Before(c.minResend) {
+		for _, o := range c.inflight {
+			if !now.Before(o.nextSend) {
+				return true
+			}
 		}
 	}
 	return false
@@ -506,39 +512,53 @@ func (c *Conn) Flush(now time.Time, out []byte) []byte {
 	count := 0
 	fits := func(n int) bool { return len(b)+n <= MaxDatagram && count < MaxMessages }
 
-	// 1. ACKs that are due.
-	j := 0
-	for i := range c.acks {
-		a := c.acks[i]
-		if !now.Before(a.due) && fits(5) {
-			msg := Message{Type: TypeAck, Seq: a.seq, Low: a.low, Fragment: a.fragment, FragIdx: a.fragIdx}
-			b = AppendMessage(b, &msg)
-			count++
-			c.Stats.AcksOut++
-			a.sends++
-			a.due = now.Add(c.cfg.AckInterval)
-			if a.sends >= c.cfg.AckSends {
-				continue // sent enough times: drop it (transport.md 6.2)
-			}
-		}
-		c.acks[j] = a
-		j++
-	}
-	c.acks = c.acks[:j]
-
-	// 2. Retransmissions that are due, oldest first.
-	for _, o := range c.inflight {
-		if now.Before(o.nextSend) {
-			continue
-		}
-		if !fits(len(o.data)) {
+	// 1. New ACKs, then repeats that are due (transport.md 6.2: each ACK at
+	// most AckSends times, AckInterval apart).
+	sent := 0
+	for _, a := range c.acks {
+		if !fits(5) {
 			break
 		}
-		b = append(b, o.data...)
+		b = c.appendAck(b, &a)
 		count++
-		c.Stats.Retransmits++
-		o.sends++
-		o.nextSend = now.Add(c.resendInterval(o.sends))
+		sent++
+		c.repeatAck(now, a)
+	}
+	n := copy(c.acks, c.acks[sent:])
+	c.acks = c.acks[:n]
+	for c.ackHead < len(c.ackRepeat) {
+		a := c.ackRepeat[c.ackHead]
+		if now.Before(a.due) || !fits(5) {
+			break
+		}
+		c.ackHead++
+		b = c.appendAck(b, &a)
+		count++
+		c.repeatAck(now, a)
+	}
+	if c.ackHead == len(c.ackRepeat) {
+		c.ackRepeat, c.ackHead = c.ackRepeat[:0], 0
+	} else if c.ackHead > 256 && c.ackHead > len(c.ackRepeat)/2 {
+		n := copy(c.ackRepeat, c.ackRepeat[c.ackHead:])
+		c.ackRepeat, c.ackHead = c.ackRepeat[:n], 0
+	}
+
+	// 2. Retransmissions that are due, oldest first.
+	if len(c.inflight) > 0 && !now.Before(c.minResend) {
+		next := time.Time{}
+		for _, o := range c.inflight {
+			if !now.Before(o.nextSend) && fits(len(o.data)) {
+				b = append(b, o.data...)
+				count++
+				c.Stats.Retransmits++
+				o.sends++
+				o.nextSend = now.Add(c.resendInterval(o.sends))
+			}
+			if next.IsZero() || o.nextSend.Before(next) {
+				next = o.nextSend
+			}
+		}
+		c.minResend = next
 	}
 
 	// 3. New messages in queue order.
@@ -555,6 +575,9 @@ func (c *Conn) Flush(now time.Time, out []byte) []byte {
 			o.firstSent = now
 			o.sends = 1
 			o.nextSend = now.Add(c.resendInterval(1))
+			if len(c.inflight) == 0 || o.nextSend.Before(c.minResend) {
+				c.minResend = o.nextSend
+			}
 			c.inflight = append(c.inflight, o)
 		} else {
 			c.put(o)
@@ -578,6 +601,25 @@ func (c *Conn) Flush(now time.Time, out []byte) []byte {
 	c.Stats.MessagesOut += uint64(count)
 	c.lastSend = now
 	return b
+}
+
+// maxAckRepeats bounds the repeat queue: repeats only help when an ACK was
+// lost, so under a flood of reliable messages the surplus is not repeated.
+const maxAckRepeats = 4096
+
+func (c *Conn) repeatAck(now time.Time, a ackEntry) {
+	if a.sends >= c.cfg.AckSends || len(c.ackRepeat)-c.ackHead >= maxAckRepeats {
+		return
+	}
+	a.due = now.Add(c.cfg.AckInterval)
+	c.ackRepeat = append(c.ackRepeat, a)
+}
+
+func (c *Conn) appendAck(b []byte, a *ackEntry) []byte {
+	msg := Message{Type: TypeAck, Seq: a.seq, Low: a.low, Fragment: a.fragment, FragIdx: a.fragIdx}
+	c.Stats.AcksOut++
+	a.sends++
+	return AppendMessage(b, &msg)
 }
 
 // resendInterval is the wait after the n-th send of a reliable message:

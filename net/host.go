@@ -132,6 +132,9 @@ func (p *Peer) Send(payload []byte, reliable bool) error {
 	return err
 }
 
+// Queued returns the number of messages waiting to be sent or ACKed.
+func (p *Peer) Queued() int { return p.conn.Queued() }
+
 // Stats returns the peer's transport counters.
 func (p *Peer) Stats() Stats { return p.conn.Stats }
 
@@ -162,6 +165,9 @@ func NewHost(cfg HostConfig, ev Events, out PacketWriter) *Host {
 	}
 	return &Host{cfg: cfg, ev: ev, out: out, log: log.With("component", "net"), peers: make(map[netip.AddrPort]*Peer)}
 }
+
+// SetWriter replaces the writer datagrams are sent through.
+func (h *Host) SetWriter(out PacketWriter) { h.out = out }
 
 // Peer returns the peer with wire id id, or nil.
 func (h *Host) Peer(id byte) *Peer { return h.byID[id] }
