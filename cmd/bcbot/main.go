@@ -15,6 +15,8 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -41,6 +43,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		discover = fs.Bool("discover", false, "list the servers answering a LAN \\status\\ sweep and exit")
 		targets  = fs.String("targets", "", "with -discover: query this host:port instead of the LAN broadcast sweep")
 		verbose  = fs.Bool("v", false, "log every message received")
+		nbots    = fs.Int("bots", 0, "load mode: join this many bots, each sending -rate relayed messages a second")
+		rate     = fs.Float64("rate", 10, "load mode: messages per second per bot")
+		secs     = fs.Float64("secs", 10, "load mode: seconds of load")
+		pid      = fs.Int("pid", 0, "load mode: the server's process id, to report its CPU time (Linux)")
+		states   = fs.Bool("state", false, "load mode: also send a StateUpdate with every message, as clients do")
 	)
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -82,6 +89,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		cfg.Manifest = m
+	}
+	if *nbots > 0 {
+		lc := bot.LoadConfig{Server: server, Bots: *nbots, Rate: *rate, Duration: time.Duration(*secs * float64(time.Second)),
+			StateUpdates: *states, Manifest: cfg.Manifest, Logger: log}
+		if err := runLoad(ctx, lc, *pid, stdout); err != nil {
+			fmt.Fprintf(stderr, "bcbot: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	if err := join(ctx, cfg, *chat, *idle, *timeout, log); err != nil {
 		fmt.Fprintf(stderr, "bcbot: %v\n", err)
@@ -183,4 +199,56 @@ func runDiscover(ctx context.Context, target string, w io.Writer) error {
 		fmt.Fprintln(w, "no servers found")
 	}
 	return nil
+}
+
+// runLoad runs the load generator and prints its report, with the server's
+// CPU time when its pid is known.
+func runLoad(ctx context.Context, lc bot.LoadConfig, pid int, w io.Writer) error {
+	var cpu0 time.Duration
+	if pid > 0 {
+		c, err := processCPU(pid)
+		if err != nil {
+			return err
+		}
+		cpu0 = c
+	}
+	r, err := bot.RunLoad(ctx, lc)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, r)
+	if pid > 0 {
+		c, err := processCPU(pid)
+		if err != nil {
+			return err
+		}
+		used := c - cpu0
+		fmt.Fprintf(w, "server CPU: %v over %v (%.1f%% of one core)\n", used, r.Elapsed.Round(time.Millisecond), 100*used.Seconds()/r.Elapsed.Seconds())
+	}
+	return nil
+}
+
+// processCPU reads a process's user+system CPU time from /proc.
+func processCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, fmt.Errorf("reading the server's CPU time: %w", err)
+	}
+	// Fields after the parenthesised command name; utime and stime are
+	// fields 14 and 15, in clock ticks (100 a second on Linux).
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 13 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	return time.Duration(ut+st) * 10 * time.Millisecond, nil
 }

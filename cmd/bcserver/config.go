@@ -27,7 +27,16 @@ type UserConfig struct {
 	Game     GameSection     `toml:"game"`
 	Mission  MissionSection  `toml:"mission"`
 	Checksum ChecksumSection `toml:"checksum"`
+	Limits   LimitsSection   `toml:"limits"`
 	Plugins  PluginsSection  `toml:"plugins"`
+}
+
+// LimitsSection is [limits]: per-player abuse limits.
+type LimitsSection struct {
+	FlowRate   float64  `toml:"flow_rate"`
+	FlowBurst  float64  `toml:"flow_burst"`
+	FlowBoot   Duration `toml:"flow_boot"`
+	SpoofLimit int      `toml:"spoof_limit"`
 }
 
 // ServerSection is [server].
@@ -211,6 +220,14 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 	if c.Checksum.RoundTimeout > 0 {
 		rc.RoundTimeout = time.Duration(c.Checksum.RoundTimeout)
 	}
+	if c.Limits.FlowRate < 0 || c.Limits.FlowBurst < 0 || c.Limits.FlowBoot < 0 || c.Limits.SpoofLimit < 0 {
+		errs = append(errs, fmt.Errorf("limits: values must not be negative"))
+	}
+	if c.Limits.FlowRate > 0 && c.Limits.FlowBurst < 1 {
+		errs = append(errs, fmt.Errorf("limits.flow_burst must be at least 1 when flow_rate is set"))
+	}
+	rc.FlowRate, rc.FlowBurst, rc.FlowBoot = c.Limits.FlowRate, c.Limits.FlowBurst, time.Duration(c.Limits.FlowBoot)
+	rc.SpoofLimit = c.Limits.SpoofLimit
 	if c.Server.Port < 0 || c.Server.Port > 65535 {
 		errs = append(errs, fmt.Errorf("server.port %d: want 0..65535", c.Server.Port))
 	}

@@ -58,6 +58,11 @@ type Config struct {
 	// Inbox is the capacity of the received-message channel (default 4096).
 	// When it is full the oldest messages are dropped and counted.
 	Inbox int
+	// OnMessage, if set, sees every game message on the bot's goroutine
+	// the moment it is decoded (the load generator measures latency here);
+	// payload is valid only during the call. Returning true keeps the
+	// message out of the inbox.
+	OnMessage func(now time.Time, payload []byte) bool
 }
 
 // Message is one game message the bot received.
@@ -375,7 +380,11 @@ func (e *botEvents) Message(payload []byte, reliable bool) {
 			b.setState(InGame, nil)
 		}
 	}
-	m := Message{At: time.Now(), Payload: append([]byte(nil), payload...), Reliable: reliable}
+	now := time.Now()
+	if b.cfg.OnMessage != nil && b.cfg.OnMessage(now, payload) {
+		return
+	}
+	m := Message{At: now, Payload: append([]byte(nil), payload...), Reliable: reliable}
 	select {
 	case b.inbox <- m:
 	default:

@@ -1,0 +1,37 @@
+package bot
+
+import (
+	"bytes"
+	"encoding/hex"
+	"testing"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/internal/vectors"
+)
+
+func TestShipCreate(t *testing.T) {
+	var vs []struct {
+		Name       string `json:"name"`
+		PayloadHex string `json:"payload_hex"`
+	}
+	vectors.MustLoad(t, "simulation.json", &vs)
+	var captured []byte
+	for _, v := range vs {
+		if v.Name == "objcreateteam_akira_spawn" {
+			captured = vectors.MustHex(t, v.PayloadHex)
+		}
+	}
+	raw, _ := hex.DecodeString(akiraSpawn)
+	if !bytes.Equal(raw, captured) {
+		t.Fatal("embedded spawn differs from the vector")
+	}
+	got, err := ShipCreate(0, 2, "Cady2")
+	if err != nil || !bytes.Equal(got, captured) {
+		t.Fatalf("slot 0 as captured: %X %v", got, err)
+	}
+	got, _ = ShipCreate(3, 1, "Bot")
+	m, err := codec.DecodeObjCreate(got)
+	if err != nil || m.OwnerSlot != 3 || m.Team != 1 || m.ObjectID != 0x3FFFFFFF+3*0x40000 || string(m.Ship.Player) != "Bot" || m.Ship.Species != 1 {
+		t.Fatalf("slot 3: %+v %v", m, err)
+	}
+}

@@ -1,0 +1,167 @@
+package engine_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/bot"
+	"github.com/bcserver/bcserver/internal/vectors"
+)
+
+func simVec(t *testing.T, name string) []byte {
+	t.Helper()
+	var vs []struct {
+		Name       string `json:"name"`
+		PayloadHex string `json:"payload_hex"`
+	}
+	vectors.MustLoad(t, "simulation.json", &vs)
+	for _, v := range vs {
+		if v.Name == name {
+			return vectors.MustHex(t, v.PayloadHex)
+		}
+	}
+	t.Fatalf("no simulation vector %q", name)
+	return nil
+}
+
+// collect drains a bot's inbox for d and returns what arrived.
+func collect(b *bot.Bot, d time.Duration) [][]byte {
+	var out [][]byte
+	deadline := time.After(d)
+	for {
+		select {
+		case m := <-b.Inbox():
+			out = append(out, m.Payload)
+		case <-deadline:
+			return out
+		}
+	}
+}
+
+// Three stock-like clients over loopback UDP replay a session built from
+// captured payloads; every relayed message reaches each other player once,
+// unchanged, and never its sender; chat reaches everyone; the host's own
+// StateUpdates carry the owner's movement fields.
+func TestUDPThreeClientReplay(t *testing.T) {
+	srv := startServer(t, nil)
+	a := joinBot(t, srv, "Cady2")
+	b := joinBot(t, srv, "Bob")
+	c := joinBot(t, srv, "Carol")
+	bots := []*bot.Bot{a, b, c}
+	for _, x := range bots {
+		collect(x, 50*time.Millisecond)
+	}
+	akira := simVec(t, "objcreateteam_akira_spawn")                              // slot 0, captured
+	phaserA := simVec(t, "set_phaser_level_high_p0")                             // slot 0's ship
+	phaserB := simVec(t, "set_phaser_level_low")                                 // slot 1's ship 0x4003FFFF
+	sovB, err := codec.DecodeObjCreate(simVec(t, "objcreateteam_sovereign_collision_test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sovB.OwnerSlot, sovB.ObjectID, sovB.Ship.Player = 1, 0x4003FFFF, []byte("Bob")
+	shipB := sovB.AppendTo(nil)
+	shipC, _ := bot.ShipCreate(2, 2, "Carol")
+	ev := func(op byte, factory, code uint32, src, dst int32, tail ...byte) []byte {
+		return codec.Event{Op: op, Factory: factory, Code: code, Src: src, Dst: dst, Tail: tail}.AppendTo(nil)
+	}
+	startFiring := ev(codec.OpStartFiring, codec.FactoryStartFiring, 0x008000D7, 0x3FFFFFFF+20, 0x4003FFFF, 1, 2, 3, 4, 5, 6, 7, 8)
+	torp := codec.TorpedoFire{TubeID: 0x3FFFFFFF + 8, Info: 2, Flags: 0x07, Dir: codec.Dir3{-33, -121, 17}, Target: 0x4003FFFF, Point: codec.NewDirMag(1, 2, 3)}.AppendTo(nil)
+	beam := codec.BeamFire{BeamID: 0x4003FFFF + 20, Info: 2, Dir: codec.Dir3{0, 127, 0}, Flags: 1, HasTarget: true, Target: 0x3FFFFFFF}.AppendTo(nil)
+	state := vectors.MustHex(t, "1CFFFFFF3F0080E1419D0000B042000084C2000092C22137FB0B684630BB5E000001CC02CC04CC")
+	type step struct {
+		from    *bot.Bot
+		payload []byte
+		copies  int // the stock client sends some events as a duplicate pair
+	}
+	steps := []step{
+		{a, akira, 1}, {b, shipB, 1}, {c, shipC, 1},
+		{a, phaserA, 1}, {b, phaserB, 1},
+		{a, startFiring, 2}, // a duplicate pair in one datagram, relayed twice
+		{a, torp, 1}, {b, beam, 1},
+	}
+	for _, s := range steps {
+		for range s.copies {
+			if err := s.from.Send(s.payload, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := a.Send(state, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Chat("hello", false); err != nil {
+		t.Fatal(err)
+	}
+	got := map[*bot.Bot][][]byte{}
+	for _, x := range bots {
+		got[x] = collect(x, 400*time.Millisecond)
+	}
+	count := func(x *bot.Bot, p []byte) int {
+		n := 0
+		for _, m := range got[x] {
+			if bytes.Equal(m, p) {
+				n++
+			}
+		}
+		return n
+	}
+	for i, s := range steps {
+		for _, x := range bots {
+			want := s.copies
+			if x == s.from {
+				want = 0
+			}
+			if n := count(x, s.payload); n != want {
+				t.Errorf("step %d (opcode 0x%02X): bot %d got %d copies, want %d", i, s.payload[0], x.ID(), n, want)
+			}
+		}
+	}
+	chat := codec.Chat{Sender: int32(a.ID()), Text: []byte("hello")}.AppendTo(nil)
+	for _, x := range bots {
+		if n := count(x, chat); n != 1 {
+			t.Errorf("bot %d got %d chat copies", x.ID(), n)
+		}
+		if n := count(x, state); n != 0 {
+			t.Errorf("owner's StateUpdate forwarded verbatim to bot %d", x.ID())
+		}
+	}
+	// Host-built updates of A's ship reach B and C with A's movement fields.
+	owner, _ := codec.DecodeStateUpdate(state, nil)
+	for _, x := range []*bot.Bot{b, c} {
+		found := false
+		for _, m := range got[x] {
+			if m[0] != codec.OpStateUpdate {
+				continue
+			}
+			u, err := codec.DecodeStateUpdate(m, codec.SubsystemsToEnd)
+			if err != nil {
+				t.Fatalf("bad host update %X: %v", m, err)
+			}
+			if u.ObjectID == 0x3FFFFFFF && u.Flags&codec.StatePosition != 0 && u.Position == owner.Position &&
+				u.Forward == owner.Forward && u.Up == owner.Up && u.Speed == owner.Speed && !u.HasHash {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("bot %d got no host-built update with A's movement", x.ID())
+		}
+	}
+}
+
+// The load generator over real UDP: every message reaches every other bot.
+func TestUDPLoadShort(t *testing.T) {
+	srv := startServer(t, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	r, err := bot.RunLoad(ctx, bot.LoadConfig{Server: srv.Addr(), Bots: 4, Rate: 20, Duration: 500 * time.Millisecond, StateUpdates: true, Drain: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Sent == 0 || r.Delivered != r.Expected || r.Duplicate != 0 {
+		t.Fatalf("load: %v", r)
+	}
+	t.Log(r)
+}
