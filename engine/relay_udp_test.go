@@ -54,9 +54,9 @@ func TestUDPThreeClientReplay(t *testing.T) {
 	for _, x := range bots {
 		collect(x, 50*time.Millisecond)
 	}
-	akira := simVec(t, "objcreateteam_akira_spawn")                              // slot 0, captured
-	phaserA := simVec(t, "set_phaser_level_high_p0")                             // slot 0's ship
-	phaserB := simVec(t, "set_phaser_level_low")                                 // slot 1's ship 0x4003FFFF
+	akira := simVec(t, "objcreateteam_akira_spawn")  // slot 0, captured
+	phaserA := simVec(t, "set_phaser_level_high_p0") // slot 0's ship
+	phaserB := simVec(t, "set_phaser_level_low")     // slot 1's ship 0x4003FFFF
 	sovB, err := codec.DecodeObjCreate(simVec(t, "objcreateteam_sovereign_collision_test"))
 	if err != nil {
 		t.Fatal(err)
