@@ -1,0 +1,450 @@
+package lua
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"strconv"
+	"time"
+
+	glua "github.com/yuin/gopher-lua"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine"
+	bcnet "github.com/bcserver/bcserver/net"
+)
+
+// api builds the bc module of one state (docs/lua-api.md documents every
+// entry; lua/types/bc.lua annotates them for editors).
+func (m *mission) api() *glua.LTable {
+	L := m.L
+	bc := L.NewTable()
+	fn := func(name string, f glua.LGFunction) { bc.RawSetString(name, L.NewFunction(f)) }
+	eng := m.h.eng
+
+	bc.RawSetString("mode", glua.LString(m.h.opts.Mode))
+	bc.RawSetString("version", glua.LNumber(m.version))
+	bc.RawSetString("host_id", glua.LNumber(HostID))
+	bc.RawSetString("storage", m.storage)
+	bc.RawSetString("config", fromPlain(L, m.h.opts.Config))
+	if _, ok := bc.RawGetString("config").(*glua.LTable); !ok {
+		bc.RawSetString("config", L.NewTable())
+	}
+	m.constants(bc)
+	dataTables(L, bc)
+	bc.RawSetString("msg", m.msgLib())
+	bc.RawSetString("parse", m.parseLib())
+	bc.RawSetString("log", m.logLib())
+
+	// Events.
+	fn("on", m.on)
+	fn("off", m.off)
+
+	// Players.
+	fn("players", func(L *glua.LState) int {
+		ps := eng.Players()
+		t := L.CreateTable(len(ps), 0)
+		for _, p := range ps {
+			t.Append(m.playerTable(p))
+		}
+		L.Push(t)
+		return 1
+	})
+	fn("player", func(L *glua.LState) int {
+		L.Push(m.playerTable(m.checkPlayer(L, 1)))
+		return 1
+	})
+	fn("set_team", func(L *glua.LState) int {
+		p := m.checkPlayer(L, 1)
+		team := -1
+		if L.Get(2) != glua.LNil {
+			team = int(checkIntArg(L, 2, "team", 0, 255))
+		}
+		if p != nil {
+			eng.SetTeam(p, team)
+		}
+		return 0
+	})
+	fn("set_score", func(L *glua.LState) int {
+		p := m.checkPlayer(L, 1)
+		k := checkIntArg(L, 2, "kills", math.MinInt32, math.MaxInt32)
+		d := checkIntArg(L, 3, "deaths", math.MinInt32, math.MaxInt32)
+		s := checkIntArg(L, 4, "score", math.MinInt32, math.MaxInt32)
+		if p != nil {
+			eng.SetScore(p, int(k), int(d), int(s))
+		}
+		return 0
+	})
+	fn("kick", func(L *glua.LState) int {
+		p := m.checkPlayer(L, 1)
+		reason := bcnet.BootKicked
+		switch r := L.OptString(2, "kicked"); r {
+		case "kicked":
+		case "timeout":
+			reason = bcnet.BootTimedOut
+		case "refused":
+			reason = bcnet.BootRefused
+		case "full":
+			reason = bcnet.BootFull
+		default:
+			L.ArgError(2, fmt.Sprintf("reason %q: want kicked, timeout, refused or full", r))
+		}
+		if p != nil {
+			m.h.log.Info("mission kicks player", "player", p.ID, "name", p.Name, "source", where(L))
+			eng.Kick(p, reason)
+		}
+		return 0
+	})
+
+	// Objects.
+	fn("object", func(L *glua.LState) int {
+		id := checkIntArg(L, 1, "object id", math.MinInt32, math.MaxInt32)
+		L.Push(m.objectTable(eng.Object(int32(id))))
+		return 1
+	})
+	fn("objects", func(L *glua.LState) int {
+		os := eng.Objects()
+		t := L.CreateTable(len(os), 0)
+		for _, o := range os {
+			t.Append(m.objectTable(o))
+		}
+		L.Push(t)
+		return 1
+	})
+	fn("ship_of", func(L *glua.LState) int {
+		p := m.checkPlayer(L, 1)
+		if p == nil {
+			L.Push(glua.LNil)
+			return 1
+		}
+		L.Push(m.objectTable(eng.ShipOf(p)))
+		return 1
+	})
+
+	// Messages.
+	fn("writer", func(L *glua.LState) int {
+		L.Push(newWriter(L, m.h.opts.MaxMessage))
+		return 1
+	})
+	fn("reader", func(L *glua.LState) int {
+		L.Push(newReader(L, []byte(L.CheckString(1))))
+		return 1
+	})
+	fn("send", func(L *glua.LState) int {
+		p := m.checkPlayer(L, 1)
+		b := m.checkMessage(L, 2)
+		if p == nil || !p.InGame() && p.State != engine.StateLoading {
+			L.Push(glua.LFalse)
+			return 1
+		}
+		L.Push(glua.LBool(eng.Send(p, b) == nil))
+		return 1
+	})
+	fn("broadcast", func(L *glua.LState) int {
+		eng.SendInGame(m.checkMessage(L, 1), nil)
+		return 0
+	})
+	fn("send_except", func(L *glua.LState) int {
+		p := m.checkPlayer(L, 1)
+		b := m.checkMessage(L, 2)
+		if p == nil {
+			eng.SendInGame(b, nil)
+			return 0
+		}
+		eng.SendInGame(b, p)
+		return 0
+	})
+	fn("send_team", func(L *glua.LState) int {
+		team := int(checkIntArg(L, 1, "team", 0, 255))
+		b := m.checkMessage(L, 2)
+		n := 0
+		for _, p := range eng.Players() {
+			if p.InGame() && p.Team == team && eng.Send(p, b) == nil {
+				n++
+			}
+		}
+		L.Push(glua.LNumber(n))
+		return 1
+	})
+
+	// The game.
+	fn("end_game", func(L *glua.LState) int {
+		reason := checkIntArg(L, 1, "reason", math.MinInt32, math.MaxInt32)
+		eng.EndGame(int32(reason))
+		return 0
+	})
+	fn("restart_game", func(L *glua.LState) int {
+		eng.RestartGame()
+		return 0
+	})
+	fn("game_over", func(L *glua.LState) int {
+		L.Push(glua.LBool(eng.GameOver()))
+		return 1
+	})
+	fn("set_accepting", func(L *glua.LState) int {
+		eng.SetAccepting(L.ToBool(1))
+		return 0
+	})
+	fn("accepting", func(L *glua.LState) int {
+		L.Push(glua.LBool(eng.Accepting()))
+		return 1
+	})
+	fn("set_team_mode", func(L *glua.LState) int {
+		eng.SetTeamMode(L.ToBool(1))
+		return 0
+	})
+	fn("mission", func(L *glua.LState) int {
+		mi := eng.Mission()
+		t := L.CreateTable(0, 5)
+		t.RawSetString("script", glua.LString(mi.Script))
+		t.RawSetString("map_name", glua.LString(mi.MapName))
+		t.RawSetString("system", glua.LString(mi.System))
+		t.RawSetString("time_limit", glua.LNumber(mi.TimeLimit))
+		t.RawSetString("frag_limit", glua.LNumber(mi.FragLimit))
+		L.Push(t)
+		return 1
+	})
+	fn("set_mission", func(L *glua.LState) int {
+		t := L.CheckTable(1)
+		mi := eng.Mission()
+		if v, ok := t.RawGetString("script").(glua.LString); ok {
+			if len(v) == 0 || len(v) > 0xFFFF {
+				L.ArgError(1, "script must be 1..65535 bytes")
+			}
+			mi.Script = string(v)
+		}
+		if v, ok := t.RawGetString("map_name").(glua.LString); ok {
+			mi.MapName = string(v)
+		}
+		if v, ok := t.RawGetString("system").(glua.LString); ok {
+			mi.System = string(v)
+		}
+		if v, ok := t.RawGetString("time_limit").(glua.LNumber); ok {
+			mi.TimeLimit = int(v)
+		}
+		if v, ok := t.RawGetString("frag_limit").(glua.LNumber); ok {
+			mi.FragLimit = int(v)
+		}
+		eng.SetMission(mi)
+		return 0
+	})
+	fn("game_time", func(L *glua.LState) int {
+		L.Push(glua.LNumber(eng.GameTime()))
+		return 1
+	})
+	fn("clock", func(L *glua.LState) int {
+		L.Push(glua.LNumber(float64(eng.Now().UnixNano()) / 1e9))
+		return 1
+	})
+	fn("system_index", func(L *glua.LState) int {
+		L.Push(glua.LNumber(SystemIndex(L.CheckString(1))))
+		return 1
+	})
+
+	// Timers.
+	fn("after", func(L *glua.LState) int { return m.timer(L, false) })
+	fn("every", func(L *glua.LState) int { return m.timer(L, true) })
+	fn("timer", m.namedTimer)
+	fn("cancel", func(L *glua.LState) int {
+		id := int(L.CheckNumber(1))
+		if c, ok := m.timers[id]; ok {
+			c()
+			delete(m.timers, id)
+		}
+		return 0
+	})
+	return bc
+}
+
+// checkPlayer reads a player id argument; unknown ids give nil (players
+// come and go) unless the argument is not a valid id at all.
+func (m *mission) checkPlayer(L *glua.LState, n int) *engine.Player {
+	id := checkIntArg(L, n, "player id", 0, 255)
+	return m.h.eng.Player(byte(id))
+}
+
+func (m *mission) checkMessage(L *glua.LState, n int) []byte {
+	s := L.CheckString(n)
+	if len(s) == 0 {
+		L.ArgError(n, "empty message")
+	}
+	if len(s) > m.h.opts.MaxMessage {
+		L.ArgError(n, fmt.Sprintf("message of %d bytes is longer than the %d-byte cap", len(s), m.h.opts.MaxMessage))
+	}
+	return []byte(s)
+}
+
+// on registers a handler: bc.on(event, fn) or bc.on(event, id, fn). With
+// an id, a second registration replaces the first in place (Garry's Mod's
+// hook.Add), so re-running code is idempotent. It returns the id.
+func (m *mission) on(L *glua.LState) int {
+	name := L.CheckString(1)
+	var id string
+	var fn *glua.LFunction
+	if L.GetTop() >= 3 {
+		id = L.CheckString(2)
+		fn = L.CheckFunction(3)
+	} else {
+		fn = L.CheckFunction(2)
+	}
+	if !knownEvent(name) {
+		L.ArgError(1, fmt.Sprintf("unknown event %q", name))
+	}
+	hs := m.handlers[name]
+	if id != "" {
+		for i := range hs {
+			if hs[i].id == id {
+				hs[i].fn = fn
+				L.Push(glua.LString(id))
+				return 1
+			}
+		}
+	} else {
+		m.nextID++
+		id = "#" + strconv.Itoa(m.nextID)
+	}
+	m.handlers[name] = append(hs, handler{id: id, fn: fn})
+	L.Push(glua.LString(id))
+	return 1
+}
+
+// off removes a handler by the id bc.on returned.
+func (m *mission) off(L *glua.LState) int {
+	name := L.CheckString(1)
+	id := L.CheckString(2)
+	hs := m.handlers[name]
+	for i := range hs {
+		if hs[i].id == id {
+			m.handlers[name] = append(hs[:i:i], hs[i+1:]...)
+			L.Push(glua.LTrue)
+			return 1
+		}
+	}
+	L.Push(glua.LFalse)
+	return 1
+}
+
+func knownEvent(name string) bool {
+	for _, e := range Events() {
+		if e == name {
+			return true
+		}
+	}
+	return false
+}
+
+func checkSeconds(L *glua.LState, n int) time.Duration {
+	s := float64(L.CheckNumber(n))
+	if math.IsNaN(s) || s < 0 || s > 365*24*3600 {
+		L.ArgError(n, "seconds must be 0..31536000")
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+// timer is bc.after(seconds, fn) / bc.every(seconds, fn): a callback on
+// the game goroutine, cancelled with bc.cancel(id) and when the mission is
+// unloaded or reloaded (a new version sets its own timers up again).
+func (m *mission) timer(L *glua.LState, repeat bool) int {
+	d := checkSeconds(L, 1)
+	fn := L.CheckFunction(2)
+	m.nextTimer++
+	id := m.nextTimer
+	run := func() {
+		if !repeat {
+			delete(m.timers, id)
+		}
+		m.call("timer", fn, glua.LNil)
+		m.h.settle(m)
+	}
+	if repeat {
+		m.timers[id] = m.h.eng.Every(d, run)
+	} else {
+		m.timers[id] = m.h.eng.After(d, run)
+	}
+	L.Push(glua.LNumber(id))
+	return 1
+}
+
+// namedTimer is bc.timer(name, seconds[, repeat]): raises the "timer"
+// event with {name = name} instead of calling a closure.
+func (m *mission) namedTimer(L *glua.LState) int {
+	name := L.CheckString(1)
+	d := checkSeconds(L, 2)
+	repeat := L.ToBool(3)
+	m.nextTimer++
+	id := m.nextTimer
+	run := func() {
+		if !repeat {
+			delete(m.timers, id)
+		}
+		if m.closed {
+			return
+		}
+		m.emit(EvTimer, func(L *glua.LState) *glua.LTable {
+			t := L.CreateTable(0, 2)
+			t.RawSetString("name", glua.LString(name))
+			t.RawSetString("id", glua.LNumber(id))
+			return t
+		})
+		m.h.settle(m)
+	}
+	if repeat {
+		m.timers[id] = m.h.eng.Every(d, run)
+	} else {
+		m.timers[id] = m.h.eng.After(d, run)
+	}
+	L.Push(glua.LNumber(id))
+	return 1
+}
+
+// logLib is bc.log.debug/info/warn/error(msg [, fields]): one slog line
+// with the mission, its source file:line and the fields.
+func (m *mission) logLib() *glua.LTable {
+	L := m.L
+	t := L.NewTable()
+	for _, lv := range []struct {
+		name  string
+		level slog.Level
+	}{{"debug", slog.LevelDebug}, {"info", slog.LevelInfo}, {"warn", slog.LevelWarn}, {"error", slog.LevelError}} {
+		level := lv.level
+		t.RawSetString(lv.name, L.NewFunction(func(L *glua.LState) int {
+			msg := L.ToStringMeta(L.Get(1)).String()
+			attrs := []any{"source", where(L)}
+			if f, ok := L.Get(2).(*glua.LTable); ok {
+				f.ForEach(func(k, v glua.LValue) {
+					attrs = append(attrs, k.String(), L.ToStringMeta(v).String())
+				})
+			}
+			m.h.log.Log(context.Background(), level, msg, attrs...)
+			return 0
+		}))
+	}
+	return t
+}
+
+// constants sets bc.OP, bc.END and the wire constants.
+func (m *mission) constants(bc *glua.LTable) {
+	L := m.L
+	op := L.CreateTable(0, 10)
+	for k, v := range map[string]int{
+		"CHAT": codec.OpChat, "TEAM_CHAT": codec.OpTeamChat, "MISSION_INIT": codec.OpMissionInit,
+		"SCORE_CHANGE": codec.OpScoreChange, "SCORE": codec.OpScore, "END_GAME": codec.OpEndGame,
+		"RESTART_GAME": codec.OpRestartGame, "SCORE_INIT": codec.OpScoreInit, "TEAM_SCORE": codec.OpTeamScore,
+		"TEAM": codec.OpTeam, "MAX_MESSAGE_TYPES": codec.MaxMessageTypes,
+	} {
+		op.RawSetString(k, glua.LNumber(v))
+	}
+	bc.RawSetString("OP", op)
+	end := L.CreateTable(0, 7)
+	for k, v := range map[string]int{
+		"ITS_JUST_OVER": codec.EndItsJustOver, "TIME_UP": codec.EndTimeUp, "NUM_FRAGS_REACHED": codec.EndNumFragsReached,
+		"SCORE_LIMIT_REACHED": codec.EndScoreLimitReached, "STARBASE_DEAD": codec.EndStarbaseDead,
+		"BORG_DEAD": codec.EndBorgDead, "ENTERPRISE_DEAD": codec.EndEnterpriseDead,
+	} {
+		end.RawSetString(k, glua.LNumber(v))
+	}
+	bc.RawSetString("END", end)
+	bc.RawSetString("INVALID_TEAM", glua.LNumber(codec.InvalidTeam))
+	bc.RawSetString("NO_LIMIT", glua.LNumber(codec.NoLimit))
+}

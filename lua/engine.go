@@ -1,0 +1,53 @@
+package lua
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/bcserver/bcserver/engine"
+	bcnet "github.com/bcserver/bcserver/net"
+)
+
+// Engine is the part of *engine.Game a mission runtime uses. Production
+// code passes the game itself; tests pass a recording fake (lua/luatest),
+// because engine.Player values built outside the engine have no transport
+// peer and the real Game cannot send to them.
+//
+// Every method is called on the game goroutine only, except Post.
+type Engine interface {
+	On(name string, fn engine.Handler) (off func())
+	Emit(ev engine.Event)
+
+	Players() []*engine.Player
+	Player(id byte) *engine.Player
+	Send(p *engine.Player, payload []byte) error
+	SendInGame(payload []byte, except *engine.Player)
+	SetTeam(p *engine.Player, team int)
+	SetScore(p *engine.Player, kills, deaths, score int)
+	Kick(p *engine.Player, reason bcnet.BootReason)
+
+	Object(id int32) *engine.Object
+	Objects() []*engine.Object
+	ShipOf(p *engine.Player) *engine.Object
+
+	After(d time.Duration, fn func()) (cancel func())
+	Every(d time.Duration, fn func()) (cancel func())
+	Now() time.Time
+	GameTime() float32
+
+	Mission() engine.Mission
+	SetMission(m engine.Mission)
+	SetTeamMode(on bool)
+	SetAccepting(open bool)
+	Accepting() bool
+	EndGame(reason int32)
+	RestartGame()
+	GameOver() bool
+
+	Logger() *slog.Logger
+	Post(fn func()) bool
+}
+
+// The real game must satisfy Engine; a changed engine signature fails here
+// rather than at a distance.
+var _ Engine = (*engine.Game)(nil)

@@ -1,0 +1,170 @@
+package lua
+
+import (
+	glua "github.com/yuin/gopher-lua"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine"
+)
+
+// Payload tables are plain data built by hand (no reflection): events such
+// as tick and weapon_hit are on the hot path, and plain tables can be kept
+// in bc.storage. Player and object fields are snapshots taken when the
+// event is dispatched; bc.player/bc.object read the current values.
+
+func (m *mission) playerTable(p *engine.Player) glua.LValue {
+	if p == nil {
+		return glua.LNil
+	}
+	t := m.L.CreateTable(0, 10)
+	t.RawSetString("id", glua.LNumber(p.ID))
+	t.RawSetString("slot", glua.LNumber(p.Slot))
+	t.RawSetString("name", glua.LString(p.Name))
+	t.RawSetString("state", glua.LString(p.State.String()))
+	t.RawSetString("in_game", glua.LBool(p.InGame()))
+	if p.Team >= 0 {
+		t.RawSetString("team", glua.LNumber(p.Team))
+	}
+	t.RawSetString("ship_id", glua.LNumber(p.ShipID))
+	t.RawSetString("kills", glua.LNumber(p.Kills))
+	t.RawSetString("deaths", glua.LNumber(p.Deaths))
+	t.RawSetString("score", glua.LNumber(p.Score))
+	return t
+}
+
+func (m *mission) objectTable(o *engine.Object) glua.LValue {
+	if o == nil {
+		return glua.LNil
+	}
+	t := m.L.CreateTable(0, 12)
+	t.RawSetString("id", glua.LNumber(o.ID))
+	t.RawSetString("is_ship", glua.LBool(o.IsShip()))
+	t.RawSetString("is_player_ship", glua.LBool(o.IsPlayerShip()))
+	t.RawSetString("is_torpedo", glua.LBool(o.ClassID == codec.ClassTorpedo))
+	t.RawSetString("owner_id", glua.LNumber(o.OwnerID()))
+	t.RawSetString("owner_slot", glua.LNumber(o.OwnerSlot))
+	t.RawSetString("species", glua.LNumber(o.Species))
+	t.RawSetString("class", glua.LNumber(speciesClass(o.Species)))
+	t.RawSetString("name", glua.LString(o.Name))
+	t.RawSetString("set", glua.LString(o.Set))
+	if o.Team >= 0 {
+		t.RawSetString("team", glua.LNumber(o.Team))
+	}
+	return t
+}
+
+// payload converts an engine event into its Lua table.
+func (m *mission) payload(ev engine.Event) *glua.LTable {
+	L := m.L
+	switch e := ev.(type) {
+	case *engine.PlayerConnected:
+		return m.tbl("player", m.playerTable(e.Player))
+	case *engine.PlayerJoined:
+		return m.tbl("player", m.playerTable(e.Player))
+	case *engine.PlayerInGame:
+		return m.tbl("player", m.playerTable(e.Player))
+	case *engine.ChecksumFailed:
+		t := m.tbl("player", m.playerTable(e.Player))
+		t.RawSetString("round", glua.LNumber(e.Round))
+		t.RawSetString("file", glua.LString(e.File))
+		t.RawSetString("reason", glua.LString(e.Reason))
+		return t
+	case *engine.PlayerLeft:
+		t := m.tbl("player", m.playerTable(e.Player))
+		t.RawSetString("reason", glua.LString(e.Reason))
+		t.RawSetString("was_in_game", glua.LBool(e.WasInGame))
+		return t
+	case *engine.ScriptMessage:
+		t := m.tbl("player", m.playerTable(e.From))
+		if e.From != nil {
+			t.RawSetString("from", glua.LNumber(e.From.ID))
+		}
+		if len(e.Payload) > 0 {
+			t.RawSetString("opcode", glua.LNumber(e.Payload[0]))
+		}
+		t.RawSetString("payload", glua.LString(e.Payload))
+		return t
+	case *engine.Chat:
+		t := m.tbl("player", m.playerTable(e.From))
+		if e.From != nil {
+			t.RawSetString("from", glua.LNumber(e.From.ID))
+		}
+		t.RawSetString("team", glua.LBool(e.Team))
+		t.RawSetString("text", glua.LString(e.Text))
+		t.RawSetString("payload", glua.LString(e.Payload))
+		return t
+	case *engine.Tick:
+		t := L.CreateTable(0, 2)
+		t.RawSetString("dt", glua.LNumber(e.Dt.Seconds()))
+		t.RawSetString("game_time", glua.LNumber(m.h.eng.GameTime()))
+		return t
+	case *engine.ShipCreated:
+		return m.tbl("ship", m.objectTable(e.Ship))
+	case *engine.ShipDestroyed:
+		t := m.tbl("victim", m.objectTable(e.Victim))
+		t.RawSetString("killer_id", glua.LNumber(e.KillerID))
+		t.RawSetString("cause", glua.LString(e.Cause))
+		t.RawSetString("lifetime", glua.LNumber(e.Lifetime))
+		return t
+	case *engine.ObjectDestroyed:
+		return m.tbl("object", m.objectTable(e.Object))
+	case *engine.WeaponFired:
+		t := m.tbl("shooter", m.playerTable(e.Shooter))
+		if e.Shooter != nil {
+			t.RawSetString("shooter_id", glua.LNumber(e.Shooter.ID))
+		}
+		t.RawSetString("opcode", glua.LNumber(e.Opcode))
+		t.RawSetString("weapon", glua.LNumber(e.Weapon))
+		t.RawSetString("target", glua.LNumber(e.Target))
+		return t
+	case *engine.WeaponHit:
+		t := m.tbl("target", m.objectTable(e.Target))
+		t.RawSetString("shooter_id", glua.LNumber(e.ShooterID))
+		t.RawSetString("damage", glua.LNumber(e.Damage))
+		t.RawSetString("hull_hit", glua.LBool(e.HullHit))
+		return t
+	case *engine.GameEnded:
+		return m.tbl("reason", glua.LNumber(e.Reason))
+	case *engine.GameRestarted:
+		return L.CreateTable(0, 0)
+	}
+	return L.CreateTable(0, 0)
+}
+
+func (m *mission) tbl(k string, v glua.LValue) *glua.LTable {
+	t := m.L.CreateTable(0, 6)
+	t.RawSetString(k, v)
+	return t
+}
+
+// dispatch calls the handlers of an engine event. Return values: a chat
+// handler returning false cancels the relay (engine.Chat.Cancel); a
+// script_message handler returning true marks the message handled.
+func (m *mission) dispatch(ev engine.Event) {
+	name := ev.Name()
+	hs := m.handlers[name]
+	if sm, ok := ev.(*engine.ScriptMessage); ok && len(sm.Payload) > m.h.opts.MaxMessage {
+		m.h.log.Debug("script message too long for the mission", "bytes", len(sm.Payload))
+		return
+	}
+	arg := m.payload(ev)
+	for _, hd := range hs {
+		if m.closed {
+			return
+		}
+		ret, ok := m.call(name, hd.fn, arg)
+		if !ok {
+			continue
+		}
+		switch e := ev.(type) {
+		case *engine.Chat:
+			if ret == glua.LFalse {
+				e.Cancel = true
+			}
+		case *engine.ScriptMessage:
+			if ret == glua.LTrue {
+				e.Handled = true
+			}
+		}
+	}
+}
