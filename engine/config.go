@@ -73,6 +73,17 @@ type Config struct {
 	FlowRate  float64
 	FlowBurst float64
 	FlowBoot  time.Duration
+	// ExplosionRadius and ExplosionDamage are the values of the Explosion
+	// 0x29 sent for a weapon kill. The stock values are not settled
+	// (simulation.md 15: 50.0, 10.1 and 5997.8 were seen); clients apply
+	// the area damage locally, so small values are the safe choice.
+	ExplosionRadius float32
+	ExplosionDamage float32
+	// Integrity is the policy for ships whose integrity hash differs from
+	// the reference of their species; IntegrityHashes are known reference
+	// hashes by species (default: the captured stock ones).
+	Integrity       IntegrityPolicy
+	IntegrityHashes map[int]uint16
 }
 
 // DefaultConfig returns the configuration of a stock-like deathmatch server.
@@ -98,6 +109,10 @@ func DefaultConfig() Config {
 		FlowRate:        400,
 		FlowBurst:       800,
 		FlowBoot:        5 * time.Second,
+		ExplosionRadius: 10.1,
+		ExplosionDamage: 50,
+		Integrity:       IntegrityLog,
+		IntegrityHashes: StockIntegrityHashes(),
 	}
 }
 

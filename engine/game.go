@@ -17,18 +17,25 @@ import (
 
 // Stats counts what the game dropped or did; readable from any goroutine.
 type Stats struct {
-	Joins            atomic.Uint64 // players that reached the game
-	Leaves           atomic.Uint64
-	Refused          atomic.Uint64 // connects refused (full, not accepting)
-	ChecksumFailures atomic.Uint64
-	HandshakeDropped atomic.Uint64 // messages out of order for the sender's join state
-	Malformed        atomic.Uint64 // game messages that failed to parse
-	Timeouts         atomic.Uint64 // handshake steps that timed out
-	ChatDropped      atomic.Uint64 // chat lines refused by the core's hardening
-	Relayed          atomic.Uint64 // messages relayed (each to every other player)
-	RelayDropped     atomic.Uint64 // game messages a client may not send, or host-owned data
-	Spoofed          atomic.Uint64 // messages acting on another player's objects
-	Throttled        atomic.Uint64 // messages dropped by the per-player flow limit
+	Joins             atomic.Uint64 // players that reached the game
+	Leaves            atomic.Uint64
+	Refused           atomic.Uint64 // connects refused (full, not accepting)
+	ChecksumFailures  atomic.Uint64
+	HandshakeDropped  atomic.Uint64 // messages out of order for the sender's join state
+	Malformed         atomic.Uint64 // game messages that failed to parse
+	Timeouts          atomic.Uint64 // handshake steps that timed out
+	ChatDropped       atomic.Uint64 // chat lines refused by the core's hardening
+	Relayed           atomic.Uint64 // messages relayed (each to every other player)
+	RelayDropped      atomic.Uint64 // game messages a client may not send, or host-owned data
+	Spoofed           atomic.Uint64 // messages acting on another player's objects
+	Throttled         atomic.Uint64 // messages dropped by the per-player flow limit
+	Collisions        atomic.Uint64 // collision reports that caused damage
+	CollisionsDropped atomic.Uint64 // collision reports refused (dead ship, duplicate, too far, cooldown)
+	WeaponHits        atomic.Uint64 // weapon hits the host damage model applied
+	WeaponRejected    atomic.Uint64 // fire messages the damage model found implausible
+	// IntegrityMismatches counts ships whose integrity hash differed from
+	// the reference of their species.
+	IntegrityMismatches atomic.Uint64
 }
 
 // Options configures a Game.
@@ -54,21 +61,24 @@ type Game struct {
 	bySlot [MaxSlots]*Player
 	byID   [256]*Player
 
-	bus       bus
-	timers    timers
-	query     bcnet.QueryHandler
-	epoch     time.Time // game clock zero
-	now       time.Time
-	lastTick  time.Time
-	accepting bool
-	running   bool
-	teamMode  bool
-	gameOver  bool
-	objects   map[int32]*Object
-	ships     *ships.Registry
-	buf       []byte // scratch for building messages
-	inbox     chan func()
-	plugins   []Plugin
+	bus        bus
+	timers     timers
+	query      bcnet.QueryHandler
+	epoch      time.Time // game clock zero
+	now        time.Time
+	lastTick   time.Time
+	accepting  bool
+	running    bool
+	teamMode   bool
+	gameOver   bool
+	objects    map[int32]*Object
+	ships      *ships.Registry
+	collisions map[[2]int32]time.Time
+	weapons    WeaponModel
+	integrity  map[int]uint16 // species -> reference integrity hash
+	buf        []byte         // scratch for building messages
+	inbox      chan func()
+	plugins    []Plugin
 
 	// Stats is updated by the game goroutine and safe to read anywhere.
 	Stats Stats
@@ -103,20 +113,26 @@ func NewGame(opts Options) (*Game, error) {
 		now = time.Now()
 	}
 	g := &Game{
-		cfg:       cfg,
-		log:       log.With("component", "engine"),
-		out:       opts.Out,
-		manifest:  m,
-		requests:  checksum.StockRequests(),
-		epoch:     now,
-		now:       now,
-		lastTick:  now,
-		accepting: true,
-		running:   true,
-		buf:       make([]byte, 0, 512),
-		inbox:     make(chan func(), 256),
-		objects:   make(map[int32]*Object),
-		ships:     reg,
+		cfg:        cfg,
+		log:        log.With("component", "engine"),
+		out:        opts.Out,
+		manifest:   m,
+		requests:   checksum.StockRequests(),
+		epoch:      now,
+		now:        now,
+		lastTick:   now,
+		accepting:  true,
+		running:    true,
+		buf:        make([]byte, 0, 512),
+		inbox:      make(chan func(), 256),
+		objects:    make(map[int32]*Object),
+		ships:      reg,
+		collisions: make(map[[2]int32]time.Time),
+		weapons:    DefaultWeapons(),
+		integrity:  make(map[int]uint16),
+	}
+	for sp, h := range cfg.IntegrityHashes {
+		g.integrity[sp] = h
 	}
 	g.host = bcnet.NewHost(bcnet.HostConfig{
 		Transport: cfg.Transport,
@@ -134,6 +150,10 @@ func (g *Game) Config() Config { return g.cfg }
 
 // Logger returns the game's logger.
 func (g *Game) Logger() *slog.Logger { return g.log }
+
+// SetWeaponModel replaces the weapon damage model; nil turns host-side
+// weapon damage off (weapon kills then go unnoticed by the host).
+func (g *Game) SetWeaponModel(m WeaponModel) { g.weapons = m }
 
 // Ships returns the ship data registry.
 func (g *Game) Ships() *ships.Registry { return g.ships }
@@ -338,6 +358,7 @@ func (g *Game) Advance(now time.Time) {
 		if g.bus.has(EvTick) {
 			g.bus.emit(&Tick{Now: now, Dt: dt})
 		}
+		g.simTick()
 		g.sendStateUpdates()
 	}
 	g.host.Tick(now)

@@ -41,6 +41,7 @@ func applyObjCreate(g *Game, p *Player, payload []byte, _ bool) {
 				g.log.Debug("ship of unknown species", "player", p.ID, "species", o.Species)
 			}
 		}
+		g.initSim(o)
 		if prev := g.ShipOf(p); prev != nil && prev.ID != o.ID {
 			g.removeObject(prev)
 		}

@@ -32,6 +32,7 @@ type Object struct {
 
 	state moveState
 	views map[byte]*view
+	sim   simState
 }
 
 // IsShip reports whether the object is a ship or station.

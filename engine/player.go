@@ -71,6 +71,7 @@ type Player struct {
 	flowTokens  float64   // flow-limit token bucket
 	flowAt      time.Time
 	overSince   time.Time // throttled continuously since
+	torpedoType int       // last TorpedoTypeChange value
 }
 
 // InGame reports whether the player has entered the game.

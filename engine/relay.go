@@ -49,24 +49,24 @@ var routes = [codec.MaxMessageTypes]route{
 	codec.OpStartFiring:        {action: actRelay, check: checkEventSource, apply: applyWeaponEvent},
 	codec.OpStopFiring:         {action: actRelay, check: checkEventSource},
 	codec.OpStopFiringAtTarget: {action: actRelay, check: checkEventSource},
-	codec.OpSubsystemStatus:    {action: actRelay, check: checkEventSource},
+	codec.OpSubsystemStatus:    {action: actRelay, check: checkEventSource, apply: applySubsystemStatus},
 	codec.OpAddToRepairList:    {action: actRelay, check: checkEventSource},
 	codec.OpClientEvent:        {action: actRelay, check: checkEventSource},
 	codec.OpPythonEvent2:       {action: actConsume, check: checkEventSource}, // relaying it duplicates the host's own 0x06
 	codec.OpStartCloaking:      {action: actRelay, check: checkEventSource},
 	codec.OpStopCloaking:       {action: actRelay, check: checkEventSource},
 	codec.OpStartWarp:          {action: actRelay, check: checkEventSource},
-	codec.OpRepairListPriority: {action: actRelay, check: checkEventSource},
+	codec.OpRepairListPriority: {action: actRelay, check: checkEventSource, apply: applyRepairPriority},
 	codec.OpSetPhaserLevel:     {action: actRelay, check: checkEventSource},
-	codec.OpHostMsg:            {action: actConsume},
+	codec.OpHostMsg:            {action: actConsume, apply: func(g *Game, p *Player, _ []byte, _ bool) { g.selfDestruct(p) }},
 	codec.OpDestroyObject:      {action: actDrop},
-	codec.OpCollisionEffect:    {action: actConsume},
+	codec.OpCollisionEffect:    {action: actConsume, apply: func(g *Game, p *Player, b []byte, _ bool) { g.collision(p, b) }},
 	codec.OpUICollisionSetting: {action: actDrop},
 	codec.OpPlayerListEvent:    {action: actDrop},
 	codec.OpDeletePlayerAnim:   {action: actDrop},
 	codec.OpTorpedoFire:        {action: actRelay, check: checkTorpedo, apply: applyWeaponEvent},
 	codec.OpBeamFire:           {action: actRelay, check: checkBeam, apply: applyWeaponEvent},
-	codec.OpTorpedoTypeChange:  {action: actRelay, check: checkEventSource},
+	codec.OpTorpedoTypeChange:  {action: actRelay, check: checkEventSource, apply: applyTorpedoType},
 	codec.OpStateUpdate:        {action: actConsume, check: checkStateUpdate, apply: applyStateUpdate},
 	codec.OpObjNotFound:        {action: actDrop},
 	codec.OpRequestObject:      {action: actConsume, apply: applyRequestObject},
@@ -239,11 +239,9 @@ func checkBeam(g *Game, p *Player, payload []byte) bool {
 	return true
 }
 
-// applyWeaponEvent raises weapon_fired for missions and plugins.
+// applyWeaponEvent raises weapon_fired for missions and plugins and runs
+// the weapon damage model on shots that name a target.
 func applyWeaponEvent(g *Game, p *Player, payload []byte, _ bool) {
-	if !g.bus.has(EvWeaponFired) {
-		return
-	}
 	ev := &WeaponFired{Shooter: p, Opcode: payload[0]}
 	switch payload[0] {
 	case codec.OpTorpedoFire:
@@ -265,7 +263,12 @@ func applyWeaponEvent(g *Game, p *Player, payload []byte, _ bool) {
 			ev.Weapon, ev.Target = m.Src, m.Dst
 		}
 	}
-	g.bus.emit(ev)
+	if g.bus.has(EvWeaponFired) {
+		g.bus.emit(ev)
+	}
+	if ev.Opcode == codec.OpTorpedoFire || ev.Opcode == codec.OpBeamFire {
+		g.fireWeapon(p, ev.Opcode, ev.Weapon, ev.Target)
+	}
 }
 
 // applyRequestObject answers 0x1E with the object's creation message, to

@@ -88,8 +88,7 @@ func applyStateUpdate(g *Game, p *Player, payload []byte, _ bool) {
 		st.posSeq++
 		// A new absolute position restarts the delta chain.
 		st.hasDelta = false
-		// The integrity hash is checked by the simulation when it can
-		// compute one (simulation.md 4.4); the movement path ignores it.
+		g.checkIntegrity(p, o, &m)
 	}
 	if m.Flags&codec.StateDelta != 0 {
 		st.delta, st.hasDelta = m.Delta, true

@@ -1,0 +1,211 @@
+package engine
+
+import (
+	"math"
+	"time"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/ships"
+)
+
+// Shot is a validated, relayed fire message the weapon model may turn into
+// damage.
+type Shot struct {
+	Shooter *Player
+	Ship    *Object // the shooter's live ship, with a model
+	Opcode  byte    // codec.OpTorpedoFire or codec.OpBeamFire
+	Weapon  int     // index in Ship.Model's class of the firing subsystem
+	Target  *Object // the live ship the message names
+}
+
+// Hit is the damage a weapon model decided a shot deals.
+type Hit struct {
+	Damage float32
+	// Delay is when the hit lands (a torpedo's flight time).
+	Delay time.Duration
+}
+
+// WeaponModel decides what weapon fire does. The stock host detects weapon
+// hits with its own physics on ship geometry the server does not have
+// (simulation.md 13); a model turns each fire message into a hit, or
+// refuses it as implausible. The engine applies the hit through the same
+// shields and distributor as collisions and raises weapon_hit.
+type WeaponModel interface {
+	Fire(g *Game, s Shot) (Hit, bool)
+}
+
+// DataWeapons is the default WeaponModel (option b of simulation.md 13): a
+// shot that names a target hits it with the damage of the data files if
+// the target is alive, in range and inside the weapon's firing arc, and the
+// weapon is intact and not firing faster than it can. Beams hit at once
+// with the phaser's max_damage, full up to max_damage_distance and falling
+// off linearly to nothing at three times that; torpedoes hit after their
+// flight time with the projectile's damage.
+//
+// This is a deliberate departure from stock: clients still compute weapon
+// damage locally, and the host's numbers reach them through the 0x20 health
+// block, so everyone converges on the host's view and the host decides
+// deaths.
+type DataWeapons struct {
+	// ArcTolerance widens every firing arc (radians): positions and
+	// orientations are the owners' latest reports, not the exact moment
+	// of fire.
+	ArcTolerance float64
+	// MinInterval is the shortest time between two damaging shots of one
+	// beam weapon.
+	MinInterval time.Duration
+}
+
+// DefaultWeapons returns the default weapon model.
+func DefaultWeapons() *DataWeapons {
+	return &DataWeapons{ArcTolerance: 0.35, MinInterval: 500 * time.Millisecond}
+}
+
+// factionTorpedo is the projectile assumed for a ship's torpedoes when the
+// data set does not say which it carries (net type ids, SpeciesToTorp).
+var factionTorpedo = map[string]int{
+	"Federation": 2,  // PhotonTorpedo
+	"Klingon":    6,  // KlingonTorpedo
+	"Romulan":    12, // PhasedPlasma
+	"Ferengi":    2,
+	"Cardassian": 5, // CardassianTorpedo
+	"Kessok":     7, // PositronTorpedo
+}
+
+// Fire implements WeaponModel.
+func (w *DataWeapons) Fire(g *Game, s Shot) (Hit, bool) {
+	ship, target := s.Ship, s.Target
+	m := ship.Model
+	sub := &m.Class().Subsystems[s.Weapon]
+	d := sub.Data
+	if d == nil || m.Condition(s.Weapon) <= 0 || !ship.state.hasPos || !target.state.hasPos {
+		return Hit{}, false
+	}
+	delta := sub3(target.state.pos, ship.state.pos)
+	dist := norm(delta)
+	switch s.Opcode {
+	case codec.OpBeamFire:
+		if d.MaxDamage <= 0 || d.MaxDamageDistance <= 0 {
+			return Hit{}, false
+		}
+		if dist > 3*d.MaxDamageDistance || !inArc(ship, d, delta, w.ArcTolerance) {
+			return Hit{}, false
+		}
+		if last, ok := ship.sim.lastFire[s.Weapon]; ok && g.now.Sub(last) < w.MinInterval {
+			return Hit{}, false
+		}
+		ship.sim.lastFire[s.Weapon] = g.now
+		dmg := d.MaxDamage
+		if dist > d.MaxDamageDistance {
+			dmg *= 1 - (dist-d.MaxDamageDistance)/(2*d.MaxDamageDistance)
+		}
+		return Hit{Damage: dmg}, dmg > 0
+	case codec.OpTorpedoFire:
+		proj, ok := g.ships.Projectile(torpedoFor(m.Class(), s.Shooter.torpedoType))
+		if !ok || proj.LaunchSpeed <= 0 {
+			return Hit{}, false
+		}
+		reach := proj.LaunchSpeed * max(proj.GuidanceLifetime, proj.Lifetime, 6) * 1.5
+		if dist > reach {
+			return Hit{}, false
+		}
+		if last, ok := ship.sim.lastFire[s.Weapon]; ok && d.ImmediateDelay > 0 && g.now.Sub(last).Seconds() < float64(d.ImmediateDelay)*0.8 {
+			return Hit{}, false
+		}
+		ship.sim.lastFire[s.Weapon] = g.now
+		flight := time.Duration(float64(dist/proj.LaunchSpeed) * float64(time.Second))
+		return Hit{Damage: proj.Damage, Delay: flight}, true
+	}
+	return Hit{}, false
+}
+
+// torpedoFor returns the projectile net type a class fires. The
+// TorpedoTypeChange value indexes the ship's own ammo list, which the data
+// set does not carry, so the faction's torpedo is used.
+func torpedoFor(c *ships.Class, _ int) int {
+	if t, ok := factionTorpedo[c.Faction]; ok {
+		return t
+	}
+	return 2
+}
+
+// inArc checks that a world-frame direction lies inside a weapon's firing
+// arc (azimuth within arc_width around its forward axis, elevation within
+// arc_height), widened by tol. Without the owner's orientation it passes.
+func inArc(ship *Object, d *ships.SubsystemData, world [3]float32, tol float64) bool {
+	if !ship.state.hasFwd || !ship.state.hasUp || d.ArcWidth == [2]float32{} {
+		return true
+	}
+	v := toLocal(ship, world)
+	f, u := d.Forward, d.Up
+	r := [3]float32{f[1]*u[2] - f[2]*u[1], f[2]*u[0] - f[0]*u[2], f[0]*u[1] - f[1]*u[0]}
+	dot := func(a, b [3]float32) float64 { return float64(a[0]*b[0] + a[1]*b[1] + a[2]*b[2]) }
+	n := float64(norm(v))
+	if n == 0 {
+		return true
+	}
+	az := math.Atan2(dot(v, r), dot(v, f))
+	el := math.Asin(math.Max(-1, math.Min(1, dot(v, u)/n)))
+	return az >= float64(d.ArcWidth[0])-tol && az <= float64(d.ArcWidth[1])+tol &&
+		el >= float64(d.ArcHeight[0])-tol && el <= float64(d.ArcHeight[1])+tol
+}
+
+// Weapon-path distributor parameters (simulation.md 5.1): after the shield
+// facing, the distributor runs with damage ×2 and radius ×0.5, and drops the
+// reactor from a multi-subsystem hit set.
+const (
+	weaponDamageFactor float32 = 2
+	weaponSearch               = collisionSearch * 0.5
+)
+
+// fireWeapon runs the weapon model on a relayed fire message.
+func (g *Game) fireWeapon(p *Player, op byte, weaponID, targetID int32) {
+	if g.weapons == nil || targetID == 0 {
+		return
+	}
+	ship := g.ShipOf(p)
+	target := g.objects[targetID]
+	if ship == nil || ship.Model == nil || !ship.Alive() || target == nil || target.Model == nil || !target.Alive() || target == ship {
+		return
+	}
+	idx, ok := ship.Model.SubsystemIndex(weaponID)
+	if !ok {
+		g.Stats.WeaponRejected.Add(1)
+		return
+	}
+	hit, ok := g.weapons.Fire(g, Shot{Shooter: p, Ship: ship, Opcode: op, Weapon: idx, Target: target})
+	if !ok {
+		g.Stats.WeaponRejected.Add(1)
+		return
+	}
+	land := func() {
+		if g.objects[target.ID] != target || !target.Alive() {
+			return
+		}
+		g.applyWeaponHit(p, ship, target, hit.Damage)
+	}
+	if hit.Delay <= 0 {
+		land()
+		return
+	}
+	g.After(hit.Delay, land)
+}
+
+// applyWeaponHit applies one weapon hit and raises weapon_hit.
+func (g *Game) applyWeaponHit(p *Player, ship, target *Object, damage float32) {
+	from := ship.state.pos
+	pt := pointToward(target, from)
+	info := hitInfo{cause: CauseWeapon, attacker: ship, attackerID: int(p.ID)}
+	// The shield facing takes the plain damage; what passes goes through
+	// the weapon distributor.
+	f := facing(pt)
+	absorbed := min(target.sim.shields[f], damage)
+	target.sim.shields[f] -= absorbed
+	hull := false
+	if rest := damage - absorbed; rest > 0 {
+		res := g.applyDamage(target, pt, rest*weaponDamageFactor, weaponSearch, true, info)
+		hull = res.hull
+	}
+	g.Stats.WeaponHits.Add(1)
+	g.bus.emit(&WeaponHit{ShooterID: int(p.ID), Target: target, Damage: float64(damage), HullHit: hull})
+}
