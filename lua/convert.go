@@ -187,3 +187,20 @@ func toFloat(rv reflect.Value) (float64, bool) {
 	}
 	return 0, false
 }
+
+// Get returns the value stored under key (a string, or a number as
+// float64 or int), nil if absent.
+func (t *Table) Get(key any) any {
+	if t == nil {
+		return nil
+	}
+	if i, ok := key.(int); ok {
+		key = float64(i)
+	}
+	for _, p := range *t {
+		if p.Key == key {
+			return p.Value
+		}
+	}
+	return nil
+}

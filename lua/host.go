@@ -338,3 +338,20 @@ func (h *Host) fire(name string, payload func(L *glua.LState) *glua.LTable) {
 	m.emit(name, payload)
 	h.settle(m)
 }
+
+// Storage returns a plain-data copy of the running mission's bc.storage
+// (nil when no mission runs), for admin tools and tests.
+func (h *Host) Storage() *Table {
+	if h.cur == nil {
+		if t, ok := h.kept.(*Table); ok {
+			return t
+		}
+		return nil
+	}
+	v, _, err := toPlain(h.cur.storage)
+	if err != nil {
+		return nil
+	}
+	t, _ := v.(*Table)
+	return t
+}

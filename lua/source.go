@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
 	"strings"
 
 	glua "github.com/yuin/gopher-lua"
@@ -155,14 +154,4 @@ func (s *source) resolve(name string) (string, *glua.FunctionProto, bool) {
 		}
 	}
 	return "", nil, false
-}
-
-// files lists the compiled files in order (for logs and tests).
-func (s *source) files() []string {
-	out := make([]string, 0, len(s.protos))
-	for p := range s.protos {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
 }

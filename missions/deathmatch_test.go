@@ -38,13 +38,13 @@ func TestDeathmatchScoreChange(t *testing.T) {
 	tests := []struct {
 		name string
 		cfg  map[string]any
-		run  func(g *game, p2, p3, p4 *engine.Player) []byte
+		run  func(t *testing.T, g *game, p2, p3, p4 *engine.Player) []byte
 	}{
-		{"collision, no killer", nil, func(g *game, p2, _, _ *engine.Player) []byte {
+		{"collision, no killer", nil, func(t *testing.T, g *game, p2, _, _ *engine.Player) []byte {
 			g.Kill(g.Spawn(p2, 1), 0, engine.CauseCollision)
 			return vec(t, "score_change_collision_kill_no_killer")
 		}},
-		{"killer and one extra", nil, func(g *game, p2, p3, p4 *engine.Player) []byte {
+		{"killer and one extra", nil, func(t *testing.T, g *game, p2, p3, p4 *engine.Player) []byte {
 			g.Kill(g.Spawn(p2, 1), 3, engine.CauseWeapon) // 3: 1 kill
 			g.Kill(g.Spawn(p2, 1), 0, engine.CauseCollision)
 			g.Kill(g.Spawn(p2, 1), 0, engine.CauseSelfDestruct) // 2: 3 deaths
@@ -58,7 +58,7 @@ func TestDeathmatchScoreChange(t *testing.T) {
 			g.Kill(ship, 3, engine.CauseWeapon)
 			return vec(t, "score_change_killer_and_one_extra")
 		}},
-		{"killer not in ledger (stock quirk)", nil, func(g *game, p2, p3, p4 *engine.Player) []byte {
+		{"killer not in ledger (stock quirk)", nil, func(t *testing.T, g *game, p2, p3, p4 *engine.Player) []byte {
 			for i := 0; i < 2; i++ {
 				g.Kill(g.Spawn(p3, 1), 4, engine.CauseWeapon)
 			}
@@ -70,7 +70,7 @@ func TestDeathmatchScoreChange(t *testing.T) {
 			g.Kill(g.Spawn(p2, 1), 4, engine.CauseCollision)
 			return vec(t, "score_change_killer_not_in_ledger")
 		}},
-		{"killer not in ledger, quirk off", map[string]any{"stock_killer_score_quirk": false}, func(g *game, p2, p3, p4 *engine.Player) []byte {
+		{"killer not in ledger, quirk off", map[string]any{"stock_killer_score_quirk": false}, func(t *testing.T, g *game, p2, p3, p4 *engine.Player) []byte {
 			victim := g.Spawn(p4, 1)
 			g.Hit(4, victim, 100, true)
 			g.Kill(victim, 0, engine.CauseCollision)
@@ -78,13 +78,13 @@ func TestDeathmatchScoreChange(t *testing.T) {
 			g.Kill(g.Spawn(p2, 1), 4, engine.CauseCollision)
 			return h(t, "36 04000000 01000000 0a000000 02000000 01000000 00")
 		}},
-		{"own weapon kill counts in FFA", nil, func(g *game, p2, _, _ *engine.Player) []byte {
+		{"own weapon kill counts in FFA", nil, func(t *testing.T, g *game, p2, _, _ *engine.Player) []byte {
 			ship := g.Spawn(p2, 1)
 			g.Hit(2, ship, 55, true)
 			g.Kill(ship, 2, engine.CauseWeapon)
 			return h(t, "36 02000000 01000000 05000000 02000000 01000000 00")
 		}},
-		{"negative share truncates toward zero", nil, func(g *game, p2, p3, _ *engine.Player) []byte {
+		{"negative share truncates toward zero", nil, func(t *testing.T, g *game, p2, p3, _ *engine.Player) []byte {
 			a := g.Spawn(p2, 1)
 			g.Hit(3, a, 57, true) // 3: 5 (5.7 truncated)
 			g.Kill(a, 0, engine.CauseCollision)
@@ -100,7 +100,7 @@ func TestDeathmatchScoreChange(t *testing.T) {
 			g := start(t, "deathmatch", tt.cfg, 0)
 			p2, p3, p4 := g.Join(2, "A"), g.Join(3, "B"), g.Join(4, "C")
 			g.Take()
-			want := tt.run(g, p2, p3, p4)
+			want := tt.run(t, g, p2, p3, p4)
 			g.expect(t, "score change", all(want, 2, 3, 4)...)
 		})
 	}

@@ -1,0 +1,75 @@
+package lua_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/lua"
+	"github.com/bcserver/bcserver/missions"
+)
+
+// BenchmarkDispatch is one engine event through to a Lua handler.
+func BenchmarkDispatch(b *testing.B) {
+	for _, bm := range []struct {
+		name string
+		ev   engine.Event
+	}{
+		{"tick", &engine.Tick{Now: t0, Dt: 100 * time.Millisecond}},
+		{"weapon_hit", &engine.WeaponHit{ShooterID: 2, Target: &engine.Object{ID: 0x3FFFFFFF, ClassID: codec.ClassShip, Species: 3, Team: -1}, Damage: 12.5, HullHit: true}},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			e := mustOpen(b, `
+				local n = 0
+				bc.on("tick", function(ev) n = n + ev.dt end)
+				bc.on("weapon_hit", function(ev) n = n + ev.damage end)
+			`, lua.Options{}, nil)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				e.Emit(bm.ev)
+			}
+		})
+	}
+}
+
+// BenchmarkStockWeaponHit is the deathmatch damage ledger per hit.
+func BenchmarkStockWeaponHit(b *testing.B) {
+	e := mustOpen(b, "", lua.Options{}, nil)
+	h := lua.New(e.Engine, lua.Options{Mode: "deathmatch", FS: missions.FS()})
+	if err := h.Open(); err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	p2, p3 := e.Join(2, "A"), e.Join(3, "B")
+	ship := e.Spawn(p2, 1)
+	e.Spawn(p3, 2)
+	ev := &engine.WeaponHit{ShooterID: 3, Target: ship, Damage: 10, HullHit: true}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e.Emit(ev)
+	}
+}
+
+// BenchmarkReload is a full reload of the stock deathmatch: compile, new
+// state, main chunk, storage carried over, swap.
+func BenchmarkReload(b *testing.B) {
+	e := luatestEngine()
+	h := lua.New(e, lua.Options{Mode: "deathmatch", FS: missions.FS()})
+	if err := h.Open(); err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	for id := byte(2); id < 10; id++ {
+		e.Join(id, "P")
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := h.ReloadNow(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
