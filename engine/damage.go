@@ -119,6 +119,7 @@ func (g *Game) applyDamage(o *Object, point [3]float32, damage, searchRadius flo
 	if overflow > 0 && !hullHit {
 		g.setHP(m, c.Hull, g.hp(m, c.Hull)-overflow)
 		hullHit = true
+		g.subsystemHit(o, c.Hull)
 	}
 	res.hull = hullHit
 	if g.critical(o) {
@@ -226,16 +227,14 @@ func (g *Game) collision(p *Player, payload []byte) {
 	if n == 0 {
 		return
 	}
-	mass := target.Model.Class().Mass
 	hit := hitInfo{cause: CauseEnvironment}
 	if other != nil {
 		hit = hitInfo{cause: CauseCollision, attacker: other, attackerID: other.OwnerID()}
 	}
-	raw := force / mass / float32(n)
-	if raw <= collisionDeadZone {
+	damage, ok := CollisionDamage(force, target.Model.Class().Mass, n)
+	if !ok {
 		return
 	}
-	damage := raw*collisionScale + collisionBase
 	g.Stats.Collisions.Add(1)
 	for i := 0; i < n; i++ {
 		c := ce.Contact(i)
@@ -244,15 +243,28 @@ func (g *Game) collision(p *Player, payload []byte) {
 		g.applyDamage(target, [3]float32{x * r, y * r, z * r}, damage, collisionSearch, false, hit)
 	}
 	if other != nil && other.Model != nil && other.Alive() {
-		mass := other.Model.Class().Mass
-		if raw := force / mass / float32(n); raw > collisionDeadZone {
+		if dmg, ok := CollisionDamage(force, other.Model.Class().Mass, n); ok {
 			back := hitInfo{cause: CauseCollision, attacker: target, attackerID: target.OwnerID()}
 			pt := pointToward(other, target.state.pos)
 			for i := 0; i < n; i++ {
-				g.applyDamage(other, pt, raw*collisionScale+collisionBase, collisionSearch, false, back)
+				g.applyDamage(other, pt, dmg, collisionSearch, false, back)
 			}
 		}
 	}
+}
+
+// CollisionDamage is the stock per-contact collision damage of a 0x15
+// report (simulation.md 5.2): raw = force / mass / contacts; nothing at or
+// below the 0.01 dead zone; else raw × 900 + 500 hit points, uncapped.
+func CollisionDamage(force, mass float32, contacts int) (float32, bool) {
+	if contacts < 1 || !(mass > 0) || !(force > 0) {
+		return 0, false
+	}
+	raw := force / mass / float32(contacts)
+	if raw <= collisionDeadZone {
+		return 0, false
+	}
+	return raw*collisionScale + collisionBase, true
 }
 
 // collisionCooldown allows one damaging report per ship pair per second.

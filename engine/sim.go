@@ -95,7 +95,7 @@ func sub3(a, b [3]float32) [3]float32 { return [3]float32{a[0] - b[0], a[1] - b[
 // shield recharge, the power system every second of game time, and the
 // removal of wrecks whose explosion is over.
 func (g *Game) simTick() {
-	for _, o := range g.Objects() {
+	for _, o := range g.objects { // removing the current entry while ranging is safe
 		if o.Model == nil {
 			continue
 		}
