@@ -355,3 +355,13 @@ func (h *Host) Storage() *Table {
 	t, _ := v.(*Table)
 	return t
 }
+
+// Plugin adapts a Host on a real game to engine.Plugin: Start opens the
+// mission, Stop unloads it at shutdown before the players are told.
+func (h *Host) Plugin() engine.Plugin { return hostPlugin{h} }
+
+type hostPlugin struct{ h *Host }
+
+func (p hostPlugin) Name() string             { return "missions" }
+func (p hostPlugin) Start(*engine.Game) error { return p.h.Open() }
+func (p hostPlugin) Stop(*engine.Game)        { p.h.Close() }

@@ -5,8 +5,10 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,6 +16,8 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/lua"
+	"github.com/bcserver/bcserver/missions"
 	"github.com/bcserver/bcserver/plugins/gamespy"
 )
 
@@ -26,6 +30,7 @@ type UserConfig struct {
 	Server   ServerSection   `toml:"server"`
 	Game     GameSection     `toml:"game"`
 	Mission  MissionSection  `toml:"mission"`
+	Lua      LuaSection      `toml:"lua"`
 	Checksum ChecksumSection `toml:"checksum"`
 	Limits   LimitsSection   `toml:"limits"`
 	Plugins  PluginsSection  `toml:"plugins"`
@@ -52,17 +57,29 @@ type ServerSection struct {
 
 // GameSection is [game].
 type GameSection struct {
-	Mode            string `toml:"mode"`
+	// Mode is the mission folder to run.
+	Mode string `toml:"mode"`
+	// MissionsDir holds the mission folders; empty means ./missions when
+	// it exists (so edits to the checked-out missions reload live), else
+	// the copy built into the binary.
+	MissionsDir     string `toml:"missions_dir"`
 	CollisionDamage bool   `toml:"collision_damage"`
 	FriendlyFire    bool   `toml:"friendly_fire"`
 	JoinInProgress  bool   `toml:"join_in_progress"`
 }
 
-// MissionSection is [mission]: options for the game mode.
-type MissionSection struct {
-	System    string `toml:"system"`
-	TimeLimit int    `toml:"time_limit"`
-	FragLimit int    `toml:"frag_limit"`
+// MissionSection is [mission]: options for the game mode, handed to the
+// mission as bc.config. The keys below are checked here; any other key is
+// the mission's business.
+type MissionSection map[string]any
+
+// LuaSection is [lua]: the mission runtime.
+type LuaSection struct {
+	Budget       Duration `toml:"budget"`        // per call into Lua
+	MaxErrors    int      `toml:"max_errors"`    // errors within ErrorWindow before the mission is unloaded
+	ErrorWindow  Duration `toml:"error_window"`  //
+	Watch        string   `toml:"watch"`         // auto | fsnotify | poll | off
+	PollInterval Duration `toml:"poll_interval"` // for watch = poll
 }
 
 // ChecksumSection is [checksum].
@@ -172,18 +189,6 @@ func LoadConfig(path string) (UserConfig, error) {
 	return c, nil
 }
 
-// modes maps [game] mode to the stock mission script and its short name
-// (missions.md 3.1). "DM" is the short name captured from a stock server.
-var modes = map[string]engine.Mission{
-	"deathmatch":          {Script: "Multiplayer.Episode.Mission1.Mission1", MapName: "DM"},
-	"team-deathmatch":     {Script: "Multiplayer.Episode.Mission2.Mission2", MapName: "TDM"},
-	"fed-vs-nonfed":       {Script: "Multiplayer.Episode.Mission3.Mission3", MapName: "FvN"},
-	"defend-the-starbase": {Script: "Multiplayer.Episode.Mission5.Mission5", MapName: "DTS"},
-}
-
-// systems are the stock star systems (missions.md 6.2).
-var systems = []string{"Multi1", "Multi2", "Multi3", "Multi4", "Multi5", "Multi6", "Multi7", "Albirea", "Poseidon"}
-
 // Runtime converts the user configuration into the engine's.
 func (c UserConfig) Runtime() (engine.Config, error) {
 	rc := engine.DefaultConfig()
@@ -191,17 +196,21 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 	rc.ServerName = c.Server.Name
 	rc.MaxPlayers = c.Server.MaxPlayers
 	rc.Password = c.Server.Password
-	m, ok := modes[c.Game.Mode]
-	if !ok {
-		errs = append(errs, fmt.Errorf("game.mode %q: want one of deathmatch, team-deathmatch, fed-vs-nonfed, defend-the-starbase", c.Game.Mode))
+	if fsys, where, err := c.MissionsFS(); err != nil {
+		errs = append(errs, err)
+	} else if err := lua.CheckMode(fsys, c.Game.Mode); err != nil {
+		errs = append(errs, fmt.Errorf("game.mode: %s: %w", where, err))
 	}
-	if !validSystem(c.Mission.System) {
-		errs = append(errs, fmt.Errorf("mission.system %q: want one of %s", c.Mission.System, strings.Join(systems, ", ")))
+	m, err := c.Mission.check()
+	if err != nil {
+		errs = append(errs, err)
 	}
-	m.System = c.Mission.System
-	m.TimeLimit = c.Mission.TimeLimit
-	m.FragLimit = c.Mission.FragLimit
-	rc.Mission = m
+	// The mission announces its own script and map name when it loads;
+	// until then the stock deathmatch's stand in.
+	rc.Mission.System, rc.Mission.TimeLimit, rc.Mission.FragLimit = m.System, m.TimeLimit, m.FragLimit
+	if _, err := c.Lua.options(); err != nil {
+		errs = append(errs, err)
+	}
 	rc.CollisionDamage = c.Game.CollisionDamage
 	rc.FriendlyFire = c.Game.FriendlyFire
 	rc.JoinInProgress = c.Game.JoinInProgress
@@ -259,13 +268,88 @@ func (g GamespyConfig) Runtime() gamespy.Config {
 	}
 }
 
-func validSystem(s string) bool {
-	for _, v := range systems {
-		if v == s {
-			return true
+// check validates the [mission] keys bcserver knows (missions.md 3.2 and
+// the stock quirk flags) and returns what the engine announces before the
+// mission does.
+func (ms MissionSection) check() (engine.Mission, error) {
+	m := engine.Mission{System: "Multi1", TimeLimit: -1, FragLimit: -1}
+	var errs []error
+	intKey := func(key string, ok func(int64) bool, want string) (int, bool) {
+		v, present := ms[key]
+		if !present {
+			return 0, false
+		}
+		n, isInt := v.(int64)
+		if !isInt || !ok(n) {
+			errs = append(errs, fmt.Errorf("mission.%s = %v: want %s", key, v, want))
+			return 0, false
+		}
+		return int(n), true
+	}
+	limit := func(n int64) bool { return n == -1 || n >= 1 && n <= 254 }
+	if v, ok := ms["system"]; ok {
+		s, _ := v.(string)
+		if lua.SystemIndex(s) == 0 {
+			errs = append(errs, fmt.Errorf("mission.system %v: want one of %s", v, strings.Join(lua.Systems(), ", ")))
+		} else {
+			m.System = s
 		}
 	}
-	return false
+	if n, ok := intKey("time_limit", limit, "-1 (none) or minutes 1..254 (stock menus: 5..45)"); ok {
+		m.TimeLimit = n
+	}
+	if n, ok := intKey("frag_limit", limit, "-1 (none) or 1..254 (stock menus: 1..10)"); ok {
+		m.FragLimit = n
+	}
+	intKey("player_limit", func(n int64) bool { return n >= 2 && n <= 8 }, "2..8")
+	intKey("restart_after", func(n int64) bool { return n >= -1 && n <= 86400 }, "seconds, 0 or -1 = never")
+	for _, key := range []string{"stock_killer_score_quirk", "stock_skip_weapon_kill_score_change", "check_faction_ships"} {
+		if v, ok := ms[key]; ok {
+			if _, isBool := v.(bool); !isBool {
+				errs = append(errs, fmt.Errorf("mission.%s = %v: want true or false", key, v))
+			}
+		}
+	}
+	return m, errors.Join(errs...)
+}
+
+// options converts [lua] into the runtime's options.
+func (l LuaSection) options() (lua.Options, error) {
+	o := lua.Options{Budget: time.Duration(l.Budget), MaxErrors: l.MaxErrors, ErrorWindow: time.Duration(l.ErrorWindow)}
+	switch l.Watch {
+	case "auto", "fsnotify", "poll", "off":
+	default:
+		return o, fmt.Errorf("lua.watch %q: want auto, fsnotify, poll or off", l.Watch)
+	}
+	if l.Budget < 0 || l.MaxErrors < 0 || l.ErrorWindow < 0 || l.PollInterval < 0 {
+		return o, errors.New("lua: values must not be negative")
+	}
+	return o, nil
+}
+
+// builtinMissions names the embedded missions in logs and errors.
+const builtinMissions = "built-in missions"
+
+// MissionsFS returns the missions root and where it is: game.missions_dir,
+// else ./missions when it exists, else the copy built into the binary
+// ("" for embedded).
+func (c UserConfig) MissionsFS() (fs.FS, string, error) {
+	dir := c.Game.MissionsDir
+	if dir == "" {
+		if st, err := os.Stat("missions"); err == nil && st.IsDir() {
+			if _, err := os.Stat(filepath.Join("missions", "lib")); err == nil {
+				dir = "missions"
+			}
+		}
+	}
+	if dir == "" {
+		return missions.FS(), builtinMissions, nil
+	}
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return nil, "", fmt.Errorf("game.missions_dir %q: not a directory", dir)
+	}
+	return os.DirFS(dir), dir, nil
 }
 
 func parseLevel(s string) (slog.Level, error) {

@@ -15,8 +15,10 @@ import (
 	"os/signal"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/plugins/gamespy"
 )
 
@@ -97,9 +99,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// serve runs the server until ctx ends. ready, if set, receives the bound
-// address once the server takes traffic (tests use it).
-func serve(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logger, ready chan<- string) error {
+// serve runs the server until ctx ends. started, if set, is called once
+// the server takes traffic (tests use it).
+func serve(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logger, started func(*engine.Server, *lua.Host)) error {
 	srv, err := engine.Listen(engine.ServerOptions{
 		Addr:   net.JoinHostPort(uc.Server.Address, strconv.Itoa(uc.Server.Port)),
 		Config: rc,
@@ -108,17 +110,80 @@ func serve(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logge
 	if err != nil {
 		return err
 	}
+	host, err := startMission(ctx, uc, srv.Game(), log)
+	if err != nil {
+		return err
+	}
 	if err := srv.Game().AddPlugin(gamespy.NewPlugin(uc.Plugins.Gamespy.Runtime(), log)); err != nil {
 		return err
 	}
-	if ready != nil {
-		ready <- srv.Addr().String()
+	if started != nil {
+		started(srv, host)
 	}
 	err = srv.Run(ctx)
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
+}
+
+// startMission loads the configured mission on the game (before it runs)
+// and reloads it when its files change or on SIGHUP, until ctx ends.
+func startMission(ctx context.Context, uc UserConfig, g *engine.Game, log *slog.Logger) (*lua.Host, error) {
+	fsys, where, err := uc.MissionsFS()
+	if err != nil {
+		return nil, err
+	}
+	opts, err := uc.Lua.options()
+	if err != nil {
+		return nil, err
+	}
+	opts.Mode, opts.FS, opts.Config, opts.Logger = uc.Game.Mode, fsys, uc.Mission, log
+	host := lua.New(g, opts)
+	if err := g.AddPlugin(host.Plugin()); err != nil {
+		return nil, err
+	}
+	log.Info("mission running", "component", "lua", "mission", uc.Game.Mode, "from", where)
+	reload := func(why string) {
+		log.Info("reloading the mission", "component", "lua", "mission", uc.Game.Mode, "why", why)
+		host.Reload(nil)
+	}
+	if where != builtinMissions {
+		if uc.Lua.Watch != "off" {
+			wo := lua.WatchOptions{Dir: where, Logger: log}
+			if uc.Lua.Watch == "poll" {
+				wo.Poll = time.Duration(uc.Lua.PollInterval)
+				if wo.Poll <= 0 {
+					wo.Poll = lua.DefaultPollInterval
+				}
+			}
+			err := lua.Watch(ctx, wo, func(paths []string) {
+				for _, p := range paths {
+					if host.Affects(p) {
+						reload("changed " + p)
+						return
+					}
+				}
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	go func() {
+		defer signal.Stop(hup)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				reload("SIGHUP")
+			}
+		}
+	}()
+	return host, nil
 }
 
 func newLogger(w io.Writer, s ServerSection) *slog.Logger {

@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/bot"
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/lua"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/plugins/gamespy"
 )
@@ -39,7 +41,15 @@ func TestConfigErrors(t *testing.T) {
 		{"unknown key", "[server]\nnmae = \"x\"\n", "server.nmae"},
 		{"unknown section", "[sever]\nname = \"x\"\n", "sever"},
 		{"bad mode", "[game]\nmode = \"ctf\"\n", "game.mode"},
+		{"lib is no mode", "[game]\nmode = \"lib\"\n", "game.mode"},
+		{"bad missions dir", "[game]\nmissions_dir = \"/nonexistent\"\n", "game.missions_dir"},
 		{"bad system", "[mission]\nsystem = \"Vulcan\"\n", "mission.system"},
+		{"bad time limit", "[mission]\ntime_limit = 0\n", "mission.time_limit"},
+		{"bad frag limit", "[mission]\nfrag_limit = \"five\"\n", "mission.frag_limit"},
+		{"bad player limit", "[mission]\nplayer_limit = 9\n", "mission.player_limit"},
+		{"bad quirk flag", "[mission]\nstock_killer_score_quirk = 1\n", "mission.stock_killer_score_quirk"},
+		{"bad watch", "[lua]\nwatch = \"inotify\"\n", "lua.watch"},
+		{"unknown lua key", "[lua]\nbudgte = \"1s\"\n", "lua.budgte"},
 		{"bad validation", "[checksum]\nvalidation = \"lax\"\n", "checksum.validation"},
 		{"max players", "[server]\nmax_players = 17\n", "max_players"},
 		{"syntax", "[server\n", "line 1"},
@@ -78,7 +88,7 @@ func TestMissingConfigIsWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	rc, err := uc.Runtime()
-	if err != nil || rc.ServerName != "My Game" || rc.MaxPlayers != 4 || rc.Mission.Script != "Multiplayer.Episode.Mission2.Mission2" || uc.Server.Port != 22101 {
+	if err != nil || rc.ServerName != "My Game" || rc.MaxPlayers != 4 || uc.Game.Mode != "team-deathmatch" || uc.Server.Port != 22101 {
 		t.Fatalf("%+v %v", rc, err)
 	}
 }
@@ -109,7 +119,9 @@ func TestServeDefault(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, uc, rc, slog.New(slog.DiscardHandler), ready) }()
+	go func() {
+		done <- serve(ctx, uc, rc, slog.New(slog.DiscardHandler), func(srv *engine.Server, _ *lua.Host) { ready <- srv.Addr().String() })
+	}()
 	var addr netip.AddrPort
 	select {
 	case a := <-ready:
