@@ -9,7 +9,10 @@ import (
 	"io/fs"
 )
 
-//go:embed lib deathmatch team-deathmatch fed-vs-nonfed defend-the-starbase
+// Every mode folder (and lib/) with its Lua files and README; a new mode
+// folder is picked up without touching this line.
+//
+//go:embed */*.lua */README.md
 var embedded embed.FS
 
 // FS returns the embedded missions root: one folder per mode and lib/.

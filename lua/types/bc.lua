@@ -1,0 +1,415 @@
+---@meta bc
+-- LuaLS annotations for the bcserver mission API (docs/lua-api.md).
+-- This file is never run: point your editor's Lua language server at this
+-- folder (see lua/types/README.md) and `bc.` completes with types.
+
+---@alias bc.Event
+---| "mission_load"     # the mission's state is ready (first load and every reload)
+---| "mission_start"    # first load only: open the game, start clocks
+---| "mission_reload"   # a new version replaced the old one; bc.storage carried over
+---| "mission_unload"   # this version is being replaced or the server stops
+---| "second"           # every second of real time
+---| "timer"            # a timer made with bc.timer fired
+---| "player_connected" # a connect was accepted; checksums begin
+---| "checksum_failed"  # a client failed file validation
+---| "player_joined"    # NewPlayerInGame 0x2A: send the join sync from here
+---| "player_in_game"   # the player is announced and receives broadcasts
+---| "player_left"      # the player is gone
+---| "script_message"   # a message >= 0x2B from a client (not chat); return true when handled
+---| "chat"             # a chat or team chat line; return false to stop the relay
+---| "tick"             # every game tick (~100 ms)
+---| "ship_created"     # a ship now exists
+---| "ship_destroyed"   # a ship exploded (the stock "object exploding")
+---| "object_destroyed" # an object is gone
+---| "weapon_fired"     # a player fired
+---| "weapon_hit"       # a weapon hit a ship (damage model)
+---| "game_ended"       # END_GAME was sent
+---| "game_restarted"   # RESTART_GAME was sent
+
+---@class bc.Player
+---@field id integer       network player id (2, 3, ...; the host is 1)
+---@field slot integer     0-based player slot
+---@field name string
+---@field state "checksum"|"loading"|"in-game"|"rejected"|"unknown"
+---@field in_game boolean
+---@field team integer?    engine team (set with bc.set_team), nil for none
+---@field ship_id integer  object id of the current ship, 0 for none
+---@field kills integer    as last reported with bc.set_score
+---@field deaths integer
+---@field score integer
+
+---@class bc.Object
+---@field id integer            network object id
+---@field is_ship boolean
+---@field is_player_ship boolean the current ship of a player
+---@field is_torpedo boolean
+---@field owner_id integer      owner's player id, 0 for AI/server objects
+---@field owner_slot integer
+---@field species integer       SpeciesToShip index (bc.species)
+---@field class integer         species class (1 for every stock ship)
+---@field name string
+---@field set string            star-system set
+---@field team integer?         ObjCreateTeam team byte
+
+---@class bc.LoadEvent
+---@field mode string
+---@field version integer
+---@field reload boolean
+---@field config table
+
+---@class bc.ReloadEvent
+---@field version integer
+---@field previous_version integer
+
+---@class bc.UnloadEvent
+---@field reason "reload"|"shutdown"
+
+---@class bc.TimerEvent
+---@field name string
+---@field id integer
+
+---@class bc.PlayerEvent
+---@field player bc.Player
+
+---@class bc.ChecksumFailedEvent: bc.PlayerEvent
+---@field round integer
+---@field file string
+---@field reason string
+
+---@class bc.PlayerLeftEvent: bc.PlayerEvent
+---@field reason "quit"|"timeout"|"kicked"|"rejected"|"overflow"|"shutdown"
+---@field was_in_game boolean
+
+---@class bc.ScriptMessageEvent: bc.PlayerEvent
+---@field from integer    sender's player id
+---@field opcode integer  first byte
+---@field payload string  the whole message
+
+---@class bc.ChatEvent: bc.PlayerEvent
+---@field from integer
+---@field team boolean    team chat (0x2D)
+---@field text string
+---@field payload string  the message as received (and relayed)
+
+---@class bc.TickEvent
+---@field dt number        seconds since the last tick
+---@field game_time number
+
+---@class bc.ShipCreatedEvent
+---@field ship bc.Object
+
+---@class bc.ShipDestroyedEvent
+---@field victim bc.Object
+---@field killer_id integer  firing player, 0 for none
+---@field cause "weapon"|"collision"|"self_destruct"|"environment"
+---@field lifetime number
+
+---@class bc.ObjectDestroyedEvent
+---@field object bc.Object
+
+---@class bc.WeaponFiredEvent
+---@field shooter bc.Player
+---@field shooter_id integer
+---@field opcode integer
+---@field weapon integer  firing subsystem object id
+---@field target integer  target object id, 0 for none
+
+---@class bc.WeaponHitEvent
+---@field target bc.Object
+---@field shooter_id integer  0 for AI
+---@field damage number
+---@field hull_hit boolean
+
+---@class bc.GameEndedEvent
+---@field reason integer
+
+---@class bc.Writer
+local Writer = {}
+---@param v integer 0..255
+---@return bc.Writer
+function Writer:u8(v) end
+---@param v integer -128..127
+---@return bc.Writer
+function Writer:i8(v) end
+---@param v integer 0..65535
+---@return bc.Writer
+function Writer:u16(v) end
+---@param v integer -32768..32767
+---@return bc.Writer
+function Writer:i16(v) end
+---@param v integer
+---@return bc.Writer
+function Writer:i32(v) end
+---@param v integer 0..4294967295
+---@return bc.Writer
+function Writer:u32(v) end
+---@param v number
+---@return bc.Writer
+function Writer:f32(v) end
+---@param v number
+---@return bc.Writer
+function Writer:f64(v) end
+---@param v boolean one packed bit (five share a byte)
+---@return bc.Writer
+function Writer:bit(v) end
+---@param ... boolean
+---@return bc.Writer
+function Writer:bits(...) end
+---@param s string u16 length + bytes
+---@return bc.Writer
+function Writer:str16(s) end
+---@param s string u8 length + bytes
+---@return bc.Writer
+function Writer:str8(s) end
+---@param s string bytes verbatim
+---@return bc.Writer
+function Writer:raw(s) end
+---@param v number CompressedFloat16
+---@return bc.Writer
+function Writer:cf16(v) end
+---@return integer
+function Writer:len() end
+---@return string
+function Writer:bytes() end
+
+---@class bc.Reader
+local Reader = {}
+---@return integer
+function Reader:u8() end
+---@return integer
+function Reader:i8() end
+---@return integer
+function Reader:u16() end
+---@return integer
+function Reader:i16() end
+---@return integer
+function Reader:u32() end
+---@return integer
+function Reader:i32() end
+---@return number
+function Reader:f32() end
+---@return number
+function Reader:f64() end
+---@return number
+function Reader:cf16() end
+---@return boolean
+function Reader:bit() end
+---@return string
+function Reader:str16() end
+---@return string
+function Reader:str8() end
+---@param n integer? bytes (default: the rest)
+---@return string
+function Reader:raw(n) end
+---@return integer
+function Reader:remaining() end
+---@return integer
+function Reader:pos() end
+
+---@class bc.ScoreEntry
+---@field player integer
+---@field score integer
+
+---@class bc.msg
+local msg = {}
+---@param m {sender: integer, text: string, team: boolean?}
+---@return string
+function msg.chat(m) end
+---@param m {player_limit: integer?, system: integer, time_limit: integer?, end_time: integer?, frag_limit: integer?}
+---@return string
+function msg.mission_init(m) end
+---@param m {killer: integer?, killer_kills: integer?, killer_score: integer?, victim: integer, victim_deaths: integer, extras: bc.ScoreEntry[]?}
+---@return string
+function msg.score_change(m) end
+---@param m {player: integer, kills: integer?, deaths: integer?, score: integer?}
+---@return string
+function msg.score(m) end
+---@param reason integer|{reason: integer}
+---@return string
+function msg.end_game(reason) end
+---@return string
+function msg.restart_game() end
+---@param m {player: integer, kills: integer?, deaths: integer?, score: integer?, team: integer?}
+---@return string
+function msg.score_init(m) end
+---@param m {team: integer, kills: integer?, score: integer?}
+---@return string
+function msg.team_score(m) end
+---@param m {player: integer, team: integer}
+---@return string
+function msg.team(m) end
+
+---@class bc.parse
+local parse = {}
+---@param b string
+---@return {sender: integer, text: string, team: boolean}?, string?
+function parse.chat(b) end
+---@param b string
+---@return {player_limit: integer, system: integer, time_limit: integer, end_time: integer?, frag_limit: integer}?, string?
+function parse.mission_init(b) end
+---@param b string
+---@return {killer: integer, killer_kills: integer, killer_score: integer, victim: integer, victim_deaths: integer, extras: bc.ScoreEntry[]}?, string?
+function parse.score_change(b) end
+---@param b string
+---@return {player: integer, kills: integer, deaths: integer, score: integer}?, string?
+function parse.score(b) end
+---@param b string
+---@return {reason: integer}?, string?
+function parse.end_game(b) end
+---@param b string
+---@return table?, string?
+function parse.restart_game(b) end
+---@param b string
+---@return {player: integer, kills: integer, deaths: integer, score: integer, team: integer}?, string?
+function parse.score_init(b) end
+---@param b string
+---@return {team: integer, kills: integer, score: integer}?, string?
+function parse.team_score(b) end
+---@param b string
+---@return {player: integer, team: integer}?, string?
+function parse.team(b) end
+
+---@class bc.log
+local log = {}
+---@param msg any
+---@param fields table?
+function log.debug(msg, fields) end
+---@param msg any
+---@param fields table?
+function log.info(msg, fields) end
+---@param msg any
+---@param fields table?
+function log.warn(msg, fields) end
+---@param msg any
+---@param fields table?
+function log.error(msg, fields) end
+
+---@class bc.Species
+---@field index integer
+---@field constant string
+---@field script string?
+---@field side string
+---@field class integer
+---@field flyable boolean
+
+---@class bc.MissionInfo
+---@field script string?     Settings script name, e.g. "Multiplayer.Episode.Mission1.Mission1"
+---@field map_name string?   GameSpy map name
+---@field system string?     star system, e.g. "Multi1"
+---@field time_limit integer? minutes, -1 none
+---@field frag_limit integer? -1 none
+
+---@class bc
+---@field mode string          the mission folder
+---@field version integer      1 on first load, +1 per reload
+---@field host_id integer      1
+---@field storage table        plain data kept across reloads
+---@field config table         the [mission] options
+---@field msg bc.msg
+---@field parse bc.parse
+---@field log bc.log
+---@field species table<integer, bc.Species> SpeciesToShip, index 0..45
+---@field systems string[]     stock systems, index 1..9
+---@field modifier number[][]  damage modifier [attacker class][victim class], 0-based
+---@field OP {CHAT: integer, TEAM_CHAT: integer, MISSION_INIT: integer, SCORE_CHANGE: integer, SCORE: integer, END_GAME: integer, RESTART_GAME: integer, SCORE_INIT: integer, TEAM_SCORE: integer, TEAM: integer, MAX_MESSAGE_TYPES: integer}
+---@field END {ITS_JUST_OVER: integer, TIME_UP: integer, NUM_FRAGS_REACHED: integer, SCORE_LIMIT_REACHED: integer, STARBASE_DEAD: integer, BORG_DEAD: integer, ENTERPRISE_DEAD: integer}
+---@field INVALID_TEAM integer 255
+---@field NO_LIMIT integer     255
+bc = {}
+
+---Register a handler. With an id, registering again replaces it in place.
+---@param event bc.Event
+---@param id_or_fn string|function
+---@param fn function?
+---@return string id
+function bc.on(event, id_or_fn, fn) end
+---@param event bc.Event
+---@param id string
+---@return boolean removed
+function bc.off(event, id) end
+
+---@return bc.Player[]
+function bc.players() end
+---@param id integer
+---@return bc.Player?
+function bc.player(id) end
+---@param id integer
+---@param team integer? nil for none
+function bc.set_team(id, team) end
+---@param id integer
+---@param kills integer
+---@param deaths integer
+---@param score integer
+function bc.set_score(id, kills, deaths, score) end
+---@param id integer
+---@param reason ("kicked"|"timeout"|"refused"|"full")?
+function bc.kick(id, reason) end
+
+---@param id integer
+---@return bc.Object?
+function bc.object(id) end
+---@return bc.Object[]
+function bc.objects() end
+---@param player_id integer
+---@return bc.Object?
+function bc.ship_of(player_id) end
+
+---@return bc.Writer
+function bc.writer() end
+---@param bytes string
+---@return bc.Reader
+function bc.reader(bytes) end
+---Reliable, to one player (joining or in game).
+---@param id integer
+---@param bytes string
+---@return boolean sent
+function bc.send(id, bytes) end
+---Reliable, to every in-game player (the stock "NoMe" group).
+---@param bytes string
+function bc.broadcast(bytes) end
+---@param id integer
+---@param bytes string
+function bc.send_except(id, bytes) end
+---@param team integer
+---@param bytes string
+---@return integer sent
+function bc.send_team(team, bytes) end
+
+---@param reason integer bc.END.*
+function bc.end_game(reason) end
+function bc.restart_game() end
+---@return boolean
+function bc.game_over() end
+---@param open boolean
+function bc.set_accepting(open) end
+---@return boolean
+function bc.accepting() end
+---@param on boolean
+function bc.set_team_mode(on) end
+---@return bc.MissionInfo
+function bc.mission() end
+---@param m bc.MissionInfo
+function bc.set_mission(m) end
+---@return number seconds of the synchronised game clock
+function bc.game_time() end
+---@return number wall-clock seconds (Unix time)
+function bc.clock() end
+---@param name string
+---@return integer index 1..9, 0 if not a stock system
+function bc.system_index(name) end
+
+---@param seconds number
+---@param fn function
+---@return integer id
+function bc.after(seconds, fn) end
+---@param seconds number
+---@param fn function
+---@return integer id
+function bc.every(seconds, fn) end
+---@param name string
+---@param seconds number
+---@param rep boolean? repeat every `seconds`
+---@return integer id
+function bc.timer(name, seconds, rep) end
+---@param id integer
+function bc.cancel(id) end
