@@ -468,6 +468,10 @@ func TestBadHandshakeMessages(t *testing.T) {
 // FuzzGameMessage feeds arbitrary game payloads to players in every join
 // state: nothing panics and the game keeps its invariants.
 func FuzzGameMessage(f *testing.F) {
+	akiraSpawn := vec(f, "simulation.json", "objcreateteam_akira_spawn")
+	f.Add(vec(f, "simulation.json", "collision_effect_P1_single_contact"), uint8(6))
+	f.Add([]byte{0x13}, uint8(6))
+	f.Add(codec.BeamFire{BeamID: shipA + 20, Info: 2, Flags: 1, HasTarget: true, Target: shipA}.AppendTo(nil), uint8(6))
 	f.Add([]byte{0x21, 0x00, 0x43, 0xE2, 0x0C, 0x7E}, uint8(0))
 	f.Add([]byte{0x2A, 0x20}, uint8(1))
 	f.Add([]byte{0x2C, 2, 0, 0, 0, 2, 0, 'h', 'i'}, uint8(2))
@@ -482,7 +486,13 @@ func FuzzGameMessage(f *testing.F) {
 			t.Fatal("no player")
 		}
 		p.State = []PlayerState{StateChecksum, StateLoading, StateInGame, StateRejected}[state%4]
+		if p.State == StateInGame && state&4 != 0 {
+			// With a ship, so collision, weapon and state paths run too.
+			g.Message(p.peer, akiraSpawn, true)
+			g.Message(p.peer, moveMsg(shipA, [3]float32{1, 2, 3}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127}), false)
+		}
 		g.Message(p.peer, payload, true)
 		g.Advance(t0.Add(time.Second))
+		g.Advance(t0.Add(20 * time.Second))
 	})
 }
