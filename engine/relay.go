@@ -283,6 +283,6 @@ func applyRequestObject(g *Game, p *Player, payload []byte, _ bool) {
 		_ = g.Send(p, o.Create)
 		return
 	}
-	g.buf = codec.ObjNotFound{ObjectID: m.ObjectID}.AppendTo(g.buf[:0])
+	g.buf = codec.ObjNotFound(m).AppendTo(g.buf[:0])
 	_ = g.Send(p, g.buf)
 }
