@@ -73,6 +73,7 @@ type Host struct {
 	offs    []func()
 	second  func()
 	started bool
+	closed  bool // after Close: a reload posted before shutdown does nothing
 }
 
 // engineEvents are the engine events forwarded to missions.
@@ -143,6 +144,7 @@ func (h *Host) Open() error {
 
 // Close unloads the mission (mission_unload runs) and unsubscribes.
 func (h *Host) Close() {
+	h.closed = true
 	if m := h.cur; m != nil {
 		m.emit(EvMissionUnload, func(L *glua.LState) *glua.LTable {
 			t := L.CreateTable(0, 1)
@@ -203,7 +205,7 @@ func (h *Host) Reload(done func(error)) {
 // swap builds the new version beside the running one and replaces it on
 // success.
 func (h *Host) swap(src *source) error {
-	if !h.started {
+	if !h.started || h.closed {
 		return errors.New("mission host not open")
 	}
 	old := h.cur

@@ -477,3 +477,18 @@ func TestActions(t *testing.T) {
 }
 
 func luatestEngine() *luatest.Engine { return luatest.New(t0) }
+
+func TestReloadAfterCloseDoesNothing(t *testing.T) {
+	e := mustOpen(t, `bc.on("mission_unload", function(ev) bc.broadcast(bc.msg.chat{sender = 1, text = ev.reason}) end)`, lua.Options{}, nil)
+	e.Join(2, "A")
+	e.Take()
+	e.host.Reload(nil)
+	e.host.Close()
+	e.RunPosted()
+	if e.host.Loaded() || e.host.Version() != 1 {
+		t.Fatalf("reloaded after close: loaded %v v%d", e.host.Loaded(), e.host.Version())
+	}
+	if got := e.sent(); len(got) != 1 || !strings.HasSuffix(got[0], "shutdown") {
+		t.Fatalf("unload messages %q", got)
+	}
+}
