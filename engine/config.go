@@ -84,6 +84,8 @@ type Config struct {
 	// hashes by species (default: the captured stock ones).
 	Integrity       IntegrityPolicy
 	IntegrityHashes map[int]uint16
+	// NoWeaponDamage turns the host-side weapon damage model off.
+	NoWeaponDamage bool
 }
 
 // DefaultConfig returns the configuration of a stock-like deathmatch server.

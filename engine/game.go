@@ -131,6 +131,9 @@ func NewGame(opts Options) (*Game, error) {
 		weapons:    DefaultWeapons(),
 		integrity:  make(map[int]uint16),
 	}
+	if cfg.NoWeaponDamage {
+		g.weapons = nil
+	}
 	for sp, h := range cfg.IntegrityHashes {
 		g.integrity[sp] = h
 	}

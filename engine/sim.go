@@ -257,7 +257,6 @@ func hpScale(m *ships.Ship, i int) float32 {
 	return 1
 }
 
-
 // killShip runs the stock death sequence once (simulation.md 9): the
 // ObjectExploding event to everyone, Explosion 0x29 for weapon kills only,
 // then ship_destroyed for the mission's scoring. The wreck stays (and keeps

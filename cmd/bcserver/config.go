@@ -16,6 +16,7 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/missions"
 	"github.com/bcserver/bcserver/plugins/gamespy"
@@ -33,7 +34,17 @@ type UserConfig struct {
 	Lua      LuaSection      `toml:"lua"`
 	Checksum ChecksumSection `toml:"checksum"`
 	Limits   LimitsSection   `toml:"limits"`
+	Sim      SimSection      `toml:"simulation"`
 	Plugins  PluginsSection  `toml:"plugins"`
+}
+
+// SimSection is [simulation].
+type SimSection struct {
+	DataFolders     []string `toml:"data_folders"`
+	Integrity       string   `toml:"integrity"`
+	ExplosionRadius float32  `toml:"explosion_radius"`
+	ExplosionDamage float32  `toml:"explosion_damage"`
+	WeaponDamage    bool     `toml:"weapon_damage"`
 }
 
 // LimitsSection is [limits]: per-player abuse limits.
@@ -237,6 +248,36 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 	}
 	rc.FlowRate, rc.FlowBurst, rc.FlowBoot = c.Limits.FlowRate, c.Limits.FlowBurst, time.Duration(c.Limits.FlowBoot)
 	rc.SpoofLimit = c.Limits.SpoofLimit
+	if pol, err := engine.ParseIntegrityPolicy(c.Sim.Integrity); err != nil {
+		errs = append(errs, fmt.Errorf("simulation.integrity: %w", err))
+	} else {
+		rc.Integrity = pol
+	}
+	if !(c.Sim.ExplosionRadius >= 0 && c.Sim.ExplosionRadius < 10000) || !(c.Sim.ExplosionDamage >= 0 && c.Sim.ExplosionDamage < 10000) {
+		errs = append(errs, fmt.Errorf("simulation.explosion_radius/explosion_damage: want 0 up to 10000 (the CF16 range)"))
+	}
+	rc.ExplosionRadius, rc.ExplosionDamage = c.Sim.ExplosionRadius, c.Sim.ExplosionDamage
+	rc.NoWeaponDamage = !c.Sim.WeaponDamage
+	if len(c.Sim.DataFolders) > 0 {
+		reg, err := ships.Vanilla()
+		for _, dir := range c.Sim.DataFolders {
+			if err != nil {
+				break
+			}
+			if st, serr := os.Stat(dir); serr != nil || !st.IsDir() {
+				err = fmt.Errorf("%s is not a folder", dir)
+				break
+			}
+			reg, err = reg.Overlay(os.DirFS(dir), ".")
+			if err != nil {
+				err = fmt.Errorf("%s: %w", dir, err)
+			}
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("simulation.data_folders: %w", err))
+		}
+		rc.Ships = reg
+	}
 	if c.Server.Port < 0 || c.Server.Port > 65535 {
 		errs = append(errs, fmt.Errorf("server.port %d: want 0..65535", c.Server.Port))
 	}

@@ -161,3 +161,59 @@ func TestServeDefault(t *testing.T) {
 		t.Fatalf("shutdown notice reason %d", b.BootReason())
 	}
 }
+
+func TestSimulationConfig(t *testing.T) {
+	// A mod folder adds a species on top of vanilla.
+	mod := t.TempDir()
+	src := "../../engine/ships/data/vanilla-1.1/ships/akira"
+	dst := filepath.Join(mod, "ships", "akira2")
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() == "ship.json" {
+			b = bytes.Replace(b, []byte(`"species_id": 1,`), []byte(`"species_id": 46,`), 1)
+			b = bytes.Replace(b, []byte(`"name": "Akira"`), []byte(`"name": "Akira Refit"`), 1)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "c.toml")
+	os.WriteFile(path, []byte("[simulation]\ndata_folders = [\""+mod+"\"]\nintegrity = \"boot\"\nweapon_damage = false\n"), 0o644)
+	uc, err := LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := uc.Runtime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := rc.Ships.Class(46); !ok || c.Name != "Akira Refit" {
+		t.Fatalf("overlay class %v %v", c, ok)
+	}
+	if _, ok := rc.Ships.Class(1); !ok {
+		t.Fatal("vanilla classes lost")
+	}
+	if rc.Integrity != engine.IntegrityBoot || !rc.NoWeaponDamage {
+		t.Fatalf("%+v", rc)
+	}
+	for _, bad := range []string{"[simulation]\nintegrity = \"maybe\"\n", "[simulation]\ndata_folders = [\"/nonexistent/mod\"]\n", "[simulation]\nexplosion_radius = 20000.0\n"} {
+		os.WriteFile(path, []byte(bad), 0o644)
+		uc, err := LoadConfig(path)
+		if err == nil {
+			_, err = uc.Runtime()
+		}
+		if err == nil || !strings.Contains(err.Error(), "simulation.") {
+			t.Errorf("%q: error %v", bad, err)
+		}
+	}
+}
