@@ -146,8 +146,12 @@ func inArc(ship *Object, d *ships.SubsystemData, world [3]float32, tol float64) 
 	}
 	az := math.Atan2(dot(v, r), dot(v, f))
 	el := math.Asin(math.Max(-1, math.Min(1, dot(v, u)/n)))
-	return az >= float64(d.ArcWidth[0])-tol && az <= float64(d.ArcWidth[1])+tol &&
-		el >= float64(d.ArcHeight[0])-tol && el <= float64(d.ArcHeight[1])+tol
+	within := func(x float64, lim [2]float32) bool {
+		// Some stock arcs list their limits high to low.
+		lo, hi := float64(min(lim[0], lim[1])), float64(max(lim[0], lim[1]))
+		return x >= lo-tol && x <= hi+tol
+	}
+	return within(az, d.ArcWidth) && within(el, d.ArcHeight)
 }
 
 // Weapon-path distributor parameters (simulation.md 5.1): after the shield

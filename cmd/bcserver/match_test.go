@@ -1,0 +1,202 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/bot"
+	"github.com/bcserver/bcserver/engine/ships"
+)
+
+// spawn sends a bot's ObjCreateTeam for a ship of the given species with
+// the given object id (the captured Akira body with its species replaced)
+// and places it at pos facing +Y.
+func spawn(t *testing.T, b *bot.Bot, species uint8, id int32, pos [3]float32) {
+	t.Helper()
+	raw, err := bot.ShipCreate(int(b.Settings().Slot), 2, "ship")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := codec.DecodeObjCreate(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.ObjectID = id
+	m.Ship.Species = species
+	if err := b.Send(m.AppendTo(nil), true); err != nil {
+		t.Fatal(err)
+	}
+	up := codec.StateUpdate{ObjectID: id, Flags: codec.StatePosition | codec.StateForward | codec.StateUp,
+		Position: pos, Forward: codec.Dir3{0, 127, 0}, Up: codec.Dir3{0, 0, 127}}
+	if err := b.Send(up.AppendTo(nil), false); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// deathLog collects, per victim ship, the death messages a bot saw, in
+// order: 'X' ObjectExploding, 'B' Explosion, 'S' SCORE_CHANGE.
+type deathLog struct {
+	seq      []byte
+	explode  []codec.ObjectExploding
+	scores   []codec.ScoreChange
+	endGame  []int32
+	lastKill map[int32]bool
+}
+
+func (d *deathLog) take(p []byte) {
+	switch p[0] {
+	case codec.OpPythonEvent:
+		if ev, err := codec.DecodeObjectExploding(p); err == nil {
+			d.seq = append(d.seq, 'X')
+			d.explode = append(d.explode, ev)
+		}
+	case codec.OpExplosion:
+		d.seq = append(d.seq, 'B')
+	case codec.OpScoreChange:
+		if sc, err := codec.DecodeScoreChange(p); err == nil {
+			d.seq = append(d.seq, 'S')
+			sc.Extras = append([]byte(nil), sc.Extras...)
+			d.scores = append(d.scores, sc)
+		}
+	case codec.OpEndGame:
+		if e, err := codec.DecodeEndGame(p); err == nil {
+			d.seq = append(d.seq, 'E')
+			d.endGame = append(d.endGame, e.Reason)
+		}
+	}
+}
+
+func drain(b *bot.Bot, d *deathLog, wait time.Duration) {
+	deadline := time.After(wait)
+	for {
+		select {
+		case m := <-b.Inbox():
+			d.take(m.Payload)
+		case <-deadline:
+			return
+		}
+	}
+}
+
+// A match between two bots plays out end to end over UDP with the Lua
+// deathmatch: B dies by ramming (collision kill credited to A), then by A's
+// phasers again and again until A's score passes the frag limit (1 ×
+// 10,000 points) and the game ends with reason 3. Both players see every
+// death as the stock host sends it: ObjectExploding (then Explosion for
+// weapon kills) then SCORE_CHANGE naming A.
+func TestMatchPlaysOut(t *testing.T) {
+	r := serveTest(t, func(uc *UserConfig) {
+		uc.Mission["frag_limit"] = int64(1)
+		uc.Mission["restart_after"] = int64(-1)
+		uc.Limits.FlowRate = 0
+	})
+	// A shot per weapon per message: the default half-second per weapon
+	// would make the test slow, not different.
+	r.do(t, func(g *engine.Game) { g.SetWeaponModel(&engine.DataWeapons{ArcTolerance: 0.35}) })
+	a := r.join(t, "Attacker")
+	b := r.join(t, "Target")
+	shipA := codec.FirstObjectID(int(a.Settings().Slot))
+	shipB := codec.FirstObjectID(int(b.Settings().Slot))
+	// A flies a Sovereign (mass 100) into B's Akira (mass 70): the same
+	// collision hurts the Akira more, so B dies first.
+	spawn(t, a, 5, shipA, [3]float32{0, 0, 0})
+	spawn(t, b, 1, shipB, [3]float32{0, 30, 0})
+	var da, db deathLog
+	drain(a, &da, 200*time.Millisecond)
+	drain(b, &db, 0)
+
+	// Ramming: B reports A's ship hitting it.
+	ram := codec.CollisionEffect{Code: codec.EventObjectCollision, Src: shipA, Target: shipB,
+		Contacts: codec.AppendContact(nil, codec.CollisionContact{Dir: codec.Dir3{0, -127, 0}, Dist: 216}), Force: 700}.AppendTo(nil)
+	for i := 0; i < 10 && len(db.explode) == 0; i++ {
+		if err := b.Send(ram, true); err != nil {
+			t.Fatal(err)
+		}
+		drain(b, &db, 1100*time.Millisecond)
+	}
+	drain(a, &da, 300*time.Millisecond)
+	drain(b, &db, 0)
+	for name, d := range map[string]*deathLog{"A": &da, "B": &db} {
+		if len(d.explode) != 1 || string(d.seq) != "XS" {
+			t.Fatalf("%s after the ramming: %q", name, d.seq)
+		}
+		ev, sc := d.explode[0], d.scores[0]
+		if ev.Src != shipA || ev.Dst != shipB || ev.FiringPlayer != int32(a.ID()) || ev.Lifetime != 12.9 {
+			t.Fatalf("%s: ObjectExploding %+v", name, ev)
+		}
+		if sc.Killer != int32(a.ID()) || sc.KillerKills != 1 || sc.Victim != int32(b.ID()) || sc.VictimDeaths != 1 {
+			t.Fatalf("%s: SCORE_CHANGE %+v", name, sc)
+		}
+	}
+
+	// Phasers until the game ends.
+	beamID := shipA + 1 + int32(forwardPhaser(t, 5))
+	victim := shipB
+	respawned := 0
+	deadline := time.Now().Add(60 * time.Second)
+	for len(db.endGame) == 0 && time.Now().Before(deadline) {
+		if n := len(db.explode); n > respawned {
+			// The last death was seen: respawn with a new id, as a client
+			// does after its explosion (simulation.md 11).
+			respawned = n
+			victim = shipB + int32(n)*0x100
+			spawn(t, b, 1, victim, [3]float32{0, 30, 0})
+			time.Sleep(20 * time.Millisecond)
+		}
+		beam := codec.BeamFire{BeamID: beamID, Info: 2, Dir: codec.Dir3{0, 127, 0}, Flags: 1, HasTarget: true, Target: victim}.AppendTo(nil)
+		for range 10 {
+			if err := a.Send(beam, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		drain(b, &db, 30*time.Millisecond)
+	}
+	deaths := len(db.explode)
+	drain(a, &da, 500*time.Millisecond)
+	drain(b, &db, 0)
+	if len(db.endGame) != 1 || db.endGame[0] != codec.EndScoreLimitReached || len(da.endGame) != 1 {
+		t.Fatalf("no END_GAME(3): A %q B %q after %d deaths", da.seq, db.seq, deaths)
+	}
+	for name, d := range map[string]*deathLog{"A": &da, "B": &db} {
+		// Every weapon death: ObjectExploding, Explosion, SCORE_CHANGE;
+		// the last SCORE_CHANGE comes before END_GAME.
+		want := "XS"
+		for range len(d.explode) - 1 {
+			want += "XBS"
+		}
+		want += "E"
+		if string(d.seq) != want {
+			t.Fatalf("%s: death messages %q, want %q", name, d.seq, want)
+		}
+		for i, sc := range d.scores {
+			if sc.Killer != int32(a.ID()) || sc.KillerKills != int32(i+1) || sc.VictimDeaths != int32(i+1) {
+				t.Fatalf("%s: SCORE_CHANGE %d %+v", name, i, sc)
+			}
+		}
+		if last := d.scores[len(d.scores)-1]; last.KillerScore < 10000 {
+			t.Fatalf("%s: final score %d below the limit", name, last.KillerScore)
+		}
+	}
+	t.Logf("game ended after %d deaths; A's final score %d", len(db.explode), db.scores[len(db.scores)-1].KillerScore)
+}
+
+// forwardPhaser returns the index of a phaser bank of the class whose
+// firing arc contains straight ahead.
+func forwardPhaser(t *testing.T, species int) int {
+	t.Helper()
+	reg, err := ships.Vanilla()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := reg.Class(species)
+	in := func(lim [2]float32) bool { return min(lim[0], lim[1]) <= 0 && max(lim[0], lim[1]) >= 0 }
+	for i, s := range c.Subsystems {
+		if s.Type() == "phaser" && s.Data.Forward == [3]float32{0, 1, 0} && in(s.Data.ArcWidth) && in(s.Data.ArcHeight) {
+			return i
+		}
+	}
+	t.Fatalf("%s has no forward phaser", c.Name)
+	return 0
+}
