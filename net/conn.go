@@ -6,72 +6,6 @@ import (
 	"time"
 )
 
-// Config holds the transport timers and limits. The zero value of any field
-// means its stock default (DefaultConfig).
-type Config struct {
-	ResendFirst     time.Duration // first retransmission interval (1 s)
-	ResendStep      time.Duration // linear backoff step per resend (1 s)
-	ResendMax       time.Duration // backoff cap (5 s)
-	AckInterval     time.Duration // ACK repeat interval (0.667 s)
-	AckSends        int           // times an ACK is sent at most (3)
-	Keepalive       time.Duration // idle time before a keepalive is queued (5 s)
-	Timeout         time.Duration // silence from the peer before it is dropped (45 s)
-	UnackedTimeout  time.Duration // a reliable message unACKed this long drops the peer (45 s)
-	ReassemblyTTL   time.Duration // incomplete fragmented messages expire (45 s)
-	MaxMessageSize  int           // largest reassembled message (64 KiB)
-	MaxReassembly   int           // bytes held in reassembly and reorder buffers per peer (256 KiB)
-	MaxReassemblies int           // concurrent fragmented messages per peer (16)
-	MaxQueued       int           // messages queued or awaiting ACK per peer before Send fails (8192)
-}
-
-// DefaultConfig returns the stock timer values of transport.md 9 and the
-// server's resource limits.
-func DefaultConfig() Config {
-	return Config{
-		ResendFirst:     time.Second,
-		ResendStep:      time.Second,
-		ResendMax:       5 * time.Second,
-		AckInterval:     667 * time.Millisecond,
-		AckSends:        3,
-		Keepalive:       5 * time.Second,
-		Timeout:         45 * time.Second,
-		UnackedTimeout:  45 * time.Second,
-		ReassemblyTTL:   45 * time.Second,
-		MaxMessageSize:  64 << 10,
-		MaxReassembly:   256 << 10,
-		MaxReassemblies: 16,
-		MaxQueued:       8192,
-	}
-}
-
-func (c Config) withDefaults() Config {
-	d := DefaultConfig()
-	set := func(v *time.Duration, dv time.Duration) {
-		if *v <= 0 {
-			*v = dv
-		}
-	}
-	set(&c.ResendFirst, d.ResendFirst)
-	set(&c.ResendStep, d.ResendStep)
-	set(&c.ResendMax, d.ResendMax)
-	set(&c.AckInterval, d.AckInterval)
-	set(&c.Keepalive, d.Keepalive)
-	set(&c.Timeout, d.Timeout)
-	set(&c.UnackedTimeout, d.UnackedTimeout)
-	set(&c.ReassemblyTTL, d.ReassemblyTTL)
-	seti := func(v *int, dv int) {
-		if *v <= 0 {
-			*v = dv
-		}
-	}
-	seti(&c.AckSends, d.AckSends)
-	seti(&c.MaxMessageSize, d.MaxMessageSize)
-	seti(&c.MaxReassembly, d.MaxReassembly)
-	seti(&c.MaxReassemblies, d.MaxReassemblies)
-	seti(&c.MaxQueued, d.MaxQueued)
-	return c
-}
-
 // Errors from Conn.
 var (
 	ErrTooLarge  = errors.New("message too large")
@@ -89,21 +23,6 @@ type Receiver interface {
 	Deliver(typ byte, payload []byte, reliable bool)
 }
 
-// Stats counts what a Conn has seen and done.
-type Stats struct {
-	DatagramsIn, DatagramsOut uint64
-	MessagesIn, MessagesOut   uint64
-	Delivered                 uint64
-	Retransmits               uint64
-	Duplicates                uint64 // reliable messages (or fragments) seen again
-	OutOfWindow               uint64
-	Malformed                 uint64 // datagrams that failed to parse (fully or partly)
-	AcksIn, AcksOut           uint64
-	AcksUnmatched             uint64
-	ReassemblyDrops           uint64 // fragmented messages abandoned (limits, conflicts, expiry)
-	BufferDrops               uint64 // reliable messages refused because the reorder buffer was full
-}
-
 // outMsg is one encoded transport message waiting to be sent or ACKed.
 type outMsg struct {
 	ch        int
@@ -116,15 +35,6 @@ type outMsg struct {
 	sends     int
 	data      []byte // encoded message, aliases storage
 	storage   [MaxDatagram - HeaderSize]byte
-}
-
-type ackEntry struct {
-	seq      uint16
-	low      bool
-	fragment bool
-	fragIdx  byte
-	sends    int
-	due      time.Time
 }
 
 // held is a reliable message received ahead of a gap, or a completed
@@ -417,48 +327,6 @@ func (c *Conn) drain(ch int, r Receiver) {
 	}
 }
 
-// queueAck creates the ACK for a reliable message (transport.md 6.1): flags
-// derived from the message, merged with an identical ACK not sent yet.
-func (c *Conn) queueAck(now time.Time, m *Message) {
-	a := ackEntry{seq: m.Seq, low: IsLowChannel(m.Type), fragment: m.Fragment, fragIdx: m.FragIdx, due: now}
-	if !a.fragment {
-		a.fragIdx = 0
-	}
-	for i := range c.acks {
-		e := &c.acks[i]
-		if e.seq == a.seq && e.low == a.low && e.fragment == a.fragment && e.fragIdx == a.fragIdx {
-			return
-		}
-	}
-	if len(c.acks) >= 1024 {
-		// A peer that floods us with reliable messages cannot make the
-		// outbox grow without bound: the oldest unsent ACK goes; its message
-		// will be retransmitted and ACKed then.
-		copy(c.acks, c.acks[1:])
-		c.acks = c.acks[:len(c.acks)-1]
-	}
-	c.acks = append(c.acks, a)
-}
-
-// ackReceived removes one matching entry from the retransmit queue
-// (transport.md 6.3).
-func (c *Conn) ackReceived(m *Message) {
-	ch := chGame
-	if m.Low {
-		ch = chLow
-	}
-	for i, o := range c.inflight {
-		if o.ch == ch && o.seq == m.Seq && o.fragment == m.Fragment && (!o.fragment || o.fragIdx == m.FragIdx) {
-			copy(c.inflight[i:], c.inflight[i+1:])
-			c.inflight[len(c.inflight)-1] = nil
-			c.inflight = c.inflight[:len(c.inflight)-1]
-			c.put(o)
-			return
-		}
-	}
-	c.Stats.AcksUnmatched++
-}
-
 // Check reports whether the peer is still alive at now: it fails after the
 // receive timeout or when a reliable message has waited too long for its
 // ACK.
@@ -601,25 +469,6 @@ func (c *Conn) Flush(now time.Time, out []byte) []byte {
 	c.Stats.MessagesOut += uint64(count)
 	c.lastSend = now
 	return b
-}
-
-// maxAckRepeats bounds the repeat queue: repeats only help when an ACK was
-// lost, so under a flood of reliable messages the surplus is not repeated.
-const maxAckRepeats = 4096
-
-func (c *Conn) repeatAck(now time.Time, a ackEntry) {
-	if a.sends >= c.cfg.AckSends || len(c.ackRepeat)-c.ackHead >= maxAckRepeats {
-		return
-	}
-	a.due = now.Add(c.cfg.AckInterval)
-	c.ackRepeat = append(c.ackRepeat, a)
-}
-
-func (c *Conn) appendAck(b []byte, a *ackEntry) []byte {
-	msg := Message{Type: TypeAck, Seq: a.seq, Low: a.low, Fragment: a.fragment, FragIdx: a.fragIdx}
-	c.Stats.AcksOut++
-	a.sends++
-	return AppendMessage(b, &msg)
 }
 
 // resendInterval is the wait after the n-th send of a reliable message:

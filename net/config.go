@@ -1,0 +1,84 @@
+package net
+
+import "time"
+
+// Config holds the transport timers and limits. The zero value of any field
+// means its stock default (DefaultConfig).
+type Config struct {
+	ResendFirst     time.Duration // first retransmission interval (1 s)
+	ResendStep      time.Duration // linear backoff step per resend (1 s)
+	ResendMax       time.Duration // backoff cap (5 s)
+	AckInterval     time.Duration // ACK repeat interval (0.667 s)
+	AckSends        int           // times an ACK is sent at most (3)
+	Keepalive       time.Duration // idle time before a keepalive is queued (5 s)
+	Timeout         time.Duration // silence from the peer before it is dropped (45 s)
+	UnackedTimeout  time.Duration // a reliable message unACKed this long drops the peer (45 s)
+	ReassemblyTTL   time.Duration // incomplete fragmented messages expire (45 s)
+	MaxMessageSize  int           // largest reassembled message (64 KiB)
+	MaxReassembly   int           // bytes held in reassembly and reorder buffers per peer (256 KiB)
+	MaxReassemblies int           // concurrent fragmented messages per peer (16)
+	MaxQueued       int           // messages queued or awaiting ACK per peer before Send fails (8192)
+}
+
+// DefaultConfig returns the stock timer values of transport.md 9 and the
+// server's resource limits.
+func DefaultConfig() Config {
+	return Config{
+		ResendFirst:     time.Second,
+		ResendStep:      time.Second,
+		ResendMax:       5 * time.Second,
+		AckInterval:     667 * time.Millisecond,
+		AckSends:        3,
+		Keepalive:       5 * time.Second,
+		Timeout:         45 * time.Second,
+		UnackedTimeout:  45 * time.Second,
+		ReassemblyTTL:   45 * time.Second,
+		MaxMessageSize:  64 << 10,
+		MaxReassembly:   256 << 10,
+		MaxReassemblies: 16,
+		MaxQueued:       8192,
+	}
+}
+
+func (c Config) withDefaults() Config {
+	d := DefaultConfig()
+	set := func(v *time.Duration, dv time.Duration) {
+		if *v <= 0 {
+			*v = dv
+		}
+	}
+	set(&c.ResendFirst, d.ResendFirst)
+	set(&c.ResendStep, d.ResendStep)
+	set(&c.ResendMax, d.ResendMax)
+	set(&c.AckInterval, d.AckInterval)
+	set(&c.Keepalive, d.Keepalive)
+	set(&c.Timeout, d.Timeout)
+	set(&c.UnackedTimeout, d.UnackedTimeout)
+	set(&c.ReassemblyTTL, d.ReassemblyTTL)
+	seti := func(v *int, dv int) {
+		if *v <= 0 {
+			*v = dv
+		}
+	}
+	seti(&c.AckSends, d.AckSends)
+	seti(&c.MaxMessageSize, d.MaxMessageSize)
+	seti(&c.MaxReassembly, d.MaxReassembly)
+	seti(&c.MaxReassemblies, d.MaxReassemblies)
+	seti(&c.MaxQueued, d.MaxQueued)
+	return c
+}
+
+// Stats counts what a Conn has seen and done.
+type Stats struct {
+	DatagramsIn, DatagramsOut uint64
+	MessagesIn, MessagesOut   uint64
+	Delivered                 uint64
+	Retransmits               uint64
+	Duplicates                uint64 // reliable messages (or fragments) seen again
+	OutOfWindow               uint64
+	Malformed                 uint64 // datagrams that failed to parse (fully or partly)
+	AcksIn, AcksOut           uint64
+	AcksUnmatched             uint64
+	ReassemblyDrops           uint64 // fragmented messages abandoned (limits, conflicts, expiry)
+	BufferDrops               uint64 // reliable messages refused because the reorder buffer was full
+}
