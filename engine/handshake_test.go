@@ -44,22 +44,7 @@ func (w *wire) take() [][]byte {
 
 func vec(t testing.TB, file, name string) []byte {
 	t.Helper()
-	var vs []struct {
-		Name       string `json:"name"`
-		PayloadHex string `json:"payload_hex"`
-		PlainHex   string `json:"plain_hex"`
-	}
-	vectors.MustLoad(t, file, &vs)
-	for _, v := range vs {
-		if v.Name == name {
-			if v.PlainHex != "" {
-				return vectors.MustHex(t, v.PlainHex)
-			}
-			return vectors.MustHex(t, v.PayloadHex)
-		}
-	}
-	t.Fatalf("%s: no vector %q", file, name)
-	return nil
+	return vectors.MustNamed(t, file, name)
 }
 
 func newTestGame(t testing.TB, cfg Config, out bcnet.PacketWriter) *Game {

@@ -13,18 +13,7 @@ import (
 
 func simVec(t *testing.T, name string) []byte {
 	t.Helper()
-	var vs []struct {
-		Name       string `json:"name"`
-		PayloadHex string `json:"payload_hex"`
-	}
-	vectors.MustLoad(t, "simulation.json", &vs)
-	for _, v := range vs {
-		if v.Name == name {
-			return vectors.MustHex(t, v.PayloadHex)
-		}
-	}
-	t.Fatalf("no simulation vector %q", name)
-	return nil
+	return vectors.MustNamed(t, "simulation.json", name)
 }
 
 // collect drains a bot's inbox for d and returns what arrived.

@@ -57,18 +57,7 @@ func enc(b []byte) []byte { c := bytes.Clone(b); alby.Encrypt(c); return c }
 
 func sessionVector(t *testing.T, name string) []byte {
 	t.Helper()
-	var vs []struct {
-		Name       string `json:"name"`
-		PayloadHex string `json:"payload_hex"`
-	}
-	vectors.MustLoad(t, "session.json", &vs)
-	for _, v := range vs {
-		if v.Name == name {
-			return vectors.MustHex(t, v.PayloadHex)
-		}
-	}
-	t.Fatalf("no session vector %q", name)
-	return nil
+	return vectors.MustNamed(t, "session.json", name)
 }
 
 var client1 = netip.MustParseAddrPort("127.0.0.1:50001")

@@ -104,3 +104,40 @@ func MustHex(t TB, s string) []byte {
 	}
 	return b
 }
+
+// entry is the common shape of the named vectors in the list-style files
+// (session.json, simulation.json, missions.json, transport.json).
+type entry struct {
+	Name       string `json:"name"`
+	PayloadHex string `json:"payload_hex"`
+	PlainHex   string `json:"plain_hex"`
+}
+
+// Named returns the bytes of the vector called name in file: its
+// payload_hex, or plain_hex for whole datagrams.
+func Named(file, name string) ([]byte, error) {
+	var es []entry
+	if err := Load(file, &es); err != nil {
+		return nil, err
+	}
+	for _, e := range es {
+		if e.Name != name {
+			continue
+		}
+		if e.PlainHex != "" {
+			return Hex(e.PlainHex)
+		}
+		return Hex(e.PayloadHex)
+	}
+	return nil, fmt.Errorf("%s: no vector %q", file, name)
+}
+
+// MustNamed is Named for tests.
+func MustNamed(t TB, file, name string) []byte {
+	t.Helper()
+	b, err := Named(file, name)
+	if err != nil {
+		t.Fatalf("loading vectors: %v", err)
+	}
+	return b
+}
