@@ -46,6 +46,9 @@ type simState struct {
 	radius      float32 // bounding radius estimate, model units
 	hashChecked bool
 	lastFire    map[int]time.Time // per weapon subsystem, for the weapon model's rate check
+	// efficiency is the share of the consumers' demand the power system
+	// met in its last second (1 = everything); shields recharge by it.
+	efficiency float32
 }
 
 // hitInfo says who and what caused damage, for kill credit.
@@ -68,6 +71,7 @@ func (g *Game) initSim(o *Object) {
 	}
 	o.sim.radius = boundingRadius(c)
 	o.sim.lastFire = make(map[int]time.Time)
+	o.sim.efficiency = 1
 	o.sim.lastPower = g.now
 	o.sim.lastTick = g.now
 }
@@ -115,7 +119,7 @@ func (g *Game) simTick() {
 		g.shieldTick(o, float32(dt.Seconds()))
 		for g.now.Sub(st.lastPower) >= powerPeriod {
 			st.lastPower = st.lastPower.Add(powerPeriod)
-			powerTick(o.Model)
+			st.efficiency = powerTick(o.Model)
 		}
 	}
 }
@@ -124,9 +128,9 @@ func (g *Game) simTick() {
 // generator's condition.
 func (g *Game) shieldTick(o *Object, dt float32) {
 	c := o.Model.Class()
-	gen := float32(1)
+	gen := o.sim.efficiency
 	if c.ShieldGenerator >= 0 {
-		gen = o.Model.ConditionFraction(c.ShieldGenerator)
+		gen *= o.Model.ConditionFraction(c.ShieldGenerator)
 	}
 	for i := range o.sim.shields {
 		if i < len(c.ShieldHP) && i < len(c.ShieldRecharge) {
@@ -137,11 +141,13 @@ func (g *Game) shieldTick(o *Object, dt float32) {
 
 // powerTick runs one second of the power system (simulation.md 10): the
 // reactor charges the main battery, then the backup; consumers draw through
-// the conduits. Only the battery levels reach the wire (0x20 power entry).
-func powerTick(s *ships.Ship) {
+// the conduits and, when short, each gets the same fraction of its demand,
+// which powerTick returns. The battery levels reach the wire (0x20 power
+// entry); the fraction scales the shield recharge.
+func powerTick(s *ships.Ship) float32 {
 	c := s.Class()
 	if c.PowerEntry < 0 {
-		return
+		return 1
 	}
 	p := &c.Power
 	reactor := float32(1)
@@ -167,6 +173,10 @@ func powerTick(s *ships.Ship) {
 	fromBackup := min(demand-fromMain, backup, p.BackupConduitCapacity)
 	backup -= fromBackup
 	s.SetBatteries(main, backup)
+	if demand <= 0 {
+		return 1
+	}
+	return (fromMain + fromBackup) / demand
 }
 
 // repairTick repairs the active queue entries (simulation.md 8) and

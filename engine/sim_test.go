@@ -456,3 +456,23 @@ func BenchmarkSimTick16(b *testing.B) {
 		}
 	}
 }
+
+// The power system: a healthy reactor meets the demand; a destroyed one
+// drains the batteries and the supplied share falls.
+func TestPowerTick(t *testing.T) {
+	l := simLAN(t, "A")
+	m := l.g.Object(shipA).Model
+	if eff := powerTick(m); eff != 1 {
+		t.Fatalf("healthy efficiency %v", eff)
+	}
+	m.SetCondition(m.Class().Reactor, 0)
+	var eff float32
+	main0, backup0 := m.Batteries()
+	for i := 0; i < 3; i++ {
+		eff = powerTick(m)
+	}
+	main1, backup1 := m.Batteries()
+	if eff >= 1 || backup1 >= backup0 || main1 > main0 {
+		t.Fatalf("dead reactor: efficiency %v, batteries %v/%v -> %v/%v", eff, main0, backup0, main1, backup1)
+	}
+}
