@@ -38,11 +38,10 @@ func spawn(t *testing.T, b *bot.Bot, species uint8, id int32, pos [3]float32) {
 // deathLog collects, per victim ship, the death messages a bot saw, in
 // order: 'X' ObjectExploding, 'B' Explosion, 'S' SCORE_CHANGE.
 type deathLog struct {
-	seq      []byte
-	explode  []codec.ObjectExploding
-	scores   []codec.ScoreChange
-	endGame  []int32
-	lastKill map[int32]bool
+	seq     []byte
+	explode []codec.ObjectExploding
+	scores  []codec.ScoreChange
+	endGame []int32
 }
 
 func (d *deathLog) take(p []byte) {
