@@ -67,7 +67,7 @@ var routes = [codec.MaxMessageTypes]route{
 	codec.OpTorpedoFire:        {action: actRelay, check: checkTorpedo, apply: applyWeaponEvent},
 	codec.OpBeamFire:           {action: actRelay, check: checkBeam, apply: applyWeaponEvent},
 	codec.OpTorpedoTypeChange:  {action: actRelay, check: checkEventSource, apply: applyTorpedoType},
-	codec.OpStateUpdate:        {action: actConsume, check: checkStateUpdate, apply: applyStateUpdate},
+	codec.OpStateUpdate:        {action: actConsume, apply: stateUpdate},
 	codec.OpObjNotFound:        {action: actDrop},
 	codec.OpRequestObject:      {action: actConsume, apply: applyRequestObject},
 	codec.OpEnterSet:           {action: actDrop},
@@ -242,7 +242,11 @@ func checkBeam(g *Game, p *Player, payload []byte) bool {
 // applyWeaponEvent raises weapon_fired for missions and plugins and runs
 // the weapon damage model on shots that name a target.
 func applyWeaponEvent(g *Game, p *Player, payload []byte, _ bool) {
-	ev := &WeaponFired{Shooter: p, Opcode: payload[0]}
+	op := payload[0]
+	if op == codec.OpStartFiring && !g.bus.has(EvWeaponFired) {
+		return // nothing to raise, and StartFiring carries no hit for the model
+	}
+	ev := &WeaponFired{Shooter: p, Opcode: op}
 	switch payload[0] {
 	case codec.OpTorpedoFire:
 		if m, err := codec.DecodeTorpedoFire(payload); err == nil {

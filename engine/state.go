@@ -52,34 +52,29 @@ func (o *Object) viewFor(receiver byte) *view {
 	return v
 }
 
-// checkStateUpdate accepts an update only for an object the sender owns
-// and that the host knows; an update carrying only the subsystem flag is
-// dropped: subsystem health is the host's (opcodes.md 2, 0x1C).
-func checkStateUpdate(g *Game, p *Player, payload []byte) bool {
+// stateUpdate takes an owner's StateUpdate (opcodes.md 2, 0x1C): only for
+// an object the sender owns and the host knows; an update carrying only the
+// subsystem flag is dropped, subsystem health being the host's. It stores
+// the movement fields, decoded once; the host sends its own updates from
+// them every tick.
+func stateUpdate(g *Game, p *Player, payload []byte, _ bool) {
 	m, err := codec.DecodeStateUpdate(payload, codec.SubsystemsToEnd)
 	if err != nil {
 		g.malformed(p, payload[0], err)
-		return false
+		return
 	}
 	if !owns(p, m.ObjectID) {
 		g.violation(p, payload[0], "state update for an object the sender does not own", m.ObjectID)
-		return false
+		return
 	}
 	if m.Flags == codec.StateSubsystems {
 		g.Stats.RelayDropped.Add(1)
-		return false
-	}
-	return g.objects[m.ObjectID] != nil
-}
-
-// applyStateUpdate stores the owner's movement fields; the host sends its
-// own updates from them every tick.
-func applyStateUpdate(g *Game, p *Player, payload []byte, _ bool) {
-	m, err := codec.DecodeStateUpdate(payload, codec.SubsystemsToEnd)
-	if err != nil {
 		return
 	}
 	o := g.objects[m.ObjectID]
+	if o == nil {
+		return
+	}
 	st := &o.state
 	st.lastUpdate = g.now
 	st.ownerTime = m.GameTime
