@@ -37,6 +37,7 @@ type Engine interface {
 
 	Mission() engine.Mission
 	SetMission(m engine.Mission)
+	MaxPlayers() int
 	SetTeamMode(on bool)
 	SetAccepting(open bool)
 	Accepting() bool

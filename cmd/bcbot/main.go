@@ -36,6 +36,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var (
 		addr     = fs.String("addr", "127.0.0.1:22101", "server address")
 		name     = fs.String("name", "bcbot", "player name")
+		password = fs.String("password", "", "server password, sent in the connect request")
+		modem    = fs.Bool("modem", false, "report a dial-up modem in NewPlayerInGame (2A 21)")
 		manifest = fs.String("manifest", "", "hash manifest to answer checksum rounds from (default: vanilla 1.1)")
 		chat     = fs.String("chat", "", "chat line to send once in the game")
 		idle     = fs.Duration("idle", 0, "stay in the game this long, then leave (0 = until interrupted)")
@@ -76,7 +78,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		server = ua.AddrPort()
 	}
-	cfg := bot.Config{Server: server, Name: *name, Logger: log}
+	cfg := bot.Config{Server: server, Name: *name, Password: *password, Modem: *modem, Logger: log}
 	if server.Addr().IsLoopback() {
 		cfg.Local = "127.0.0.1:0"
 	} else {
@@ -92,7 +94,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *nbots > 0 {
 		lc := bot.LoadConfig{Server: server, Bots: *nbots, Rate: *rate, Duration: time.Duration(*secs * float64(time.Second)),
-			StateUpdates: *states, Manifest: cfg.Manifest, Logger: log}
+			StateUpdates: *states, Password: *password, Manifest: cfg.Manifest, Logger: log}
 		if err := runLoad(ctx, lc, *pid, stdout); err != nil {
 			fmt.Fprintf(stderr, "bcbot: %v\n", err)
 			return 1
@@ -120,7 +122,7 @@ func join(ctx context.Context, cfg bot.Config, chat string, idle, timeout time.D
 		return fmt.Errorf("joining %s: %w", cfg.Server, err)
 	}
 	s := b.Settings()
-	log.Info("joined the game", "server", cfg.Server, "id", b.ID(), "slot", s.Slot, "map", string(s.Map), "game_time", s.GameTime)
+	log.Info("joined the game", "server", cfg.Server, "id", b.ID(), "name", b.Name(), "renamed", s.NameChanged, "slot", s.Slot, "map", string(s.Map), "game_time", s.GameTime)
 	if chat != "" {
 		if err := b.Chat(chat, false); err != nil {
 			return err

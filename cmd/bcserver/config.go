@@ -15,6 +15,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/bans"
 	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/lua"
@@ -29,6 +30,7 @@ var defaultTOML []byte
 // engine's runtime Config by Runtime.
 type UserConfig struct {
 	Server   ServerSection   `toml:"server"`
+	Bans     BansSection     `toml:"bans"`
 	Game     GameSection     `toml:"game"`
 	Mission  MissionSection  `toml:"mission"`
 	Lua      LuaSection      `toml:"lua"`
@@ -36,6 +38,18 @@ type UserConfig struct {
 	Limits   LimitsSection   `toml:"limits"`
 	Sim      SimSection      `toml:"simulation"`
 	Plugins  PluginsSection  `toml:"plugins"`
+
+	// dir is the folder of the configuration file: relative paths in it
+	// (bans.file) are relative to it.
+	dir string
+}
+
+// BansSection is [bans]: fixed bans, and the ban list file the server
+// keeps (bans added or lifted at run time are written there).
+type BansSection struct {
+	File      string   `toml:"file"`
+	Addresses []string `toml:"addresses"`
+	Names     []string `toml:"names"`
 }
 
 // SimSection is [simulation].
@@ -188,6 +202,7 @@ func LoadConfig(path string) (UserConfig, error) {
 		if err := os.WriteFile(path, defaultTOML, 0o644); err != nil {
 			return c, fmt.Errorf("writing the default configuration to %s: %w", path, err)
 		}
+		c.dir = filepath.Dir(path)
 		return c, nil
 	}
 	if err != nil {
@@ -196,6 +211,7 @@ func LoadConfig(path string) (UserConfig, error) {
 	if err := decodeStrict(b, &c); err != nil {
 		return c, fmt.Errorf("%s: %w", path, err)
 	}
+	c.dir = filepath.Dir(path)
 	return c, nil
 }
 
@@ -205,7 +221,23 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 	var errs []error
 	rc.ServerName = c.Server.Name
 	rc.MaxPlayers = c.Server.MaxPlayers
+	if n := c.Server.MaxPlayers; n < 1 || n > engine.MaxSlots {
+		errs = append(errs, fmt.Errorf("server.max_players %d: want 1..%d (stock menus offer 2..%d)", n, engine.MaxSlots, engine.StockMaxPlayers))
+	}
 	rc.Password = c.Server.Password
+	rc.BanFile = c.BanFile()
+	for _, a := range c.Bans.Addresses {
+		if e, err := bans.Parse(a); err != nil || e.IsName() {
+			errs = append(errs, fmt.Errorf("bans.addresses: %q is not an IPv4 address (255 = any octet)", a))
+		}
+		rc.Bans = append(rc.Bans, a)
+	}
+	for _, n := range c.Bans.Names {
+		if _, err := bans.Parse(bans.NamePrefix + n); err != nil {
+			errs = append(errs, fmt.Errorf("bans.names: %q: %w", n, err))
+		}
+		rc.Bans = append(rc.Bans, bans.NamePrefix+n)
+	}
 	if fsys, where, err := c.MissionsFS(); err != nil {
 		errs = append(errs, err)
 	} else if err := lua.CheckMode(fsys, c.Game.Mode); err != nil {
@@ -296,6 +328,16 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 	return rc, errors.Join(errs...)
 }
 
+// BanFile returns bans.file resolved against the configuration file's
+// folder ("" for none).
+func (c UserConfig) BanFile() string {
+	f := c.Bans.File
+	if f == "" || filepath.IsAbs(f) || c.dir == "" {
+		return f
+	}
+	return filepath.Join(c.dir, f)
+}
+
 // Runtime converts the TOML form into gamespy.Config.
 func (g GamespyConfig) Runtime() gamespy.Config {
 	return gamespy.Config{
@@ -340,7 +382,11 @@ func (ms MissionSection) check() (engine.Mission, error) {
 	if n, ok := intKey("frag_limit", limit, "-1 (none) or 1..254 (stock menus: 1..10)"); ok {
 		m.FragLimit = n
 	}
-	intKey("player_limit", func(n int64) bool { return n >= 2 && n <= 8 }, "2..8")
+	if _, ok := ms["player_limit"]; ok {
+		// One rule: the limit the server enforces is the one missions
+		// announce in MISSION_INIT.
+		errs = append(errs, errors.New("mission.player_limit is gone: the player limit is server.max_players, which missions announce in MISSION_INIT and the server enforces"))
+	}
 	intKey("restart_after", func(n int64) bool { return n >= -1 && n <= 86400 }, "seconds, 0 or -1 = never")
 	for _, key := range []string{"stock_killer_score_quirk", "stock_skip_weapon_kill_score_change", "check_faction_ships"} {
 		if v, ok := ms[key]; ok {

@@ -17,6 +17,7 @@ import (
 	"github.com/bcserver/bcserver/engine/bot"
 	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/missions"
+	bcnet "github.com/bcserver/bcserver/net"
 )
 
 type lockedBuf struct {
@@ -144,6 +145,29 @@ func TestUDPMissionJoinAndChat(t *testing.T) {
 	r.do(t, func(g *engine.Game) { script, mapName = g.Mission().Script, g.Mission().MapName })
 	if script != "Multiplayer.Episode.Mission1.Mission1" || mapName != "DM" {
 		t.Fatalf("mission %q %q", script, mapName)
+	}
+}
+
+// The limit the mission announces in MISSION_INIT is server.max_players,
+// and it is the one enforced: the next joiner is told "server full".
+func TestUDPPlayerLimitAnnouncedIsEnforced(t *testing.T) {
+	r := serveTest(t, func(uc *UserConfig) { uc.Server.MaxPlayers = 2 })
+	a := r.join(t, "Alice")
+	await(t, a, "MISSION_INIT", []byte{0x35, 2, 1, 0xff, 0xff}, 5*time.Second)
+	r.join(t, "Bob")
+	c, err := bot.New(bot.Config{Server: r.srv.Addr(), Name: "Carl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c.Start(ctx)
+	t.Cleanup(c.Close)
+	if err := c.WaitState(ctx, bot.Closed); err != nil {
+		t.Fatal(err)
+	}
+	if c.BootReason() != bcnet.BootFull {
+		t.Fatalf("third player: boot reason %d", c.BootReason())
 	}
 }
 

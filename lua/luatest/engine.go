@@ -30,7 +30,9 @@ type Engine struct {
 	Kicked []byte
 	// NoPost makes Post refuse work (a full queue); set it with SetNoPost
 	// once other goroutines may post.
-	NoPost  bool
+	NoPost bool
+	// Limit is the player limit the fake enforces (0: the stock 8).
+	Limit   int
 	postMu  sync.Mutex
 	posted  []func()
 	mission engine.Mission
@@ -320,6 +322,14 @@ func (e *Engine) Mission() engine.Mission { return e.mission }
 
 // SetMission implements lua.Engine.
 func (e *Engine) SetMission(m engine.Mission) { e.mission = m }
+
+// MaxPlayers implements lua.Engine: Limit, or the stock 8 when unset.
+func (e *Engine) MaxPlayers() int {
+	if e.Limit > 0 {
+		return e.Limit
+	}
+	return engine.StockMaxPlayers
+}
 
 // SetTeamMode implements lua.Engine.
 func (e *Engine) SetTeamMode(on bool) { e.teamMode = on }

@@ -47,7 +47,6 @@ function stock.options(overrides)
   local c = bc.config
   local o = {
     system = c.system or "Multi1",
-    player_limit = c.player_limit or 8,
     time_limit = c.time_limit or -1,
     frag_limit = c.frag_limit or -1,
     -- missions.md 3.5: stock writes 0 as the killer's score when he is not
@@ -136,7 +135,8 @@ end
 function stock.mission_init(mode)
   local o = mode.options
   local m = {
-    player_limit = o.player_limit,
+    -- player_limit is left out: bc.msg.mission_init announces the server's
+    -- enforced limit (server.max_players).
     system = bc.system_index(o.system),
     frag_limit = o.frag_limit,
   }
