@@ -191,6 +191,12 @@ func checkObjCreate(g *Game, p *Player, payload []byte) bool {
 		g.violation(p, payload[0], "owner slot is not the sender's", m.ObjectID)
 		return false
 	}
+	// Byte 2 becomes the ship's net player id on every receiver, which the
+	// scripts credit kills to (simulation.md 3.1).
+	if m.Op == codec.OpObjCreateTeam && m.OwnerPlayer != p.ID {
+		g.violation(p, payload[0], "owner player id is not the sender's", m.ObjectID)
+		return false
+	}
 	if !owns(p, m.ObjectID) {
 		g.violation(p, payload[0], "object id outside the sender's block", m.ObjectID)
 		return false
@@ -258,7 +264,7 @@ func applyWeaponEvent(g *Game, p *Player, payload []byte, _ bool) {
 	case codec.OpBeamFire:
 		if m, err := codec.DecodeBeamFire(payload); err == nil {
 			ev.Weapon = m.BeamID
-			if m.HasTarget {
+			if m.HasTarget() {
 				ev.Target = m.Target
 			}
 		}

@@ -100,6 +100,11 @@ func retarget(b []byte, slot int, owner int, idOffsets ...int) []byte {
 	out := bytes.Clone(b)
 	if owner >= 0 {
 		out[owner] = byte(slot)
+		if out[0] == codec.OpObjCreateTeam {
+			// Byte 2 is the owner's wire player id; the test clients
+			// join in slot order and get ids 2, 3, 4, ...
+			out[2] = byte(slot + 2)
+		}
 	}
 	for _, off := range idOffsets {
 		id := int32(uint32(out[off]) | uint32(out[off+1])<<8 | uint32(out[off+2])<<16 | uint32(out[off+3])<<24)
@@ -120,8 +125,8 @@ const shipA = int32(0x3FFFFFFF) // slot 0's first object
 // answered, or dropped (opcodes.md 2 and 4).
 func TestRoutingTable(t *testing.T) {
 	akira := vec(t, "simulation.json", "objcreateteam_akira_spawn")
-	torp := append([]byte{codec.OpTorpedoFire}, codec.TorpedoFire{TubeID: shipA + 8, Info: 2, Flags: 0x05, Dir: codec.Dir3{-33, -121, 17}}.AppendTo(nil)[1:]...)
-	beam := codec.BeamFire{BeamID: shipA + 20, Info: 2, Dir: codec.Dir3{1, 2, 3}, Flags: 1, HasTarget: true, Target: 0x4003FFFF}.AppendTo(nil)
+	torp := append([]byte{codec.OpTorpedoFire}, codec.TorpedoFire{TubeID: shipA + 8, Projectile: 2, Flags: 0x05, Dir: codec.Dir3{-33, -121, 17}}.AppendTo(nil)[1:]...)
+	beam := codec.BeamFire{BeamID: shipA + 20, Info: 2, Dir: codec.Dir3{1, 2, 3}, Flags: codec.BeamArg | codec.BeamHasTarget, Target: 0x4003FFFF}.AppendTo(nil)
 	type want int
 	const (
 		relayed want = iota
@@ -302,7 +307,7 @@ func TestLateJoinerAndLeaver(t *testing.T) {
 	l.g.On(EvShipCreated, func(e Event) { created = append(created, e.(*ShipCreated).Ship) })
 	l.send(l.cs[0], akiraA, true)
 	l.send(l.cs[1], sovB, true)
-	if len(created) != 2 || created[0].Species != 1 || created[1].Species != 5 || created[0].Team != 2 || created[1].Owner.ID != 3 || created[0].Name != "Cady2" {
+	if len(created) != 2 || created[0].Species != 1 || created[1].Species != 5 || created[0].NetPlayerID != 2 || created[1].Owner.ID != 3 || created[0].Name != "Cady2" {
 		t.Fatalf("ship_created %+v", created)
 	}
 	var order []string

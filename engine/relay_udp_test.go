@@ -50,15 +50,18 @@ func TestUDPThreeClientReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sovB.OwnerSlot, sovB.ObjectID, sovB.Ship.Player = 1, 0x4003FFFF, []byte("Bob")
+	sovB.OwnerSlot, sovB.OwnerPlayer, sovB.ObjectID, sovB.Ship.Name = 1, b.ID(), 0x4003FFFF, []byte("Bob")
 	shipB := sovB.AppendTo(nil)
-	shipC, _ := bot.ShipCreate(2, 2, "Carol")
+	shipC, _ := bot.ShipCreate(2, c.ID(), "Carol")
 	ev := func(op byte, factory, code uint32, src, dst int32, tail ...byte) []byte {
 		return codec.Event{Op: op, Factory: factory, Code: code, Src: src, Dst: dst, Tail: tail}.AppendTo(nil)
 	}
 	startFiring := ev(codec.OpStartFiring, codec.FactoryStartFiring, 0x008000D7, 0x3FFFFFFF+20, 0x4003FFFF, 1, 2, 3, 4, 5, 6, 7, 8)
-	torp := codec.TorpedoFire{TubeID: 0x3FFFFFFF + 8, Info: 2, Flags: 0x07, Dir: codec.Dir3{-33, -121, 17}, Target: 0x4003FFFF, Point: codec.NewDirMag(1, 2, 3)}.AppendTo(nil)
-	beam := codec.BeamFire{BeamID: 0x4003FFFF + 20, Info: 2, Dir: codec.Dir3{0, 127, 0}, Flags: 1, HasTarget: true, Target: 0x3FFFFFFF}.AppendTo(nil)
+	// Captured targeted fire: A's Akira tube 0x4000000D at B's ship, and a
+	// bank of A's block at an object of C's block.
+	torp := simVec(t, "torpedo_fire_targeted_akira_tube")
+	beamA := simVec(t, "beam_fire_targeted")
+	beam := codec.BeamFire{BeamID: 0x4003FFFF + 20, Info: 2, Dir: codec.Dir3{0, 127, 0}, Flags: codec.BeamArg | codec.BeamHasTarget, Target: 0x3FFFFFFF}.AppendTo(nil)
 	state := vectors.MustHex(t, "1CFFFFFF3F0080E1419D0000B042000084C2000092C22137FB0B684630BB5E000001CC02CC04CC")
 	type step struct {
 		from    *bot.Bot
@@ -69,7 +72,7 @@ func TestUDPThreeClientReplay(t *testing.T) {
 		{a, akira, 1}, {b, shipB, 1}, {c, shipC, 1},
 		{a, phaserA, 1}, {b, phaserB, 1},
 		{a, startFiring, 2}, // a duplicate pair in one datagram, relayed twice
-		{a, torp, 1}, {b, beam, 1},
+		{a, torp, 1}, {a, beamA, 1}, {b, beam, 1},
 	}
 	for _, s := range steps {
 		for range s.copies {

@@ -15,7 +15,7 @@ import (
 // and places it at pos facing +Y.
 func spawn(t *testing.T, b *bot.Bot, species uint8, id int32, pos [3]float32) {
 	t.Helper()
-	raw, err := bot.ShipCreate(int(b.Settings().Slot), 2, "ship")
+	raw, err := bot.ShipCreate(int(b.Settings().Slot), b.ID(), "ship")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestMatchPlaysOut(t *testing.T) {
 	}
 
 	// Phasers until the game ends.
-	beamID := shipA + 1 + int32(forwardPhaser(t, 5))
+	beamID := shipA + int32(forwardPhaser(t, 5))
 	victim := shipB
 	respawned := 0
 	deadline := time.Now().Add(60 * time.Second)
@@ -144,7 +144,7 @@ func TestMatchPlaysOut(t *testing.T) {
 			spawn(t, b, 1, victim, [3]float32{0, 30, 0})
 			time.Sleep(20 * time.Millisecond)
 		}
-		beam := codec.BeamFire{BeamID: beamID, Info: 2, Dir: codec.Dir3{0, 127, 0}, Flags: 1, HasTarget: true, Target: victim}.AppendTo(nil)
+		beam := codec.BeamFire{BeamID: beamID, Info: 2, Dir: codec.Dir3{0, 127, 0}, Flags: codec.BeamArg | codec.BeamHasTarget, Target: victim}.AppendTo(nil)
 		for range 10 {
 			if err := a.Send(beam, true); err != nil {
 				t.Fatal(err)
@@ -181,8 +181,8 @@ func TestMatchPlaysOut(t *testing.T) {
 	t.Logf("game ended after %d deaths; A's final score %d", len(db.explode), db.scores[len(db.scores)-1].KillerScore)
 }
 
-// forwardPhaser returns the index of a phaser bank of the class whose
-// firing arc contains straight ahead.
+// forwardPhaser returns the id offset (object id = ship id + offset) of a
+// phaser bank of the class whose firing arc contains straight ahead.
 func forwardPhaser(t *testing.T, species int) int {
 	t.Helper()
 	reg, err := ships.Vanilla()
@@ -191,9 +191,9 @@ func forwardPhaser(t *testing.T, species int) int {
 	}
 	c, _ := reg.Class(species)
 	in := func(lim [2]float32) bool { return min(lim[0], lim[1]) <= 0 && max(lim[0], lim[1]) >= 0 }
-	for i, s := range c.Subsystems {
+	for _, s := range c.Subsystems {
 		if s.Type() == "phaser" && s.Data.Forward == [3]float32{0, 1, 0} && in(s.Data.ArcWidth) && in(s.Data.ArcHeight) {
-			return i
+			return s.IDOffset
 		}
 	}
 	t.Fatalf("%s has no forward phaser", c.Name)
