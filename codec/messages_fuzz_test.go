@@ -18,7 +18,7 @@ func sampleMessages() [][]byte {
 		GameInit{}, TransferDone{}, NewPlayerInGame{Modem: true},
 		PlayerListEvent{Code: EventPlayerLeft, Target: 0x64F, PeerID: 3},
 		DeletePlayerAnim{Name: []byte("Cady2")},
-		DestroyObject{0x3FFFFFFF}, ObjNotFound{1}, RequestObject{2}, UICollisionSetting{true},
+		DestroyObject{0x3FFFFFFF}, ObjectPrompt{1}, RequestObject{2}, UICollisionSetting{true},
 		EnterSet{ObjectID: 3, Data: []byte{1, 2, 3}}, HostMsg{},
 		ship,
 		ObjCreate{Op: OpObjCreate, ClassID: ClassTorpedo, ObjectID: 0x40000050, Body: []byte{2, 0, 0}},

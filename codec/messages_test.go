@@ -114,7 +114,7 @@ func gameCodecs() []msgCodec {
 		entry("PlayerListEvent", "session", []byte{OpPlayerListEvent}, false, DecodePlayerListEvent),
 		entry("DeletePlayerAnim", "session", []byte{OpDeletePlayerAnim}, false, DecodeDeletePlayerAnim),
 		entry("DestroyObject", "session", []byte{OpDestroyObject}, false, DecodeDestroyObject),
-		entry("ObjNotFound", "session", []byte{OpObjNotFound}, false, DecodeObjNotFound),
+		entry("ObjNotFound", "session", []byte{OpObjectPrompt}, false, DecodeObjectPrompt),
 		entry("RequestObject", "session", []byte{OpRequestObject}, false, DecodeRequestObject),
 		entry("UICollisionSetting", "session", []byte{OpUICollisionSetting}, false, DecodeUICollisionSetting),
 		entry("EnterSet", "session", []byte{OpEnterSet}, true, DecodeEnterSet),

@@ -206,16 +206,19 @@ func DecodeDestroyObject(payload []byte) (DestroyObject, error) {
 	return DestroyObject{id}, err
 }
 
-// ObjNotFound is opcode 0x1D, the answer to RequestObject for an unknown id.
-type ObjNotFound struct{ ObjectID int32 }
+// ObjectPrompt is opcode 0x1D (stock name "ObjNotFound"): "here is an id
+// you may be missing". A receiver that lacks the object requests it with
+// RequestObject 0x1E; one that has it does nothing. It is never the answer
+// to 0x1E: an unknown id gets no answer at all (opcodes.md 3.10).
+type ObjectPrompt struct{ ObjectID int32 }
 
 // AppendTo appends the encoded message to b.
-func (m ObjNotFound) AppendTo(b []byte) []byte { return appendObjectID(b, OpObjNotFound, m.ObjectID) }
+func (m ObjectPrompt) AppendTo(b []byte) []byte { return appendObjectID(b, OpObjectPrompt, m.ObjectID) }
 
-// DecodeObjNotFound parses an opcode-0x1D payload.
-func DecodeObjNotFound(payload []byte) (ObjNotFound, error) {
-	id, err := decodeObjectID(payload, OpObjNotFound, "obj not found")
-	return ObjNotFound{id}, err
+// DecodeObjectPrompt parses an opcode-0x1D payload.
+func DecodeObjectPrompt(payload []byte) (ObjectPrompt, error) {
+	id, err := decodeObjectID(payload, OpObjectPrompt, "object prompt")
+	return ObjectPrompt{id}, err
 }
 
 // RequestObject is opcode 0x1E: a client asks for an object it does not

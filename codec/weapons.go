@@ -61,13 +61,6 @@ func NewScaledPoint(v [3]float32, radius float32) ScaledPoint {
 	return ScaledPoint{Dir: NewDir3(v[0], v[1], v[2]), Dist: uint8(f)}
 }
 
-const (
-	torpedoFireLen       = 10 // op, tube id, projectile byte, flags, Dir3
-	torpedoFireTargetLen = 18 // + i32 target + 4-byte point
-	beamFireLen          = 10 // op, beam id, info, Dir3, flags
-	beamFireTargetLen    = 14 // + i32 target
-)
-
 // TorpedoFire is opcode 0x19: a torpedo launched by its owner, relayed to
 // the other peers (opcodes.md 3.5). 10 bytes, or 18 when the target block
 // is present (Flags bit 2 clear).
