@@ -5,6 +5,7 @@ import (
 	"context"
 	"io/fs"
 	"log/slog"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/missions"
 	bcnet "github.com/bcserver/bcserver/net"
+	"github.com/bcserver/bcserver/plugins/gamespy"
 )
 
 type lockedBuf struct {
@@ -318,5 +320,39 @@ func saveByRename(t *testing.T, path, content string) {
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A password set in the configuration is enforced (stock refusal, reason
+// 2) and browsers see the server as locked (gamespy.md 2.1).
+func TestUDPPasswordLockedAndEnforced(t *testing.T) {
+	r := serveTest(t, func(uc *UserConfig) { uc.Server.Password = "Warp9"; uc.Plugins.Gamespy.Enabled = true })
+	conn, err := netListenUDP()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	found, err := gamespy.Discover(ctx, conn, []netip.AddrPort{r.srv.Addr()}, 500*time.Millisecond)
+	conn.Close()
+	if err != nil || len(found) != 1 || found[0].Info["password"] != "1" || !strings.HasPrefix(found[0].Info["hostname"], "*") {
+		t.Fatalf("discover: %+v %v", found, err)
+	}
+	for _, tc := range []struct {
+		password string
+		want     bot.State
+	}{{"", bot.Closed}, {"warp9", bot.InGame}} {
+		b, err := bot.New(bot.Config{Server: r.srv.Addr(), Name: "P" + tc.password, Password: tc.password})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Start(ctx)
+		t.Cleanup(b.Close)
+		if err := b.WaitState(ctx, tc.want); err != nil {
+			t.Fatal(err)
+		}
+		if tc.want == bot.Closed && b.BootReason() != bcnet.BootRefused {
+			t.Fatalf("no password: boot reason %d", b.BootReason())
+		}
 	}
 }

@@ -327,6 +327,12 @@ func (b *Bot) run(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
+			// Leave as a quitting stock client does, so the server need
+			// not wait for a timeout.
+			if b.client.State() == bcnet.ClientConnected {
+				_ = b.client.Disconnect()
+				b.flush(time.Now())
+			}
 			b.setState(Closed, ctx.Err())
 			return
 		case p, ok := <-in:
