@@ -119,8 +119,15 @@ func TestUDPPasswordBansAndRename(t *testing.T) {
 	if b.Name() != "ace (2)" || !b.Settings().NameChanged {
 		t.Fatalf("renamed to %q", b.Name())
 	}
-	// Ace learns the new name from the relayed identity.
-	waitFor(t, a, "the newcomer in the player list", func(p []byte) bool { return p[0] == codec.OpPlayerListEvent })
+	// Ace learns the new name from the relayed identity, which the host
+	// relays before it announces the newcomer.
+	waitFor(t, a, "the newcomer in the player list", func(p []byte) bool {
+		ev, err := codec.DecodePlayerListEvent(p)
+		return err == nil && ev.PeerID == b.ID()
+	})
+	if got := a.Peers()[b.ID()]; got != "ace (2)" {
+		t.Fatalf("ace knows the newcomer as %q", got)
+	}
 	var names []string
 	var modem bool
 	onGame(t, srv, func(g *engine.Game) {

@@ -88,4 +88,5 @@ type Stats struct {
 	ReassemblyDrops           uint64 // fragmented messages abandoned (limits, conflicts, expiry)
 	BufferDrops               uint64 // reliable messages refused because the reorder buffer was full
 	Keepalives                uint64 // idle keepalives (type 0x02) queued
+	KeepalivesIn              uint64 // keepalives received
 }

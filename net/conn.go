@@ -227,6 +227,9 @@ func (c *Conn) handle(now time.Time, m *Message, r Receiver) {
 		return
 	}
 	if !m.Reliable {
+		if m.Type == TypeKeepalive {
+			c.Stats.KeepalivesIn++
+		}
 		// Unreliable messages are delivered as they arrive: no order, no
 		// duplicate suppression (transport.md 5.1).
 		c.Stats.Delivered++

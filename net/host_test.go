@@ -176,8 +176,8 @@ func TestHostStrangersAndBadIDs(t *testing.T) {
 	}
 }
 
-// Host and Client over real loopback UDP sockets: connect, identity,
-// messages both ways, fragmented messages, graceful leave.
+// Host and Client over real loopback UDP sockets: connect with a password,
+// identity, messages both ways, fragmented messages, idle keepalives.
 func TestLoopbackClientHost(t *testing.T) {
 	srv, err := Listen("127.0.0.1:0", 0)
 	if err != nil {
@@ -190,11 +190,13 @@ func TestLoopbackClientHost(t *testing.T) {
 	}
 	defer cli.Close()
 
-	ev := &hostEvents{}
-	h := NewHost(HostConfig{}, ev, srv)
+	ev := &hostEvents{password: "abc"}
+	// Short keepalives so both sides send some while idle.
+	cfg := Config{Keepalive: 50 * time.Millisecond}
+	h := NewHost(HostConfig{Transport: cfg}, ev, srv)
 	ev.onConn = func(p *Peer) { _ = p.Send([]byte{0x20, 0x00}, true) }
 	cev := &clientEvents{}
-	c := NewClient(Config{}, cev, ClientOptions{IP: [4]byte{127, 0, 0, 1}, Name: "Bot"}, time.Now())
+	c := NewClient(cfg, cev, ClientOptions{IP: [4]byte{127, 0, 0, 1}, Name: "Bot", Password: "ABC"}, time.Now())
 	if err := c.Connect(); err != nil {
 		t.Fatal(err)
 	}
@@ -225,13 +227,17 @@ func TestLoopbackClientHost(t *testing.T) {
 			cli.Release(pk)
 		case <-time.After(20 * time.Millisecond):
 			h.Tick(time.Now())
+			if err := c.Tick(time.Now()); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if c.State() == ClientConnected && !sentBig && len(ev.ids) == 1 {
 			_ = c.Send(big, true)
 			_ = c.Send([]byte{0x2A, 0x20}, true)
 			sentBig = true
 		}
-		if len(ev.msgs) == 2 && len(cev.msgs) == 1 {
+		p := h.Peer(2)
+		if len(ev.msgs) == 2 && len(cev.msgs) == 1 && p != nil && p.Stats().KeepalivesIn > 0 && c.Conn().Stats.KeepalivesIn > 0 {
 			break
 		}
 	}
@@ -243,6 +249,10 @@ func TestLoopbackClientHost(t *testing.T) {
 	}
 	if len(cev.msgs) != 1 || !bytes.Equal(cev.msgs[0], []byte{0x20, 0x00}) {
 		t.Fatalf("client got %X", cev.msgs)
+	}
+	// Both sides kept the idle link alive with the 1-byte keepalive.
+	if p := h.Peer(2); p == nil || p.Stats().KeepalivesIn == 0 || p.Stats().Keepalives == 0 || c.Conn().Stats.KeepalivesIn == 0 {
+		t.Fatal("no keepalives exchanged")
 	}
 }
 
