@@ -344,3 +344,38 @@ func (d *discard) WriteToUDPAddrPort(b []byte, addr netip.AddrPort) (int, error)
 }
 
 var _ = fmt.Sprint
+
+// BenchmarkHostKeepalives measures the idle path: every op, 16 peers that
+// heard nothing for 5 s each get the 1-byte keepalive, and each sends one
+// back. It must not allocate.
+func BenchmarkHostKeepalives(b *testing.B) {
+	out := &discard{}
+	h := NewHost(HostConfig{Transport: Config{AckSends: 1}}, &hostEvents{}, out)
+	var peers []*Peer
+	for i := 0; i < 16; i++ {
+		addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(41000+i))
+		h.HandleDatagram(t0, addr, enc(vectors.MustHex(b, "FF01030FC000000A0A0AEF5F0A00000000")))
+		p := h.Peer(byte(2 + i))
+		h.HandleDatagram(t0, addr, enc([]byte{p.ID, 1, 0x01, 0x00, 0x00, 0x02})) // ACK of the reply
+		peers = append(peers, p)
+	}
+	h.Flush(t0)
+	ka := make([][]byte, len(peers))
+	for i, p := range peers {
+		ka[i] = enc([]byte{p.ID, 1, TypeKeepalive})
+	}
+	d := make([]byte, 3)
+	now := t0
+	b.ReportAllocs()
+	for b.Loop() {
+		now = now.Add(5 * time.Second)
+		for i, p := range peers {
+			copy(d, ka[i])
+			h.HandleDatagram(now, p.Addr, d)
+		}
+		h.Tick(now)
+	}
+	if out.n < b.N*16 {
+		b.Fatalf("%d keepalives for %d ops", out.n, b.N)
+	}
+}
