@@ -87,10 +87,8 @@ func (m *mission) api() *glua.LTable {
 			reason = bcnet.BootRefused
 		case "full":
 			reason = bcnet.BootFull
-		case "banned":
-			reason = bcnet.BootBanned
 		default:
-			L.ArgError(2, fmt.Sprintf("reason %q: want kicked, timeout, refused, full or banned", r))
+			L.ArgError(2, fmt.Sprintf("reason %q: want kicked, timeout, refused or full", r))
 		}
 		if p != nil {
 			m.h.log.Info("mission kicks player", "player", p.ID, "name", p.Name, "source", where(L))
