@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"sort"
+	"strings"
 	"time"
 
 	glua "github.com/yuin/gopher-lua"
@@ -20,79 +21,102 @@ type Table []Pair
 // Pair is one key/value of a Table.
 type Pair struct{ Key, Value any }
 
-// Limits on a copied value, so a runaway storage table cannot stall a
-// reload.
-const (
-	maxCopyDepth   = 64
-	maxCopyEntries = 1 << 20
-)
-
 // copier converts one value tree; seen maps tables already converted so a
-// table referenced twice stays shared and a cycle terminates.
+// table referenced twice stays shared and a cycle terminates. Tables
+// nested deeper than maxDepth and entries past maxEntries are left out and
+// reported, so an oversized bc.storage never blocks a reload.
 type copier struct {
-	seen    map[*glua.LTable]*Table
-	entries int
-	dropped int
+	seen       map[*glua.LTable]*Table
+	maxDepth   int
+	maxEntries int
+	entries    int
+	path       []glua.LValue // keys from bc.storage down to the value copied
+	rep        copyReport
 }
 
-// toPlain copies a Lua value out of its state. Values that are not plain
-// data are dropped and counted.
-func toPlain(v glua.LValue) (any, int, error) {
-	c := &copier{seen: make(map[*glua.LTable]*Table)}
-	out, err := c.value(v, 0)
-	return out, c.dropped, err
+// copyReport says what a copy left out.
+type copyReport struct {
+	dropped   int    // functions, userdata and their entries
+	truncated string // why data was cut, empty if none was
 }
 
-func (c *copier) value(v glua.LValue, depth int) (any, error) {
+// toPlain copies a Lua value out of its state within the limits.
+func toPlain(v glua.LValue, maxDepth, maxEntries int) (any, copyReport) {
+	c := &copier{seen: make(map[*glua.LTable]*Table), maxDepth: maxDepth, maxEntries: maxEntries}
+	out := c.value(v, 0)
+	return out, c.rep
+}
+
+func (c *copier) value(v glua.LValue, depth int) any {
 	switch v := v.(type) {
 	case *glua.LNilType:
-		return nil, nil
+		return nil
 	case glua.LBool:
-		return bool(v), nil
+		return bool(v)
 	case glua.LNumber:
-		return float64(v), nil
+		return float64(v)
 	case glua.LString:
-		return string(v), nil
+		return string(v)
 	case *glua.LTable:
 		if t, ok := c.seen[v]; ok {
-			return t, nil
+			return t
 		}
-		if depth >= maxCopyDepth {
-			return nil, fmt.Errorf("storage nested deeper than %d tables", maxCopyDepth)
+		if depth >= c.maxDepth {
+			if c.rep.truncated == "" {
+				c.rep.truncated = fmt.Sprintf("%s is nested deeper than %d tables", c.pathString(), c.maxDepth)
+			}
+			return nil
 		}
 		t := &Table{}
 		c.seen[v] = t
-		var err error
 		v.ForEach(func(k, val glua.LValue) {
-			if err != nil {
+			if c.entries >= c.maxEntries {
+				if c.rep.truncated == "" {
+					c.rep.truncated = fmt.Sprintf("bc.storage holds more than %d entries", c.maxEntries)
+				}
 				return
 			}
 			c.entries++
-			if c.entries > maxCopyEntries {
-				err = fmt.Errorf("storage holds more than %d entries", maxCopyEntries)
-				return
-			}
-			kk, e := c.value(k, depth+1)
-			if e != nil {
-				err = e
-				return
-			}
-			vv, e := c.value(val, depth+1)
-			if e != nil {
-				err = e
-				return
-			}
+			c.path = append(c.path, k)
+			kk := c.value(k, depth+1)
+			vv := c.value(val, depth+1)
+			c.path = c.path[:len(c.path)-1]
 			if kk == nil || vv == nil {
-				c.dropped++ // a function or userdata key or value
+				if val.Type() != glua.LTTable && k.Type() != glua.LTTable {
+					c.rep.dropped++ // a function or userdata key or value
+				}
 				return
 			}
 			*t = append(*t, Pair{kk, vv})
 		})
-		return t, err
+		return t
 	default:
-		c.dropped++
-		return nil, nil
+		c.rep.dropped++
+		return nil
 	}
+}
+
+func (c *copier) pathString() string {
+	var b strings.Builder
+	b.WriteString("bc.storage")
+	for _, k := range c.path {
+		b.WriteString("[" + keyString(k) + "]")
+		if b.Len() > 200 {
+			b.WriteString("…")
+			break
+		}
+	}
+	return b.String()
+}
+
+func keyString(k glua.LValue) string {
+	if s, ok := k.(glua.LString); ok {
+		if len(s) > 32 {
+			return fmt.Sprintf("%q…", string(s[:32]))
+		}
+		return fmt.Sprintf("%q", string(s))
+	}
+	return k.String()
 }
 
 // fromPlain rebuilds a copied value, or a Go value from configuration

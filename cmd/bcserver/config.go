@@ -84,15 +84,6 @@ type GameSection struct {
 // the mission's business.
 type MissionSection map[string]any
 
-// LuaSection is [lua]: the mission runtime.
-type LuaSection struct {
-	Budget       Duration `toml:"budget"`        // per call into Lua
-	MaxErrors    int      `toml:"max_errors"`    // errors within ErrorWindow before the mission is unloaded
-	ErrorWindow  Duration `toml:"error_window"`  //
-	Watch        string   `toml:"watch"`         // auto | fsnotify | poll | off
-	PollInterval Duration `toml:"poll_interval"` // for watch = poll
-}
-
 // ChecksumSection is [checksum].
 type ChecksumSection struct {
 	Validation   string   `toml:"validation"`
@@ -352,20 +343,6 @@ func (ms MissionSection) check() (engine.Mission, error) {
 		}
 	}
 	return m, errors.Join(errs...)
-}
-
-// options converts [lua] into the runtime's options.
-func (l LuaSection) options() (lua.Options, error) {
-	o := lua.Options{Budget: time.Duration(l.Budget), MaxErrors: l.MaxErrors, ErrorWindow: time.Duration(l.ErrorWindow)}
-	switch l.Watch {
-	case "auto", "fsnotify", "poll", "off":
-	default:
-		return o, fmt.Errorf("lua.watch %q: want auto, fsnotify, poll or off", l.Watch)
-	}
-	if l.Budget < 0 || l.MaxErrors < 0 || l.ErrorWindow < 0 || l.PollInterval < 0 {
-		return o, errors.New("lua: values must not be negative")
-	}
-	return o, nil
 }
 
 // builtinMissions names the embedded missions in logs and errors.
