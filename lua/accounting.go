@@ -88,7 +88,7 @@ func (h *Host) now(m *mission) time.Time {
 
 // skipped reports work not run because the tick budget is spent.
 func (h *Host) skipped(m *mission, what string) {
-	h.logs.log(h.log, slogWarn, "mission tick budget used up; "+what+" deferred to the next tick", "version", m.version, "budget", h.opts.TickBudget)
+	h.errLogs.log(h.log, slogWarn, "mission tick budget used up; "+what+" deferred to the next tick", "version", m.version, "budget", h.opts.TickBudget)
 	h.count(m, &luaError{overrun: true})
 }
 

@@ -45,8 +45,9 @@ type meter struct {
 // ~10-50 ns, so the clock is read every few µs; bulk charges check at once.
 const checkEvery = 256
 
-// bytesPerStep converts bulk work (bytes copied or scanned) into steps.
-const bytesPerStep = 64
+// bytesPerStep converts bulk work (bytes copied or scanned) into steps:
+// a VM instruction costs about as much as allocating and copying 256 bytes.
+const bytesPerStep = 256
 
 func newMeter(L *glua.LState, o *Limits, clock func() time.Duration, mem *memAccount, why func(budgetKind, time.Duration) string) *meter {
 	stop := make(chan struct{})

@@ -126,9 +126,9 @@ func (m *mission) report(callback string, err error) {
 	}
 	switch {
 	case le != nil && (le.overrun || le.memory):
-		m.h.logs.log(m.h.log, slogError, "mission callback aborted", attrs...)
+		m.h.errLogs.log(m.h.log, slogError, "mission callback aborted", attrs...)
 	default:
-		m.h.logs.log(m.h.log, slogError, "mission callback failed", attrs...)
+		m.h.errLogs.log(m.h.log, slogError, "mission callback failed", attrs...)
 	}
 	m.h.count(m, le)
 }

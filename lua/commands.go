@@ -175,7 +175,7 @@ func (m *mission) reply(p *engine.Player, text string) {
 		text = text[len(line):]
 		b := codec.Chat{Sender: HostID, Text: []byte(line)}.AppendTo(nil)
 		if err := m.allowErr(b, p); err != nil {
-			m.h.logs.log(m.h.log, slogWarn, "command reply not sent", "err", err.Error())
+			m.h.errLogs.log(m.h.log, slogWarn, "command reply not sent", "err", err.Error())
 			return
 		}
 		_ = m.h.eng.Send(p, b)

@@ -21,33 +21,68 @@ type Table []Pair
 // Pair is one key/value of a Table.
 type Pair struct{ Key, Value any }
 
-// copier converts one value tree; seen maps tables already converted so a
-// table referenced twice stays shared and a cycle terminates. Tables
-// nested deeper than maxDepth and entries past maxEntries are left out and
-// reported, so an oversized bc.storage never blocks a reload.
+// copier converts one value tree, breadth first so that when bc.storage
+// is over its entry limit the shallow keys are the ones kept; seen maps
+// tables already converted so a table referenced twice stays shared and a
+// cycle terminates. Tables nested deeper than maxDepth and entries past
+// maxEntries are left out and reported, so an oversized bc.storage never
+// blocks a reload.
 type copier struct {
 	seen       map[*glua.LTable]*Table
 	maxDepth   int
 	maxEntries int
 	entries    int
-	path       []glua.LValue // keys from bc.storage down to the value copied
+	queue      []copyJob
 	rep        copyReport
+}
+
+type copyJob struct {
+	src   *glua.LTable
+	dst   *Table
+	depth int
+	path  *copyPath
+}
+
+// copyPath is the chain of keys to a table, for messages.
+type copyPath struct {
+	parent *copyPath
+	key    glua.LValue
 }
 
 // copyReport says what a copy left out.
 type copyReport struct {
 	dropped   int    // functions, userdata and their entries
-	truncated string // why data was cut, empty if none was
+	truncated string // why data was cut ("; "-separated), empty if none was
+	depthCut  bool
+	sizeCut   bool
 }
 
 // toPlain copies a Lua value out of its state within the limits.
 func toPlain(v glua.LValue, maxDepth, maxEntries int) (any, copyReport) {
 	c := &copier{seen: make(map[*glua.LTable]*Table), maxDepth: maxDepth, maxEntries: maxEntries}
-	out := c.value(v, 0)
+	out := c.value(v, 0, nil)
+	for len(c.queue) > 0 {
+		j := c.queue[0]
+		c.queue = c.queue[1:]
+		c.table(j)
+	}
 	return out, c.rep
 }
 
-func (c *copier) value(v glua.LValue, depth int) any {
+// truncate records why data was cut, once per kind of limit.
+func (c *copier) truncate(flag *bool, format string, args ...any) {
+	if *flag {
+		return
+	}
+	*flag = true
+	if c.rep.truncated != "" {
+		c.rep.truncated += "; "
+	}
+	c.rep.truncated += fmt.Sprintf(format, args...)
+}
+
+// value converts a scalar, or allocates a table's copy and queues it.
+func (c *copier) value(v glua.LValue, depth int, path *copyPath) any {
 	switch v := v.(type) {
 	case *glua.LNilType:
 		return nil
@@ -62,33 +97,12 @@ func (c *copier) value(v glua.LValue, depth int) any {
 			return t
 		}
 		if depth >= c.maxDepth {
-			if c.rep.truncated == "" {
-				c.rep.truncated = fmt.Sprintf("%s is nested deeper than %d tables", c.pathString(), c.maxDepth)
-			}
+			c.truncate(&c.rep.depthCut, "%s is nested deeper than %d tables", path, c.maxDepth)
 			return nil
 		}
 		t := &Table{}
 		c.seen[v] = t
-		v.ForEach(func(k, val glua.LValue) {
-			if c.entries >= c.maxEntries {
-				if c.rep.truncated == "" {
-					c.rep.truncated = fmt.Sprintf("bc.storage holds more than %d entries", c.maxEntries)
-				}
-				return
-			}
-			c.entries++
-			c.path = append(c.path, k)
-			kk := c.value(k, depth+1)
-			vv := c.value(val, depth+1)
-			c.path = c.path[:len(c.path)-1]
-			if kk == nil || vv == nil {
-				if val.Type() != glua.LTTable && k.Type() != glua.LTTable {
-					c.rep.dropped++ // a function or userdata key or value
-				}
-				return
-			}
-			*t = append(*t, Pair{kk, vv})
-		})
+		c.queue = append(c.queue, copyJob{v, t, depth, path})
 		return t
 	default:
 		c.rep.dropped++
@@ -96,11 +110,32 @@ func (c *copier) value(v glua.LValue, depth int) any {
 	}
 }
 
-func (c *copier) pathString() string {
+func (c *copier) table(j copyJob) {
+	j.src.ForEach(func(k, val glua.LValue) {
+		if c.entries >= c.maxEntries {
+			c.truncate(&c.rep.sizeCut, "bc.storage holds more than %d entries", c.maxEntries)
+			return
+		}
+		c.entries++
+		p := &copyPath{j.path, k}
+		kk := c.value(k, j.depth+1, p)
+		vv := c.value(val, j.depth+1, p)
+		if kk == nil || vv == nil {
+			return
+		}
+		*j.dst = append(*j.dst, Pair{kk, vv})
+	})
+}
+
+func (p *copyPath) String() string {
+	var keys []glua.LValue
+	for ; p != nil; p = p.parent {
+		keys = append(keys, p.key)
+	}
 	var b strings.Builder
 	b.WriteString("bc.storage")
-	for _, k := range c.path {
-		b.WriteString("[" + keyString(k) + "]")
+	for i := len(keys) - 1; i >= 0; i-- {
+		b.WriteString("[" + keyString(keys[i]) + "]")
 		if b.Len() > 200 {
 			b.WriteString("…")
 			break

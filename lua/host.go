@@ -15,11 +15,14 @@ import (
 // Host runs one mission on one game. Every method except Reload must be
 // called on the game goroutine.
 type Host struct {
-	eng   Engine
-	opts  Options
-	log   *slog.Logger
-	logs  *logLimiter
-	clock func() time.Duration
+	eng  Engine
+	opts Options
+	log  *slog.Logger
+	// logs limits the mission's own lines (print, bc.log), errLogs the
+	// errors the runtime reports for it: a mission printing in a loop
+	// must not hide its own errors.
+	logs, errLogs *logLimiter
+	clock         func() time.Duration
 
 	cur     *mission
 	version int
@@ -68,7 +71,8 @@ func New(eng Engine, opts Options) *Host {
 	h := &Host{eng: eng, opts: opts, log: opts.Logger.With("component", "lua", "mission", opts.Mode), tick: -1}
 	base := time.Now()
 	h.clock = func() time.Duration { return time.Since(base) }
-	h.logs = newLogLimiter(&h.opts.Limits, eng.Now)
+	h.logs = newLogLimiter(&h.opts.Limits, eng.Now, "mission log lines")
+	h.errLogs = newLogLimiter(&h.opts.Limits, eng.Now, "mission error reports")
 	return h
 }
 

@@ -23,14 +23,15 @@ type logLimiter struct {
 	rate, burst float64
 	maxLine     int
 	now         func() time.Time
+	what        string
 
 	tokens     float64
 	at         time.Time
 	suppressed int
 }
 
-func newLogLimiter(l *Limits, now func() time.Time) *logLimiter {
-	return &logLimiter{rate: float64(l.LogRate), burst: float64(l.LogBurst), maxLine: l.LogLine, now: now, tokens: float64(l.LogBurst)}
+func newLogLimiter(l *Limits, now func() time.Time, what string) *logLimiter {
+	return &logLimiter{rate: float64(l.LogRate), burst: float64(l.LogBurst), maxLine: l.LogLine, now: now, what: what, tokens: float64(l.LogBurst)}
 }
 
 func (l *logLimiter) refill() {
@@ -80,7 +81,7 @@ func (l *logLimiter) flush(log *slog.Logger) {
 
 func (l *logLimiter) flushSuppressed(log *slog.Logger) {
 	if l.suppressed > 0 {
-		log.Warn(fmt.Sprintf("%d mission log lines suppressed", l.suppressed), "limit", fmt.Sprintf("%g lines/s", l.rate))
+		log.Warn(fmt.Sprintf("%d %s suppressed", l.suppressed, l.what), "limit", fmt.Sprintf("%g lines/s", l.rate))
 		l.suppressed = 0
 	}
 }

@@ -104,6 +104,7 @@ func (q *timerQueue) Pop() any {
 // runTimers runs the running mission's due timers, once per tick.
 func (h *Host) runTimers() {
 	h.logs.flush(h.log)
+	h.errLogs.flush(h.log)
 	m := h.cur
 	if m == nil || len(m.timers.heap) == 0 {
 		return

@@ -31,6 +31,10 @@ type LuaSection struct {
 	StorageEntries int      `toml:"storage_entries"` // bc.storage entries carried over a reload
 	Watch          string   `toml:"watch"`           // auto | fsnotify | poll | off
 	PollInterval   Duration `toml:"poll_interval"`   // for watch = poll
+
+	// stepTime switches the runtime to virtual time (tests: budgets that
+	// cannot trip on a loaded machine); not a host setting.
+	stepTime time.Duration
 }
 
 // options converts [lua] into the runtime's options; zero values keep the
@@ -41,7 +45,7 @@ func (l LuaSection) options() (lua.Options, error) {
 		MemoryLimit: int64(l.MemoryLimit), MaxString: int(l.MaxString), MaxTimers: l.MaxTimers, MinPeriod: time.Duration(l.MinPeriod),
 		MaxErrors: l.MaxErrors, MaxOverruns: l.MaxOverruns, ErrorWindow: time.Duration(l.ErrorWindow),
 		SendMessages: l.SendMessages, SendBytes: int(l.SendBytes), LogRate: l.LogRate, LogBurst: l.LogBurst,
-		StorageDepth: l.StorageDepth, StorageSize: l.StorageEntries,
+		StorageDepth: l.StorageDepth, StorageSize: l.StorageEntries, StepTime: l.stepTime,
 	}}
 	switch l.Watch {
 	case "auto", "fsnotify", "poll", "off":

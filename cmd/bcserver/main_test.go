@@ -112,6 +112,7 @@ func TestServeDefault(t *testing.T) {
 	uc := DefaultUserConfig()
 	uc.Server.Address = "127.0.0.1"
 	uc.Server.Port = 0
+	uc.Lua.stepTime = 100 * time.Nanosecond
 	rc, err := uc.Runtime()
 	if err != nil {
 		t.Fatal(err)

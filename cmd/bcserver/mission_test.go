@@ -20,14 +20,43 @@ import (
 )
 
 type lockedBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu      sync.Mutex
+	b       bytes.Buffer
+	written chan struct{} // closed and replaced on every write
 }
 
 func (l *lockedBuf) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.written != nil {
+		close(l.written)
+		l.written = nil
+	}
 	return l.b.Write(p)
+}
+
+// await waits until the log holds s: it wakes on every write, never on a
+// timer, and gives up after within.
+func (l *lockedBuf) await(t *testing.T, s string, within time.Duration) {
+	t.Helper()
+	deadline := time.After(within)
+	for {
+		l.mu.Lock()
+		if strings.Contains(l.b.String(), s) {
+			l.mu.Unlock()
+			return
+		}
+		if l.written == nil {
+			l.written = make(chan struct{})
+		}
+		w := l.written
+		l.mu.Unlock()
+		select {
+		case <-w:
+		case <-deadline:
+			t.Fatalf("log lacks %q after %v:\n%s", s, within, l.String())
+		}
+	}
 }
 
 func (l *lockedBuf) String() string {
@@ -49,6 +78,7 @@ func serveTest(t *testing.T, mutate func(*UserConfig)) *running {
 	uc.Server.Address = "127.0.0.1"
 	uc.Server.Port = 0
 	uc.Plugins.Gamespy.Enabled = false
+	uc.Lua.stepTime = 100 * time.Nanosecond // deterministic budgets
 	if mutate != nil {
 		mutate(&uc)
 	}
@@ -230,10 +260,7 @@ func TestUDPHotReload(t *testing.T) {
 
 	// A syntax error keeps v2.
 	saveByRename(t, main, v2+"\nbc.on(\n")
-	deadline := time.Now().Add(3 * time.Second)
-	for !strings.Contains(r.logs.String(), "mission reload failed") && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	r.logs.await(t, "mission reload failed", 3*time.Second)
 	if logs := r.logs.String(); !strings.Contains(logs, "mission reload failed, keeping the running version") || !strings.Contains(logs, "deathmatch/main.lua") {
 		t.Fatalf("log:\n%s", logs)
 	}
