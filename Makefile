@@ -4,7 +4,7 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build run test test-short bench fuzz lint fmt clean
+.PHONY: all build run test test-short bench fuzz lint fmt clean sync-shared
 
 all: build
 
@@ -43,3 +43,11 @@ fmt:
 
 clean:
 	rm -rf bin
+
+# Refresh the repo's copies (testdata/vectors, the embedded vanilla data set,
+# the embedded hash manifest) from the shared reference folder beside the
+# checkout (or SHARED=dir). The copies make the repo self-contained; the
+# drift test (internal/vectors) fails when they differ from the folder.
+SHARED ?=
+sync-shared:
+	$(GO) run ./internal/tools/syncshared $(if $(SHARED),-shared $(SHARED))

@@ -319,11 +319,9 @@ type CollisionEffect struct {
 
 // CollisionContact is one contact point of a CollisionEffect: a direction
 // scaled by 127 in the sender's frame and a byte-scaled distance from the
-// ship centre (codec.md 4.3; the distance scale is an open question).
-type CollisionContact struct {
-	Dir  Dir3
-	Dist uint8
-}
+// ship centre (codec.md 4.3), the same 4-byte form as a TorpedoFire target
+// point.
+type CollisionContact = ScaledPoint
 
 // NumContacts returns the number of whole contacts in Contacts.
 func (m CollisionEffect) NumContacts() int { return len(m.Contacts) / collisionContactLen }

@@ -9,16 +9,16 @@ import (
 // layouts no vector covers (targeted torpedoes, beams, explosions, ship
 // creation from fields, settings with correction data): fuzz seeds.
 func sampleMessages() [][]byte {
-	ship := ObjCreate{Op: OpObjCreateTeam, Team: 1, ClassID: ClassShip, ObjectID: 0x4003FFFF,
+	ship := ObjCreate{Op: OpObjCreateTeam, OwnerPlayer: 3, ClassID: ClassShip, ObjectID: 0x4003FFFF,
 		Ship: ShipBody{Species: 3, Position: [3]float32{1, 2, 3}, Rotation: [4]float32{1, 0, 0, 0},
-			Player: []byte("Kirk"), Set: []byte("Multi3"), Tail: []byte{0xFF, 0x64, 0x60}}}
+			Name: []byte("Kirk"), Velocity: NewDirF32(0, 3, 4), Set: []byte("Multi3"), Tail: []byte{0xFF, 0x64, 0x60}}}
 	msgs := []appender{
-		Settings{GameTime: 5, FriendlyFire: true, Slot: 2, Map: []byte("Multiplayer.Episode.Mission2.Mission2")},
-		Settings{ChecksumCorrection: true, Map: []byte("M"), Correction: []byte{1, 2}},
-		GameInit{}, TransferDone{}, NewPlayerInGame{Flag: true},
+		Settings{GameTime: 5, HostModem: true, Slot: 2, Map: []byte("Multiplayer.Episode.Mission2.Mission2")},
+		Settings{NameChanged: true, Map: []byte("M"), NewName: "Kirk (1)"},
+		GameInit{}, TransferDone{}, NewPlayerInGame{Modem: true},
 		PlayerListEvent{Code: EventPlayerLeft, Target: 0x64F, PeerID: 3},
 		DeletePlayerAnim{Name: []byte("Cady2")},
-		DestroyObject{0x3FFFFFFF}, ObjNotFound{1}, RequestObject{2}, UICollisionSetting{true},
+		DestroyObject{0x3FFFFFFF}, ObjectPrompt{1}, RequestObject{2}, UICollisionSetting{true},
 		EnterSet{ObjectID: 3, Data: []byte{1, 2, 3}}, HostMsg{},
 		ship,
 		ObjCreate{Op: OpObjCreate, ClassID: ClassTorpedo, ObjectID: 0x40000050, Body: []byte{2, 0, 0}},
@@ -30,9 +30,9 @@ func sampleMessages() [][]byte {
 		StartFiring{Op: OpStartFiring, Code: EventStartFiring, Src: 0x40000009},
 		StartWarp{Op: OpStartWarp, Code: EventStartWarp, Set: []byte("Multi4"), Params: [4]float32{1, 2, 3, 4}},
 		CollisionEffect{Code: EventObjectCollision, Target: 0x3FFFFFFF, Contacts: []byte{1, 2, 3, 4, 5, 6, 7, 8}, Force: 100},
-		TorpedoFire{TubeID: 0x40000010, Info: 2, Flags: 0x07, Dir: Dir3{1, 2, 3}, Target: 5, Point: NewDirMag(1, 1, 1)},
-		TorpedoFire{TubeID: 0x40000010, Info: 2, Flags: 0x05},
-		BeamFire{BeamID: 0x40000008, Info: 2, Flags: 2, HasTarget: true, Target: 0x4003FFFF},
+		TorpedoFire{TubeID: 0x40000010, Projectile: 2, Flags: 0x03, Dir: Dir3{1, 2, 3}, Target: 5, Point: ScaledPoint{Dir3{0, 127, 0}, 200}},
+		TorpedoFire{TubeID: 0x40000010, Projectile: 2, Flags: 0x05},
+		BeamFire{BeamID: 0x40000008, Info: 2, Flags: 3, Target: 0x4003FFFF},
 		BeamFire{BeamID: 0x40000008, Info: 2},
 		NewExplosion(0x3FFFFFFF, 3, 4, 0, 5000, 50),
 		StateUpdate{ObjectID: 1, Flags: 0xFF, HasHash: true, Cloak: true, Subsystems: []byte{0, 0xFF}, Weapons: []byte{1, 2}},

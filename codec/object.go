@@ -42,9 +42,13 @@ func FirstObjectID(slot int) int32 {
 type ObjCreate struct {
 	Op        byte  // OpObjCreate or OpObjCreateTeam
 	OwnerSlot uint8 // the creator's 0-based slot; ids come from its block
-	Team      uint8 // on the wire only when Op is OpObjCreateTeam
-	ClassID   uint32
-	ObjectID  int32
+	// OwnerPlayer is byte 2, on the wire only when Op is OpObjCreateTeam:
+	// the owner's network player id (wire peer id, 2, 3, ...), which the
+	// receiver stores as the ship's net player id; not a team (opcodes.md
+	// 3.1, 5).
+	OwnerPlayer uint8
+	ClassID     uint32
+	ObjectID    int32
 	// Ship is the parsed body when ClassID is ClassShip (the body is
 	// opcode-independent, so 0x02 can carry a ship too).
 	Ship ShipBody
@@ -54,20 +58,39 @@ type ObjCreate struct {
 }
 
 // ShipBody is the class-0x8008 object body (simulation.md 3). Everything
-// after the set name is the creator's subsystem state, whose grammar is not
-// established (simulation.md 3.4): it is kept as an opaque sub-slice.
+// after the set name is the creator's subsystem state (the full-state
+// writer of simulation.md 3.4); a relay keeps it as an opaque sub-slice and
+// the host builds its own with ships.AppendTail.
 type ShipBody struct {
 	Species  uint8      // SpeciesToShip index (simulation.md 3.3)
 	Position [3]float32 // x, y, z
 	Rotation [4]float32 // quaternion w, x, y, z (W first on the wire)
-	Speed    float32    // 0 at spawn
-	Reserved [3]byte    // always zero in captures; kept for exact re-encoding
-	Player   []byte     // player name, u8-prefixed on the wire, no terminator
+	Velocity DirF32     // Dir3 + f32 magnitude; zero at spawn
+	Name     []byte     // object name (the player's name for a player ship), u8-prefixed, no terminator
 	Set      []byte     // star-system (set) name, e.g. "Multi1"
 	Tail     []byte     // subsystem state, verbatim
 }
 
-// AppendTo appends the encoded message to b. The Team byte is written only
+// DirF32 is the 7-byte Dir3+F32 vector form: three direction bytes, then
+// the f32 magnitude (codec.md 4, FUN_005a2060). Seven zero bytes are a
+// vector at rest.
+type DirF32 struct {
+	Dir Dir3
+	Mag float32
+}
+
+// Vector returns direction × magnitude.
+func (v DirF32) Vector() (x, y, z float32) {
+	x, y, z = v.Dir.Vector()
+	return x * v.Mag, y * v.Mag, z * v.Mag
+}
+
+// NewDirF32 encodes a vector as the stock writer does (Writer.Dir3F32).
+func NewDirF32(x, y, z float32) DirF32 {
+	return DirF32{Dir: NewDir3(x, y, z), Mag: magnitude(x, y, z)}
+}
+
+// AppendTo appends the encoded message to b. The OwnerPlayer byte is written only
 // for OpObjCreateTeam; Ship is written when ClassID is ClassShip and Body
 // otherwise. Names longer than 255 bytes are cut (u8 prefix).
 func (m ObjCreate) AppendTo(b []byte) []byte {
@@ -75,7 +98,7 @@ func (m ObjCreate) AppendTo(b []byte) []byte {
 	w.U8(m.Op)
 	w.U8(m.OwnerSlot)
 	if m.Op == OpObjCreateTeam {
-		w.U8(m.Team)
+		w.U8(m.OwnerPlayer)
 	}
 	w.U32(m.ClassID)
 	w.I32(m.ObjectID)
@@ -91,9 +114,9 @@ func (m ObjCreate) AppendTo(b []byte) []byte {
 	for _, v := range s.Rotation {
 		w.F32(v)
 	}
-	w.F32(s.Speed)
-	w.Raw(s.Reserved[:])
-	w.rawStr8(s.Player)
+	w.dir3(s.Velocity.Dir)
+	w.F32(s.Velocity.Mag)
+	w.rawStr8(s.Name)
 	w.rawStr8(s.Set)
 	w.Raw(s.Tail)
 	return w.buf
@@ -123,9 +146,9 @@ func DecodeObjCreate(payload []byte) (ObjCreate, error) {
 	for i := range s.Rotation {
 		s.Rotation[i] = d.at("rotation").F32()
 	}
-	s.Speed = d.at("speed").F32()
-	copy(s.Reserved[:], d.at("reserved").Raw(3))
-	s.Player = d.at("player name").Str8()
+	s.Velocity.Dir = d.at("velocity").dir3()
+	s.Velocity.Mag = d.at("velocity").F32()
+	s.Name = d.at("object name").Str8()
 	s.Set = d.at("set name").Str8()
 	if d.err == nil {
 		s.Tail = d.Raw(d.Len())
@@ -133,8 +156,8 @@ func DecodeObjCreate(payload []byte) (ObjCreate, error) {
 	return m, d.result()
 }
 
-// DecodeObjCreateHeader parses only the envelope (opcode, owner slot, team
-// for 0x03, class id, object id): all a relay needs to check ownership
+// DecodeObjCreateHeader parses only the envelope (opcode, owner slot, owner
+// player id for 0x03, class id, object id): all a relay needs to check ownership
 // (opcodes.md 3.1). Bytes after the object id are not examined, so a
 // message cut after the envelope still decodes; ClassID selects nothing and
 // Ship and Body stay empty.
@@ -153,7 +176,7 @@ func decodeObjCreateHeader(d *decoder, m *ObjCreate) {
 	}
 	m.OwnerSlot = d.at("owner slot").U8()
 	if m.Op == OpObjCreateTeam {
-		m.Team = d.at("team").U8()
+		m.OwnerPlayer = d.at("owner player id").U8()
 	}
 	m.ClassID = d.at("class id").U32()
 	m.ObjectID = d.at("object id").I32()

@@ -30,12 +30,12 @@ func TestObjCreateShipVectors(t *testing.T) {
 			t.Fatalf("%s: %v", tt.key, err)
 		}
 		s := m.Ship
-		if m.Op != OpObjCreateTeam || m.OwnerSlot != 0 || m.Team != 2 || m.ClassID != ClassShip ||
+		if m.Op != OpObjCreateTeam || m.OwnerSlot != 0 || m.OwnerPlayer != 2 || m.ClassID != ClassShip ||
 			m.ObjectID != 0x3FFFFFFF || m.Body != nil {
 			t.Errorf("%s: envelope %+v", tt.key, m)
 		}
-		if s.Species != tt.species || s.Position != tt.pos || s.Speed != 0 || s.Reserved != [3]byte{} ||
-			string(s.Player) != "Cady2" || string(s.Set) != "Multi1" {
+		if s.Species != tt.species || s.Position != tt.pos || s.Velocity != (DirF32{}) ||
+			string(s.Name) != "Cady2" || string(s.Set) != "Multi1" {
 			t.Errorf("%s: body %+v", tt.key, s)
 		}
 		for i, want := range tt.rot {
@@ -61,7 +61,7 @@ func TestObjCreateShipVectors(t *testing.T) {
 func TestObjCreatePrefix(t *testing.T) {
 	p := vec(t, capturePrefixes(t), "session.json/objcreateteam_prefix")
 	h, err := DecodeObjCreateHeader(p)
-	if err != nil || h.Op != OpObjCreateTeam || h.OwnerSlot != 0 || h.Team != 2 || h.ClassID != ClassShip || h.ObjectID != 0x3FFFFFFF {
+	if err != nil || h.Op != OpObjCreateTeam || h.OwnerSlot != 0 || h.OwnerPlayer != 2 || h.ClassID != ClassShip || h.ObjectID != 0x3FFFFFFF {
 		t.Fatalf("header %+v, %v", h, err)
 	}
 	m, err := DecodeObjCreate(p)
@@ -89,10 +89,10 @@ func TestObjCreateOtherClasses(t *testing.T) {
 	}{
 		{"torpedo 0x02", ObjCreate{Op: OpObjCreate, OwnerSlot: 1, ClassID: ClassTorpedo, ObjectID: 0x40040010, Body: []byte{2, 0xAA}},
 			"02 01 09800000 10000440 02AA"},
-		{"torpedo 0x03 empty body", ObjCreate{Op: OpObjCreateTeam, OwnerSlot: 1, Team: 0, ClassID: ClassTorpedo, ObjectID: 5, Body: []byte{}},
-			"03 01 00 09800000 05000000"},
+		{"torpedo 0x03 empty body", ObjCreate{Op: OpObjCreateTeam, OwnerSlot: 1, OwnerPlayer: 3, ClassID: ClassTorpedo, ObjectID: 5, Body: []byte{}},
+			"03 01 03 09800000 05000000"},
 		{"ship via 0x02", ObjCreate{Op: OpObjCreate, ClassID: ClassShip, ObjectID: 0x1E,
-			Ship: ShipBody{Species: 30, Position: [3]float32{1, 2, 3}, Rotation: [4]float32{1, 0, 0, 0}, Player: []byte{}, Set: []byte("Multi1"), Tail: []byte{}}},
+			Ship: ShipBody{Species: 30, Position: [3]float32{1, 2, 3}, Rotation: [4]float32{1, 0, 0, 0}, Name: []byte{}, Set: []byte("Multi1"), Tail: []byte{}}},
 			"02 00 08800000 1E000000 1E 0000803F 00000040 00004040 0000803F 00000000 00000000 00000000 00000000 000000 00 064D756C746931"},
 	}
 	for _, tt := range tests {
@@ -107,7 +107,7 @@ func TestObjCreateOtherClasses(t *testing.T) {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
 		}
-		if m.Op != tt.msg.Op || m.OwnerSlot != tt.msg.OwnerSlot || m.Team != tt.msg.Team || m.ClassID != tt.msg.ClassID ||
+		if m.Op != tt.msg.Op || m.OwnerSlot != tt.msg.OwnerSlot || m.OwnerPlayer != tt.msg.OwnerPlayer || m.ClassID != tt.msg.ClassID ||
 			m.ObjectID != tt.msg.ObjectID || !bytes.Equal(m.Body, tt.msg.Body) || string(m.Ship.Set) != string(tt.msg.Ship.Set) {
 			t.Errorf("%s: decoded %+v", tt.name, m)
 		}

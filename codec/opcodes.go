@@ -33,7 +33,7 @@ const (
 	OpBeamFire           = 0x1A
 	OpTorpedoTypeChange  = 0x1B
 	OpStateUpdate        = 0x1C
-	OpObjNotFound        = 0x1D
+	OpObjectPrompt       = 0x1D
 	OpRequestObject      = 0x1E
 	OpEnterSet           = 0x1F
 	OpChecksumRequest    = ChecksumRequestOpcode     // 0x20
@@ -127,7 +127,7 @@ func OpcodeName(op byte) string {
 		return "TorpedoTypeChange"
 	case OpStateUpdate:
 		return "StateUpdate"
-	case OpObjNotFound:
+	case OpObjectPrompt:
 		return "ObjNotFound"
 	case OpRequestObject:
 		return "RequestObject"

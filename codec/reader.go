@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"unicode/utf16"
 )
 
 // ErrShort is wrapped by every error caused by reading past the end.
@@ -219,4 +220,18 @@ func (r *Reader) Dir3F32() (x, y, z float32) {
 	x, y, z = r.Dir3()
 	m := r.F32()
 	return x * m, y * m, z * m
+}
+
+// TGString reads a TGString written by Writer.TGString: a u16 count of
+// UTF-16 code units, checked against what is left, then the units.
+func (r *Reader) TGString() string {
+	n := int(r.U16())
+	if r.err != nil || !r.need(2*n, "TGString") {
+		return ""
+	}
+	units := make([]uint16, n)
+	for i := range units {
+		units[i] = r.U16()
+	}
+	return string(utf16.Decode(units))
 }

@@ -7,53 +7,53 @@ package codec
 // (handshake.md 2.5).
 type Settings struct {
 	GameTime        float32 // server clock in seconds; the client adopts it
-	CollisionDamage bool
-	FriendlyFire    bool
-	Slot            uint8  // receiver's 0-based player slot
-	Map             []byte // mission module, e.g. "Multiplayer.Episode.Mission1.Mission1"
-	// ChecksumCorrection is the third packed bit. It shares the packed
-	// byte of the first two bits even though the slot and map are written
-	// in between (codec.md 2.1), so the stock payload has one bit byte 0x61.
-	ChecksumCorrection bool
-	// Correction is the correction data that follows when the flag is set.
-	// Its layout is unknown (never seen in a capture; handshake.md 2.5), so
-	// it is kept opaque: everything after the map. Empty when the flag is
-	// clear.
-	Correction []byte
+	CollisionDamage bool    // bit 0: the host's collision-damage flag
+	// HostModem is bit 1: the host is on a dial-up modem, which makes
+	// clients pick slower StateUpdate rates; not friendly fire. A server on
+	// a normal network sends false.
+	HostModem bool
+	Slot      uint8  // receiver's 0-based player slot
+	Map       []byte // mission module, e.g. "Multiplayer.Episode.Mission1.Mission1"
+	// NameChanged is bit 2. It shares the packed byte of the first two bits
+	// even though the slot and map are written in between (codec.md 2.1),
+	// so the stock payload has one bit byte 0x61. When set, NewName follows
+	// as a TGString and the client adopts it (its name clashed with another
+	// player's).
+	NameChanged bool
+	NewName     string
 }
 
-// AppendTo appends the encoded message to b. Correction is written only
-// when ChecksumCorrection is set.
+// AppendTo appends the encoded message to b. NewName is written only when
+// NameChanged is set.
 func (m Settings) AppendTo(b []byte) []byte {
 	w := Writer{buf: b}
 	w.U8(OpSettings)
 	w.F32(m.GameTime)
 	w.Bit(m.CollisionDamage)
-	w.Bit(m.FriendlyFire)
+	w.Bit(m.HostModem)
 	w.U8(m.Slot)
 	w.rawStr16(m.Map)
-	w.Bit(m.ChecksumCorrection)
-	if m.ChecksumCorrection {
-		w.Raw(m.Correction)
+	w.Bit(m.NameChanged)
+	if m.NameChanged {
+		w.TGString(m.NewName)
 	}
 	return w.buf
 }
 
-// DecodeSettings parses an opcode-0x00 payload. Map and Correction are
-// sub-slices of payload. Trailing bytes are an error unless the correction
-// flag announces correction data.
+// DecodeSettings parses an opcode-0x00 payload. Map is a sub-slice of
+// payload.
 func DecodeSettings(payload []byte) (Settings, error) {
 	var m Settings
 	d := newDecoder(payload, "settings")
 	d.opcode(OpSettings)
 	m.GameTime = d.at("game time").F32()
 	m.CollisionDamage = d.at("collision flag").Bit()
-	m.FriendlyFire = d.at("friendly-fire flag").Bit()
+	m.HostModem = d.at("host modem flag").Bit()
 	m.Slot = d.at("slot").U8()
 	m.Map = d.at("map").Str16()
-	m.ChecksumCorrection = d.at("checksum-correction flag").Bit()
-	if m.ChecksumCorrection && d.err == nil {
-		m.Correction = d.Raw(d.Len())
+	m.NameChanged = d.at("name-changed flag").Bit()
+	if m.NameChanged {
+		m.NewName = d.at("new name").TGString()
 	}
 	d.end()
 	return m, d.result()
@@ -90,16 +90,17 @@ func decodeBare(payload []byte, op byte, msg string) error {
 }
 
 // NewPlayerInGame is opcode 0x2A, sent by the client once Settings and
-// GameInit are processed (handshake.md 2.6). Stock clients send `2A 20`.
+// GameInit are processed (handshake.md 2.6): `2A 20` from a broadband
+// client, `2A 21` from one on a dial-up modem.
 type NewPlayerInGame struct {
-	Flag bool // the single packed boolean; false from stock clients
+	Modem bool // the client's "using modem" flag
 }
 
 // AppendTo appends the encoded message to b.
 func (m NewPlayerInGame) AppendTo(b []byte) []byte {
 	w := Writer{buf: b}
 	w.U8(OpNewPlayerInGame)
-	w.Bit(m.Flag)
+	w.Bit(m.Modem)
 	return w.buf
 }
 
@@ -108,7 +109,7 @@ func DecodeNewPlayerInGame(payload []byte) (NewPlayerInGame, error) {
 	var m NewPlayerInGame
 	d := newDecoder(payload, "new player in game")
 	d.opcode(OpNewPlayerInGame)
-	m.Flag = d.at("flag").Bit()
+	m.Modem = d.at("modem flag").Bit()
 	d.end()
 	return m, d.result()
 }
@@ -205,16 +206,19 @@ func DecodeDestroyObject(payload []byte) (DestroyObject, error) {
 	return DestroyObject{id}, err
 }
 
-// ObjNotFound is opcode 0x1D, the answer to RequestObject for an unknown id.
-type ObjNotFound struct{ ObjectID int32 }
+// ObjectPrompt is opcode 0x1D (stock name "ObjNotFound"): "here is an id
+// you may be missing". A receiver that lacks the object requests it with
+// RequestObject 0x1E; one that has it does nothing. It is never the answer
+// to 0x1E: an unknown id gets no answer at all (opcodes.md 3.10).
+type ObjectPrompt struct{ ObjectID int32 }
 
 // AppendTo appends the encoded message to b.
-func (m ObjNotFound) AppendTo(b []byte) []byte { return appendObjectID(b, OpObjNotFound, m.ObjectID) }
+func (m ObjectPrompt) AppendTo(b []byte) []byte { return appendObjectID(b, OpObjectPrompt, m.ObjectID) }
 
-// DecodeObjNotFound parses an opcode-0x1D payload.
-func DecodeObjNotFound(payload []byte) (ObjNotFound, error) {
-	id, err := decodeObjectID(payload, OpObjNotFound, "obj not found")
-	return ObjNotFound{id}, err
+// DecodeObjectPrompt parses an opcode-0x1D payload.
+func DecodeObjectPrompt(payload []byte) (ObjectPrompt, error) {
+	id, err := decodeObjectID(payload, OpObjectPrompt, "object prompt")
+	return ObjectPrompt{id}, err
 }
 
 // RequestObject is opcode 0x1E: a client asks for an object it does not

@@ -23,7 +23,7 @@ func TestSettingsVectors(t *testing.T) {
 			t.Fatalf("%s: %v", tt.key, err)
 		}
 		if got.GameTime != tt.want.GameTime || got.CollisionDamage != tt.want.CollisionDamage ||
-			got.FriendlyFire || got.Slot != 0 || string(got.Map) != mission1 || got.ChecksumCorrection || len(got.Correction) != 0 {
+			got.HostModem || got.Slot != 0 || string(got.Map) != mission1 || got.NameChanged || got.NewName != "" {
 			t.Errorf("%s: decoded %+v", tt.key, got)
 		}
 		// Built from fields: one packed byte 0x61 for all three bits.
@@ -38,16 +38,23 @@ func TestSettingsVectors(t *testing.T) {
 	}
 }
 
-func TestSettingsCorrectionTail(t *testing.T) {
-	s := Settings{GameTime: 1, FriendlyFire: true, Slot: 3, Map: []byte("M"), ChecksumCorrection: true, Correction: []byte{9, 8, 7}}
+// Settings bit 2 (handshake.md 2.5): a renamed joiner gets the bit and its
+// new name as a TGString (u16 unit count, UTF-16LE).
+func TestSettingsRename(t *testing.T) {
+	s := Settings{GameTime: 1, HostModem: true, Slot: 3, Map: []byte("M"), NameChanged: true, NewName: "Kirk1"}
 	p := s.AppendTo(nil)
 	// Bits 0,1,1 in one byte (count 3): 0x66.
-	if want := mustHex(t, "00 0000803F 66 03 0100 4D 090807"); !bytes.Equal(p, want) {
+	want := mustHex(t, "00 0000803F 66 03 0100 4D 0500 4B00 6900 7200 6B00 3100")
+	if !bytes.Equal(p, want) {
 		t.Fatalf("got %X want %X", p, want)
 	}
 	got, err := DecodeSettings(p)
-	if err != nil || !bytes.Equal(got.Correction, []byte{9, 8, 7}) || !got.FriendlyFire || got.CollisionDamage {
+	if err != nil || got.NewName != "Kirk1" || !got.HostModem || got.CollisionDamage || !got.NameChanged {
 		t.Fatalf("decoded %+v, %v", got, err)
+	}
+	// A count beyond the bytes left is refused before allocating.
+	if _, err := DecodeSettings(mustHex(t, "00 0000803F 64 03 0100 4D FFFF 4B00")); !errors.Is(err, ErrShort) {
+		t.Errorf("long TGString count: %v", err)
 	}
 	// Without the flag, extra bytes are an error.
 	if _, err := DecodeSettings(append(vecSettings(t), 0)); !errors.Is(err, ErrMalformed) {
@@ -68,11 +75,12 @@ func TestSessionBareMessages(t *testing.T) {
 		t.Error(err)
 	}
 	m, err := DecodeNewPlayerInGame(vec(t, all, "session.json/new_player_in_game"))
-	if err != nil || m.Flag {
+	if err != nil || m.Modem {
 		t.Errorf("new player in game %+v, %v", m, err)
 	}
-	if got := (NewPlayerInGame{Flag: true}).AppendTo(nil); !bytes.Equal(got, []byte{0x2A, 0x21}) {
-		t.Errorf("flag true = %X", got)
+	// 2A 21: a client on a dial-up modem (handshake.md 2.6).
+	if got := (NewPlayerInGame{Modem: true}).AppendTo(nil); !bytes.Equal(got, []byte{0x2A, 0x21}) {
+		t.Errorf("modem = %X", got)
 	}
 	for _, bad := range []string{"0100", "2800", "2A", "2A2000", "2A00", "01 20"} {
 		p := mustHex(t, bad)
@@ -133,8 +141,8 @@ func TestSessionSmallMessages(t *testing.T) {
 			func(p []byte) (appender, error) { return DecodeDeletePlayerAnim(p) }},
 		{"DestroyObject", DestroyObject{0x3FFFFFFF}, "14 FFFFFF3F",
 			func(p []byte) (appender, error) { return DecodeDestroyObject(p) }},
-		{"ObjNotFound", ObjNotFound{0x4003FFFF}, "1D FFFF0340",
-			func(p []byte) (appender, error) { return DecodeObjNotFound(p) }},
+		{"ObjNotFound", ObjectPrompt{0x4003FFFF}, "1D FFFF0340",
+			func(p []byte) (appender, error) { return DecodeObjectPrompt(p) }},
 		{"RequestObject", RequestObject{0x2A}, "1E 2A000000",
 			func(p []byte) (appender, error) { return DecodeRequestObject(p) }},
 		{"UICollisionSetting off", UICollisionSetting{false}, "16 20",

@@ -1,94 +1,130 @@
 package codec
 
 // Weapon messages: TorpedoFire 0x19, BeamFire 0x1A, Explosion 0x29
-// (opcodes.md 3.5-3.7, simulation.md 9.3). Direction and CF16 fields are
-// kept as raw wire values so a decoded message re-encodes byte for byte;
-// a relay forwards the received bytes anyway (opcodes.md 4.1).
-//
-// No raw capture of these three messages is in the shared vectors; the
-// layouts follow the spec and the disputed points are documented per type.
+// (opcodes.md 3.5-3.7, simulation.md 9.3). Direction fields are kept as raw
+// wire values so a decoded message re-encodes byte for byte; a relay
+// forwards the received bytes anyway (opcodes.md 4.1). The layouts are the
+// stock reader's (FUN_0069f930, FUN_0069fbb0, FUN_006a0080) and are tested
+// against the captured targeted TorpedoFire and BeamFire messages.
 
-// TorpedoHasTarget is the TorpedoFire flags bit announcing the target id and
-// target-relative point (opcodes.md 3.5: the decompiled reader tests bit 1,
-// which matches the observed flags 0x05 unguided / 0x07 with a lock).
-const TorpedoHasTarget = 0x02
-
+// TorpedoFire flag bits (opcodes.md 3.5).
 const (
-	beamFireLen       = 10 // op, beam id, info, Dir3, flags
-	beamFireTargetLen = 14 // + i32 target
+	// TorpedoArg is bit 0: the sender's first boolean argument.
+	TorpedoArg = 0x01
+	// TorpedoTubeFlag is bit 1: a flag of the tube (+0xA8).
+	TorpedoTubeFlag = 0x02
+	// TorpedoNoTarget is bit 2: set when no target block follows (no
+	// target, or fired unguided).
+	TorpedoNoTarget = 0x04
 )
 
-// TorpedoFire is opcode 0x19: a torpedo launched by its owner, relayed to
-// the other peers (opcodes.md 3.5).
-//
-// Layout decision: the target block (i32 target id + 5-byte Dir3+CF16
-// point, 19 bytes in all) is present iff Flags&TorpedoHasTarget, as the
-// spec says. One trace-based note instead reads bit 2 as "no target" with
-// an 18-byte targeted form, and the spec leaves the exact tail open. The
-// decoder is strict (10 or 19 bytes, by the flag); on a mismatch it still
-// returns every field read before the failure, so a relay that only checks
-// the tube's owner can decide to forward the original bytes anyway.
-type TorpedoFire struct {
-	TubeID int32 // torpedo tube subsystem id, in the owner's id block
-	Info   uint8 // torpedo type / tube info (0x02 observed for all types)
-	Flags  uint8 // 0x05 unguided, 0x07 with a target lock
-	Dir    Dir3
-	Target int32  // when Flags&TorpedoHasTarget
-	Point  DirMag // target-relative point, when Flags&TorpedoHasTarget
+// BeamFire flag bits (opcodes.md 3.6).
+const (
+	// BeamArg is bit 0: a boolean passed to the beam start.
+	BeamArg = 0x01
+	// BeamHasTarget is bit 1: a target id follows.
+	BeamHasTarget = 0x02
+)
+
+// ScaledPoint is the 4-byte point form of a TorpedoFire target point and a
+// CollisionEffect contact (codec.md 4.3, opcodes.md 3.5): a direction
+// scaled by 127 and a magnitude byte scaled by the object's radius.
+type ScaledPoint struct {
+	Dir  Dir3
+	Dist uint8 // magnitude / radius × 255
 }
 
-// HasTarget reports whether the target block is on the wire.
-func (m TorpedoFire) HasTarget() bool { return m.Flags&TorpedoHasTarget != 0 }
+// Vector returns the point for an object of the given radius: direction ×
+// Dist/255 × radius. A radius that is not positive counts as 0.01, as the
+// stock writer scales it (opcodes.md 3.5).
+func (p ScaledPoint) Vector(radius float32) [3]float32 {
+	if !(radius > 0) {
+		radius = 0.01
+	}
+	x, y, z := p.Dir.Vector()
+	r := float32(p.Dist) / 255 * radius
+	return [3]float32{x * r, y * r, z * r}
+}
 
-// AppendTo appends the encoded message to b: 10 bytes, or 19 with a target.
+// NewScaledPoint encodes v (object-relative) for an object of the given
+// radius; magnitudes beyond the radius are clamped to it.
+func NewScaledPoint(v [3]float32, radius float32) ScaledPoint {
+	if !(radius > 0) {
+		radius = 0.01
+	}
+	f := magnitude(v[0], v[1], v[2]) / radius * 255
+	if !(f > 0) {
+		f = 0
+	} else if f > 255 {
+		f = 255
+	}
+	return ScaledPoint{Dir: NewDir3(v[0], v[1], v[2]), Dist: uint8(f)}
+}
+
+// TorpedoFire is opcode 0x19: a torpedo launched by its owner, relayed to
+// the other peers (opcodes.md 3.5). 10 bytes, or 18 when the target block
+// is present (Flags bit 2 clear).
+type TorpedoFire struct {
+	TubeID     int32       // torpedo tube subsystem id, in the owner's id block
+	Projectile uint8       // a byte of the launched torpedo object (0x02, 0x03 seen)
+	Flags      uint8       // TorpedoArg | TorpedoTubeFlag | TorpedoNoTarget
+	Dir        Dir3        // launch direction
+	Target     int32       // when HasTarget
+	Point      ScaledPoint // target-relative aim point, when HasTarget
+}
+
+// HasTarget reports whether the target block is on the wire: bit 2 clear.
+func (m TorpedoFire) HasTarget() bool { return m.Flags&TorpedoNoTarget == 0 }
+
+// AppendTo appends the encoded message to b: 10 bytes, or 18 with a target.
 func (m TorpedoFire) AppendTo(b []byte) []byte {
 	w := Writer{buf: b}
 	w.U8(OpTorpedoFire)
 	w.I32(m.TubeID)
-	w.U8(m.Info)
+	w.U8(m.Projectile)
 	w.U8(m.Flags)
 	w.dir3(m.Dir)
 	if m.HasTarget() {
 		w.I32(m.Target)
-		w.dirMag(m.Point)
+		w.dir3(m.Point.Dir)
+		w.U8(m.Point.Dist)
 	}
 	return w.buf
 }
 
-// DecodeTorpedoFire parses an opcode-0x19 payload.
+// DecodeTorpedoFire parses an opcode-0x19 payload: 10 bytes with flag bit
+// 2 set, 18 with it clear. On error the fields read before the failure are
+// returned, so a relay can still check the tube's owner.
 func DecodeTorpedoFire(payload []byte) (TorpedoFire, error) {
 	var m TorpedoFire
 	d := newDecoder(payload, "torpedo fire")
 	d.opcode(OpTorpedoFire)
 	m.TubeID = d.at("tube id").I32()
-	m.Info = d.at("info").U8()
+	m.Projectile = d.at("projectile").U8()
 	m.Flags = d.at("flags").U8()
 	m.Dir = d.at("direction").dir3()
 	if m.HasTarget() {
 		m.Target = d.at("target").I32()
-		m.Point = d.at("target point").dirMag()
+		m.Point.Dir = d.at("target point").dir3()
+		m.Point.Dist = d.at("target point").U8()
 	}
 	d.end()
 	return m, d.result()
 }
 
-// BeamFire is opcode 0x1A: a beam (phaser) hit reported by the firing
-// owner, relayed to the other peers (opcodes.md 3.6).
-//
-// Layout decision: sources disagree whether bit 0 or bit 1 of Flags marks
-// the target id, so the decoder decides by length, which is unambiguous:
-// 10 bytes = no target, 14 bytes = target id present; any other length is
-// an error. Flags is kept raw and HasTarget, not a flag bit, decides
-// whether AppendTo writes Target, so every accepted message re-encodes
-// byte for byte whichever reading of the bit turns out right.
+// BeamFire is opcode 0x1A: a beam (phaser) start reported by the firing
+// owner, relayed to the other peers (opcodes.md 3.6). 10 bytes, or 14 when
+// Flags bit 1 says a target id follows.
 type BeamFire struct {
-	BeamID    int32 // phaser (beam) subsystem id, in the owner's id block
-	Info      uint8 // beam info (0x02 observed)
-	Dir       Dir3  // direction / hit point
-	Flags     uint8
-	HasTarget bool
-	Target    int32 // when HasTarget
+	BeamID int32 // phaser (beam) subsystem id, in the owner's id block
+	Info   uint8 // byte of the fired object (+0x14C; 0x02 observed)
+	Dir    Dir3  // beam direction
+	Flags  uint8 // BeamArg | BeamHasTarget
+	Target int32 // when HasTarget
 }
+
+// HasTarget reports whether the target id is on the wire: bit 1 set.
+func (m BeamFire) HasTarget() bool { return m.Flags&BeamHasTarget != 0 }
 
 // AppendTo appends the encoded message to b: 10 bytes, or 14 with a target.
 func (m BeamFire) AppendTo(b []byte) []byte {
@@ -98,13 +134,14 @@ func (m BeamFire) AppendTo(b []byte) []byte {
 	w.U8(m.Info)
 	w.dir3(m.Dir)
 	w.U8(m.Flags)
-	if m.HasTarget {
+	if m.HasTarget() {
 		w.I32(m.Target)
 	}
 	return w.buf
 }
 
-// DecodeBeamFire parses an opcode-0x1A payload of 10 or 14 bytes.
+// DecodeBeamFire parses an opcode-0x1A payload: 14 bytes with flag bit 1
+// set, 10 with it clear.
 func DecodeBeamFire(payload []byte) (BeamFire, error) {
 	var m BeamFire
 	d := newDecoder(payload, "beam fire")
@@ -113,11 +150,7 @@ func DecodeBeamFire(payload []byte) (BeamFire, error) {
 	m.Info = d.at("info").U8()
 	m.Dir = d.at("direction").dir3()
 	m.Flags = d.at("flags").U8()
-	if d.err == nil && len(payload) > beamFireLen {
-		if len(payload) != beamFireTargetLen {
-			d.fail("length", "%d bytes, want %d or %d", len(payload), beamFireLen, beamFireTargetLen)
-		}
-		m.HasTarget = true
+	if m.HasTarget() {
 		m.Target = d.at("target").I32()
 	}
 	d.end()
@@ -128,10 +161,9 @@ func DecodeBeamFire(payload []byte) (BeamFire, error) {
 // torpedo/explosion damage; never collision kills or self-destruct,
 // simulation.md 9.3). 14 bytes.
 //
-// Field order: the two CF16 values follow the spec's radius-then-damage
-// order (opcodes.md 3.7, from the OpenBC explosion document); other notes
-// give damage first and no capture settles it (simulation.md 15). The raw
-// values are kept so the bytes survive either way.
+// Field order: radius, then damage; the stock writer (FUN_00595c60) writes
+// them in that order and the reader (FUN_006a0080) stores the first as the
+// radius (opcodes.md 3.7, 5). Raw CF16 values are kept for exact bytes.
 type Explosion struct {
 	ObjectID int32  // the ship that is hit / dying
 	Position DirMag // Dir3+CF16 position

@@ -6,48 +6,60 @@ import (
 	"testing"
 )
 
-// No raw 0x19/0x1A/0x29 capture is in the shared vectors (checked:
-// session.json, simulation.json, missions.json hold none); these bytes are
-// built from the layouts of opcodes.md 3.5-3.7 with the captured direction
-// DF 87 11 of codec.md 4.1 and the CF16 table of codec.md 3.3.
+// The captured targeted TorpedoFire and BeamFire messages (opcodes.md
+// 3.5-3.6, vectors/simulation.json) and built untargeted forms.
 func TestTorpedoFire(t *testing.T) {
+	all := gameVectors(t)
 	dir := Dir3{-33, -121, 17} // DF 87 11
 	tests := []struct {
 		name string
 		msg  TorpedoFire
-		hex  string
+		want []byte
 	}{
-		{"unguided", TorpedoFire{TubeID: 0x40000010, Info: 2, Flags: 0x05, Dir: dir},
-			"19 10000040 02 05 DF8711"},
-		{"target lock", TorpedoFire{TubeID: 0x40000010, Info: 2, Flags: 0x07, Dir: dir, Target: 0x4003FFFF,
-			Point: DirMag{Dir3{0, 127, 0}, 0x471B}},
-			"19 10000040 02 07 DF8711 FFFF0340 007F00 1B47"},
+		{"captured akira tube", TorpedoFire{TubeID: 0x4000000D, Projectile: 2, Flags: 0x01, Dir: dir,
+			Target: 0x4003FFFF, Point: ScaledPoint{Dir3{0, -120, -40}, 0x5C}},
+			vec(t, all, "simulation.json/torpedo_fire_targeted_akira_tube")},
+		{"captured b", TorpedoFire{TubeID: 0x4004009C, Projectile: 3, Flags: 0x03, Dir: Dir3{-49, -46, 107},
+			Target: 0x40000070, Point: ScaledPoint{Dir3{112, -57, -6}, 0x49}},
+			vec(t, all, "simulation.json/torpedo_fire_targeted_b")},
+		{"unguided", TorpedoFire{TubeID: 0x40000010, Projectile: 2, Flags: 0x05, Dir: dir},
+			mustHex(t, "19 10000040 02 05 DF8711")},
+		{"no target, tube flag", TorpedoFire{TubeID: 0x40000010, Projectile: 2, Flags: 0x07, Dir: dir},
+			mustHex(t, "19 10000040 02 07 DF8711")},
 	}
 	for _, tt := range tests {
-		want := mustHex(t, tt.hex)
-		if got := tt.msg.AppendTo(nil); !bytes.Equal(got, want) {
-			t.Errorf("%s: got %X want %X", tt.name, got, want)
+		if got := tt.msg.AppendTo(nil); !bytes.Equal(got, tt.want) {
+			t.Errorf("%s: got %X want %X", tt.name, got, tt.want)
 			continue
 		}
-		m, err := DecodeTorpedoFire(want)
+		m, err := DecodeTorpedoFire(tt.want)
 		if err != nil || m != tt.msg {
 			t.Errorf("%s: decoded %+v, %v", tt.name, m, err)
 		}
-		if slot, ok := OwnerSlot(m.TubeID); !ok || slot != 0 {
-			t.Errorf("%s: tube owner %d", tt.name, slot)
+		if m.HasTarget() != (len(tt.want) == 18) {
+			t.Errorf("%s: HasTarget %v for %d bytes", tt.name, m.HasTarget(), len(tt.want))
 		}
+	}
+	// The captured tube 0x4000000D is the Akira's "Forward Torp 1" (ship
+	// 0x3FFFFFFF + 14) and the target slot 1's ship.
+	if slot, ok := OwnerSlot(0x4000000D); !ok || slot != 0 {
+		t.Errorf("tube owner %d", slot)
 	}
 	x, y, z := dir.Vector()
 	if !near(x, -0.260, 0.001) || !near(y, -0.953, 0.001) || !near(z, 0.134, 0.001) {
 		t.Errorf("direction %v %v %v", x, y, z)
 	}
-	m, _ := DecodeTorpedoFire(mustHex(t, tests[1].hex))
-	if px, py, pz := m.Point.Vector(); px != 0 || !near(py, 4.9978, 0.0001) || pz != 0 || !m.HasTarget() {
-		t.Errorf("target point %v %v %v", px, py, pz)
+	// The target point is scaled by the target's radius.
+	p := tests[0].msg.Point.Vector(10)
+	if !near(p[0], 0, 1e-6) || !near(p[1], -120.0/127*0x5C/255*10, 1e-4) || !near(p[2], -40.0/127*0x5C/255*10, 1e-4) {
+		t.Errorf("target point %v", p)
 	}
-	// The disputed 18-byte targeted form and extra bytes are refused, with
-	// the tube id still filled in for the relay's ownership check.
-	for _, bad := range []string{"19 10000040 02 07 DF8711 FFFF0340 007F00 1B", "19 10000040 02 05 DF8711 00"} {
+	if q := NewScaledPoint(p, 10); q != tests[0].msg.Point && (q.Dist < 0x5B || q.Dist > 0x5C) {
+		t.Errorf("re-encoded point %+v", q)
+	}
+	// The old 19-byte reading and a targeted form cut short are refused,
+	// with the tube id still filled in for the relay's ownership check.
+	for _, bad := range []string{"19 10000040 02 03 DF8711 FFFF0340 007F00 1B47", "19 10000040 02 01 DF8711 FFFF0340 007F00", "19 10000040 02 05 DF8711 00"} {
 		m, err := DecodeTorpedoFire(mustHex(t, bad))
 		if err == nil || m.TubeID != 0x40000010 {
 			t.Errorf("%s: %+v %v", bad, m, err)
@@ -59,28 +71,30 @@ func TestBeamFire(t *testing.T) {
 	tests := []struct {
 		name string
 		msg  BeamFire
-		hex  string
+		want []byte
 	}{
-		{"no target", BeamFire{BeamID: 0x40000008, Info: 2, Dir: Dir3{127, 0, 0}, Flags: 0}, "1A 08000040 02 7F0000 00"},
-		{"target, flag bit 1", BeamFire{BeamID: 0x40000008, Info: 2, Dir: Dir3{0, 0, -127}, Flags: 0x02, HasTarget: true, Target: 0x4003FFFF},
-			"1A 08000040 02 000081 02 FFFF0340"},
-		// The other reading (bit 0) decodes the same way: length decides.
-		{"target, flag bit 0", BeamFire{BeamID: 0x40000008, Info: 2, Flags: 0x01, HasTarget: true, Target: 0x4003FFFF},
-			"1A 08000040 02 000000 01 FFFF0340"},
+		{"captured", BeamFire{BeamID: 0x40000077, Info: 2, Dir: Dir3{0x75, 0x0E, -46}, Flags: 0x03, Target: 0x40080068},
+			vec(t, gameVectors(t), "simulation.json/beam_fire_targeted")},
+		{"no target", BeamFire{BeamID: 0x40000008, Info: 2, Dir: Dir3{127, 0, 0}, Flags: 0}, mustHex(t, "1A 08000040 02 7F0000 00")},
+		// Bit 0 alone is a separate boolean, not a target marker.
+		{"bit 0 only", BeamFire{BeamID: 0x40000008, Info: 2, Flags: 0x01}, mustHex(t, "1A 08000040 02 000000 01")},
+		{"target, bit 1", BeamFire{BeamID: 0x40000008, Info: 2, Dir: Dir3{0, 0, -127}, Flags: 0x02, Target: 0x4003FFFF},
+			mustHex(t, "1A 08000040 02 000081 02 FFFF0340")},
 	}
 	for _, tt := range tests {
-		want := mustHex(t, tt.hex)
-		if got := tt.msg.AppendTo(nil); !bytes.Equal(got, want) {
-			t.Errorf("%s: got %X want %X", tt.name, got, want)
+		if got := tt.msg.AppendTo(nil); !bytes.Equal(got, tt.want) {
+			t.Errorf("%s: got %X want %X", tt.name, got, tt.want)
 			continue
 		}
-		if m, err := DecodeBeamFire(want); err != nil || m != tt.msg {
+		if m, err := DecodeBeamFire(tt.want); err != nil || m != tt.msg {
 			t.Errorf("%s: decoded %+v, %v", tt.name, m, err)
 		}
 	}
-	for _, bad := range []string{"1A 08000040 02 000000 02 FFFF03", "1A 08000040 02 000000 02 FFFF034000"} {
-		if _, err := DecodeBeamFire(mustHex(t, bad)); !errors.Is(err, ErrMalformed) {
-			t.Errorf("%s: %v", bad, err)
+	// The flag decides the length: a target after bit 0 alone, or none
+	// after bit 1, is malformed.
+	for _, bad := range []string{"1A 08000040 02 000000 01 FFFF0340", "1A 08000040 02 000000 02", "1A 08000040 02 000000 02 FFFF034000"} {
+		if _, err := DecodeBeamFire(mustHex(t, bad)); err == nil {
+			t.Errorf("%s: accepted", bad)
 		}
 	}
 }
@@ -121,9 +135,9 @@ func TestExplosion(t *testing.T) {
 // Weapon messages built from fields, cut at every offset, fail cleanly.
 func TestWeaponsTruncated(t *testing.T) {
 	msgs := []appender{
-		TorpedoFire{TubeID: 1, Flags: 0x07, Target: 2},
+		TorpedoFire{TubeID: 1, Flags: 0x03, Target: 2},
 		TorpedoFire{TubeID: 1, Flags: 0x05},
-		BeamFire{BeamID: 1, HasTarget: true, Target: 2},
+		BeamFire{BeamID: 1, Flags: BeamHasTarget, Target: 2},
 		BeamFire{BeamID: 1},
 		NewExplosion(1, 1, 2, 3, 4, 5),
 	}
@@ -138,11 +152,6 @@ func TestWeaponsTruncated(t *testing.T) {
 				_, err = DecodeBeamFire(p[:n])
 			default:
 				_, err = DecodeExplosion(p[:n])
-			}
-			if n == beamFireLen && p[0] == OpBeamFire {
-				// A targeted beam cut after its flags is a whole untargeted
-				// one: the length is the only target marker we trust.
-				continue
 			}
 			if err == nil || !knownErr(err) {
 				t.Errorf("%T cut at %d: %v", msg, n, err)

@@ -3,6 +3,7 @@ package codec
 import (
 	"encoding/binary"
 	"math"
+	"unicode/utf16"
 )
 
 // Writer appends TGBufferStream primitives to a byte slice. The zero Writer
@@ -116,4 +117,20 @@ func (w *Writer) Dir3CF16(x, y, z float32) {
 func (w *Writer) Dir3F32(x, y, z float32) {
 	w.Dir3(x, y, z)
 	w.F32(magnitude(x, y, z))
+}
+
+// TGString writes a TGString, the engine's wide string (codec.md 1): a u16
+// count of UTF-16 code units, then the units little-endian. The width of
+// the count is an open question of the spec (handshake.md 7); u16 is the
+// width of every other length in the stream, and only the renamed-player
+// Settings tail uses this form. Strings over 65535 units are cut.
+func (w *Writer) TGString(s string) {
+	units := utf16.Encode([]rune(s))
+	if len(units) > math.MaxUint16 {
+		units = units[:math.MaxUint16]
+	}
+	w.U16(uint16(len(units)))
+	for _, u := range units {
+		w.U16(u)
+	}
 }

@@ -39,7 +39,6 @@ type Config struct {
 	Password        string
 	Mission         Mission
 	CollisionDamage bool
-	FriendlyFire    bool
 	// JoinInProgress admits players while a game runs; when false only an
 	// open lobby (no game running, e.g. after END_GAME until a restart)
 	// admits them.

@@ -55,14 +55,20 @@ type damageResult struct {
 	absorbed float32 // taken by the shield facing
 	applied  float32 // reached the subsystems/hull
 	hull     bool    // reached the hull
+	// lethal: a critical subsystem is at 0. The caller runs the death
+	// (killShip) after raising whatever the hit itself raises, because the
+	// stock scripts see the weapon hit before the object exploding
+	// (missions.md 3.4-3.5).
+	lethal bool
 }
 
 // applyDamage runs one hit on a ship (simulation.md 5.3): the shield facing
 // toward the point absorbs first, then the distributor gives every
 // subsystem within searchRadius × its radius of the point the full damage,
 // and the summed overflow (or, when nothing was in reach, the whole damage)
-// goes to the hull. Critical subsystems at 0 destroy the ship.
-func (g *Game) applyDamage(o *Object, point [3]float32, damage, searchRadius float32, dropReactor bool, hit hitInfo) damageResult {
+// goes to the hull. Critical subsystems at 0 make the result lethal; the
+// caller then destroys the ship with killShip.
+func (g *Game) applyDamage(o *Object, point [3]float32, damage, searchRadius float32, dropReactor bool) damageResult {
 	var res damageResult
 	m := o.Model
 	if m == nil || o.sim.dead || !(damage > 0) {
@@ -122,10 +128,16 @@ func (g *Game) applyDamage(o *Object, point [3]float32, damage, searchRadius flo
 		g.subsystemHit(o, c.Hull)
 	}
 	res.hull = hullHit
-	if g.critical(o) {
+	res.lethal = g.critical(o)
+	return res
+}
+
+// damageAndKill is applyDamage for the paths that raise no event of their
+// own (collisions): a lethal hit destroys the ship at once.
+func (g *Game) damageAndKill(o *Object, point [3]float32, damage, searchRadius float32, hit hitInfo) {
+	if g.applyDamage(o, point, damage, searchRadius, false).lethal {
 		g.killShip(o, hit)
 	}
-	return res
 }
 
 // critical reports whether a subsystem whose loss destroys the ship is at
@@ -240,14 +252,14 @@ func (g *Game) collision(p *Player, payload []byte) {
 		c := ce.Contact(i)
 		x, y, z := codec.DecodeDir3(c.Dir)
 		r := float32(c.Dist) / 255 * target.sim.radius
-		g.applyDamage(target, [3]float32{x * r, y * r, z * r}, damage, collisionSearch, false, hit)
+		g.damageAndKill(target, [3]float32{x * r, y * r, z * r}, damage, collisionSearch, hit)
 	}
 	if other != nil && other.Model != nil && other.Alive() {
 		if dmg, ok := CollisionDamage(force, other.Model.Class().Mass, n); ok {
 			back := hitInfo{cause: CauseCollision, attacker: target, attackerID: target.OwnerID()}
 			pt := pointToward(other, target.state.pos)
 			for i := 0; i < n; i++ {
-				g.applyDamage(other, pt, dmg, collisionSearch, false, back)
+				g.damageAndKill(other, pt, dmg, collisionSearch, back)
 			}
 		}
 	}

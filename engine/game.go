@@ -33,6 +33,8 @@ type Stats struct {
 	CollisionsDropped atomic.Uint64 // collision reports refused (dead ship, duplicate, too far, cooldown)
 	WeaponHits        atomic.Uint64 // weapon hits the host damage model applied
 	WeaponRejected    atomic.Uint64 // fire messages the damage model found implausible
+	Ticks             atomic.Uint64 // game ticks run
+	TicksDropped      atomic.Uint64 // ticks skipped because the game fell too far behind
 	// IntegrityMismatches counts ships whose integrity hash differed from
 	// the reference of their species.
 	IntegrityMismatches atomic.Uint64
@@ -66,7 +68,7 @@ type Game struct {
 	query      bcnet.QueryHandler
 	epoch      time.Time // game clock zero
 	now        time.Time
-	lastTick   time.Time
+	nextTick   time.Time // the next point of the tick grid
 	accepting  bool
 	running    bool
 	teamMode   bool
@@ -120,7 +122,7 @@ func NewGame(opts Options) (*Game, error) {
 		requests:   checksum.StockRequests(),
 		epoch:      now,
 		now:        now,
-		lastTick:   now,
+		nextTick:   now.Add(cfg.TickInterval),
 		accepting:  true,
 		running:    true,
 		buf:        make([]byte, 0, 512),
@@ -349,23 +351,51 @@ func (g *Game) Flush(now time.Time) {
 	g.host.Flush(now)
 }
 
+// maxCatchUp bounds the ticks one Advance runs to catch up with the grid;
+// a game further behind (a stalled process, a suspended VM) drops the
+// backlog instead of replaying it in a burst.
+const maxCatchUp = 3
+
 // Advance runs everything time-driven up to now: transport timers, due
-// engine timers, handshake deadlines and, when due, the game tick. It also
+// engine timers, handshake deadlines and every game tick due. It also
 // flushes.
+//
+// Ticks sit on a fixed grid (start + k × TickInterval), so a loop that
+// wakes a little late still ticks at exactly 10 Hz on average; restarting
+// the interval from the wake-up time instead loses the lateness every tick
+// (9.46 Hz with a 10 ms loop). Each tick's Dt is the interval. Ticks
+// caught up in one call share one simulation step (it measures elapsed
+// time itself) and one round of StateUpdates, which would only repeat.
 func (g *Game) Advance(now time.Time) {
 	g.now = now
 	g.timers.run(now)
 	g.checkDeadlines()
-	if dt := now.Sub(g.lastTick); dt >= g.cfg.TickInterval {
-		g.lastTick = now
-		if g.bus.has(EvTick) {
-			g.bus.emit(&Tick{Now: now, Dt: dt})
+	interval := g.cfg.TickInterval
+	ran := 0
+	for !now.Before(g.nextTick) {
+		if ran == maxCatchUp {
+			behind := now.Sub(g.nextTick)/interval + 1
+			g.nextTick = g.nextTick.Add(behind * interval)
+			g.Stats.TicksDropped.Add(uint64(behind))
+			g.log.Debug("game tick behind, backlog dropped", "ticks", behind)
+			break
 		}
+		g.nextTick = g.nextTick.Add(interval)
+		g.Stats.Ticks.Add(1)
+		ran++
+		if g.bus.has(EvTick) {
+			g.bus.emit(&Tick{Now: now, Dt: interval})
+		}
+	}
+	if ran > 0 {
 		g.simTick()
 		g.sendStateUpdates()
 	}
 	g.host.Tick(now)
 }
+
+// Ticks reports the game ticks run so far (for tests and stats).
+func (g *Game) Ticks() uint64 { return g.Stats.Ticks.Load() }
 
 // Shutdown stops the plugins, tells every player the server is going away
 // and forgets them.

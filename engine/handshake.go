@@ -160,7 +160,6 @@ func (g *Game) validated(p *Player) {
 	g.buf = codec.Settings{
 		GameTime:        g.GameTime(),
 		CollisionDamage: g.cfg.CollisionDamage,
-		FriendlyFire:    g.cfg.FriendlyFire,
 		Slot:            uint8(p.Slot),
 		Map:             []byte(g.cfg.Mission.Script),
 	}.AppendTo(g.buf[:0])

@@ -456,7 +456,7 @@ func FuzzGameMessage(f *testing.F) {
 	akiraSpawn := vec(f, "simulation.json", "objcreateteam_akira_spawn")
 	f.Add(vec(f, "simulation.json", "collision_effect_P1_single_contact"), uint8(6))
 	f.Add([]byte{0x13}, uint8(6))
-	f.Add(codec.BeamFire{BeamID: shipA + 20, Info: 2, Flags: 1, HasTarget: true, Target: shipA}.AppendTo(nil), uint8(6))
+	f.Add(codec.BeamFire{BeamID: shipA + 20, Info: 2, Flags: codec.BeamArg | codec.BeamHasTarget, Target: shipA}.AppendTo(nil), uint8(6))
 	f.Add([]byte{0x21, 0x00, 0x43, 0xE2, 0x0C, 0x7E}, uint8(0))
 	f.Add([]byte{0x2A, 0x20}, uint8(1))
 	f.Add([]byte{0x2C, 2, 0, 0, 0, 2, 0, 'h', 'i'}, uint8(2))

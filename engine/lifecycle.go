@@ -14,10 +14,10 @@ func applyObjCreate(g *Game, p *Player, payload []byte, _ bool) {
 	}
 	o := &Object{
 		ID: m.ObjectID, ClassID: m.ClassID, OwnerSlot: int(m.OwnerSlot), Owner: p,
-		Team: -1, Create: append([]byte(nil), payload...),
+		Create: append([]byte(nil), payload...),
 	}
 	if m.Op == codec.OpObjCreateTeam {
-		o.Team = int(m.Team)
+		o.NetPlayerID = int(m.OwnerPlayer)
 	}
 	if old := g.objects[o.ID]; old != nil {
 		// A repeated creation of a live id: receivers ignore ids they know,
@@ -27,7 +27,7 @@ func applyObjCreate(g *Game, p *Player, payload []byte, _ bool) {
 	if o.IsShip() {
 		if full, err := codec.DecodeObjCreate(payload); err == nil {
 			o.Species = int(full.Ship.Species)
-			o.Name = string(full.Ship.Player)
+			o.Name = string(full.Ship.Name)
 			o.Set = string(full.Ship.Set)
 			o.state.pos = full.Ship.Position
 			o.state.hasPos = true

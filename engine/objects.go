@@ -18,8 +18,11 @@ type Object struct {
 	// nil for server or AI objects.
 	OwnerSlot int
 	Owner     *Player
-	// Team is the team byte of an ObjCreateTeam, -1 for ObjCreate.
-	Team int
+	// NetPlayerID is byte 2 of an ObjCreateTeam: the owner's wire player
+	// id, which receivers store as the ship's net player id (kill credit,
+	// opcodes.md 3.1); 0 for ObjCreate 0x02 (host objects). Teams exist
+	// only in the mission (Player.Team).
+	NetPlayerID int
 	// Species is the SpeciesToShip index of a ship (0 when not a ship).
 	Species int
 	// Name and Set are the player name and star-system set of a ship body.

@@ -68,7 +68,7 @@ var routes = [codec.MaxMessageTypes]route{
 	codec.OpBeamFire:           {action: actRelay, check: checkBeam, apply: applyWeaponEvent},
 	codec.OpTorpedoTypeChange:  {action: actRelay, check: checkEventSource, apply: applyTorpedoType},
 	codec.OpStateUpdate:        {action: actConsume, apply: stateUpdate},
-	codec.OpObjNotFound:        {action: actDrop},
+	codec.OpObjectPrompt:       {action: actDrop},
 	codec.OpRequestObject:      {action: actConsume, apply: applyRequestObject},
 	codec.OpEnterSet:           {action: actDrop},
 	codec.OpChecksumRequest:    {action: actDrop},
@@ -191,6 +191,12 @@ func checkObjCreate(g *Game, p *Player, payload []byte) bool {
 		g.violation(p, payload[0], "owner slot is not the sender's", m.ObjectID)
 		return false
 	}
+	// Byte 2 becomes the ship's net player id on every receiver, which the
+	// scripts credit kills to (simulation.md 3.1).
+	if m.Op == codec.OpObjCreateTeam && m.OwnerPlayer != p.ID {
+		g.violation(p, payload[0], "owner player id is not the sender's", m.ObjectID)
+		return false
+	}
 	if !owns(p, m.ObjectID) {
 		g.violation(p, payload[0], "object id outside the sender's block", m.ObjectID)
 		return false
@@ -247,18 +253,20 @@ func applyWeaponEvent(g *Game, p *Player, payload []byte, _ bool) {
 		return // nothing to raise, and StartFiring carries no hit for the model
 	}
 	ev := &WeaponFired{Shooter: p, Opcode: op}
+	var aim *codec.ScaledPoint
 	switch payload[0] {
 	case codec.OpTorpedoFire:
 		if m, err := codec.DecodeTorpedoFire(payload); err == nil {
 			ev.Weapon = m.TubeID
 			if m.HasTarget() {
 				ev.Target = m.Target
+				aim = &m.Point
 			}
 		}
 	case codec.OpBeamFire:
 		if m, err := codec.DecodeBeamFire(payload); err == nil {
 			ev.Weapon = m.BeamID
-			if m.HasTarget {
+			if m.HasTarget() {
 				ev.Target = m.Target
 			}
 		}
@@ -271,22 +279,20 @@ func applyWeaponEvent(g *Game, p *Player, payload []byte, _ bool) {
 		g.bus.emit(ev)
 	}
 	if ev.Opcode == codec.OpTorpedoFire || ev.Opcode == codec.OpBeamFire {
-		g.fireWeapon(p, ev.Opcode, ev.Weapon, ev.Target)
+		g.fireWeapon(p, ev.Opcode, ev.Weapon, ev.Target, aim)
 	}
 }
 
 // applyRequestObject answers 0x1E with the object's creation message, to
-// the requester only, or ObjNotFound (opcodes.md 2).
+// the requester only, when the object exists and is not dying; an unknown
+// or dying id gets no answer at all (opcodes.md 3.10).
 func applyRequestObject(g *Game, p *Player, payload []byte, _ bool) {
 	m, err := codec.DecodeRequestObject(payload)
 	if err != nil {
 		g.malformed(p, payload[0], err)
 		return
 	}
-	if o := g.objects[m.ObjectID]; o != nil && len(o.Create) > 0 {
+	if o := g.objects[m.ObjectID]; o != nil && o.Alive() && len(o.Create) > 0 {
 		_ = g.Send(p, o.Create)
-		return
 	}
-	g.buf = codec.ObjNotFound(m).AppendTo(g.buf[:0])
-	_ = g.Send(p, g.buf)
 }

@@ -100,6 +100,11 @@ func retarget(b []byte, slot int, owner int, idOffsets ...int) []byte {
 	out := bytes.Clone(b)
 	if owner >= 0 {
 		out[owner] = byte(slot)
+		if out[0] == codec.OpObjCreateTeam {
+			// Byte 2 is the owner's wire player id; the test clients
+			// join in slot order and get ids 2, 3, 4, ...
+			out[2] = byte(slot + 2)
+		}
 	}
 	for _, off := range idOffsets {
 		id := int32(uint32(out[off]) | uint32(out[off+1])<<8 | uint32(out[off+2])<<16 | uint32(out[off+3])<<24)
@@ -117,17 +122,17 @@ const shipA = int32(0x3FFFFFFF) // slot 0's first object
 
 // Every game opcode 0x00..0x2A from an in-game player, with the host's
 // behaviour: relayed unchanged to each other player exactly once, consumed,
-// answered, or dropped (opcodes.md 2 and 4).
+// left unanswered, or dropped (opcodes.md 2 and 4).
 func TestRoutingTable(t *testing.T) {
 	akira := vec(t, "simulation.json", "objcreateteam_akira_spawn")
-	torp := append([]byte{codec.OpTorpedoFire}, codec.TorpedoFire{TubeID: shipA + 8, Info: 2, Flags: 0x05, Dir: codec.Dir3{-33, -121, 17}}.AppendTo(nil)[1:]...)
-	beam := codec.BeamFire{BeamID: shipA + 20, Info: 2, Dir: codec.Dir3{1, 2, 3}, Flags: 1, HasTarget: true, Target: 0x4003FFFF}.AppendTo(nil)
+	torp := append([]byte{codec.OpTorpedoFire}, codec.TorpedoFire{TubeID: shipA + 8, Projectile: 2, Flags: 0x05, Dir: codec.Dir3{-33, -121, 17}}.AppendTo(nil)[1:]...)
+	beam := codec.BeamFire{BeamID: shipA + 20, Info: 2, Dir: codec.Dir3{1, 2, 3}, Flags: codec.BeamArg | codec.BeamHasTarget, Target: 0x4003FFFF}.AppendTo(nil)
 	type want int
 	const (
 		relayed want = iota
 		consumed
 		dropped
-		answered
+		unanswered
 	)
 	tests := []struct {
 		op      byte
@@ -164,7 +169,7 @@ func TestRoutingTable(t *testing.T) {
 		{0x1B, eventMsg(0x1B, 0x0105, 0x008000FD, shipA+8, 0, 2), relayed},
 		{0x1C, vec(t, "session.json", "stateupdate_client_0x9d"), consumed},
 		{0x1D, []byte{0x1D, 1, 0, 0, 0}, dropped},
-		{0x1E, []byte{0x1E, 0x05, 0x00, 0x00, 0x00}, answered},
+		{0x1E, []byte{0x1E, 0x05, 0x00, 0x00, 0x00}, unanswered},
 		{0x1F, []byte{0x1F, 0xFF, 0xFF, 0xFF, 0x3F, 0, 0, 0, 0}, dropped},
 		{0x20, vec(t, "session.json", "checksum_req_round0"), dropped},
 		{0x21, vec(t, "session.json", "checksum_resp_round0"), consumed},
@@ -218,12 +223,13 @@ func TestRoutingTable(t *testing.T) {
 				if tt.want == dropped && l.g.Stats.RelayDropped.Load() != dropsBefore+1 {
 					t.Errorf("drop not counted")
 				}
-			case answered:
-				if r := only(got[0], codec.OpObjNotFound); len(r) != 1 || !bytes.Equal(r[0], []byte{0x1D, 5, 0, 0, 0}) {
-					t.Errorf("requester got %X", got[0])
-				}
-				if len(got[1])+len(got[2]) != 0 {
-					t.Errorf("others got an answer")
+			case unanswered:
+				// An unknown id gets nothing back, least of all a 0x1D
+				// (opcodes.md 3.10).
+				for i := range got {
+					if len(got[i]) != 0 {
+						t.Errorf("client %d got %X", i, got[i])
+					}
 				}
 			}
 			if !l.g.Player(2).InGame() {
@@ -238,14 +244,26 @@ func TestRoutingTable(t *testing.T) {
 	}
 }
 
-// The object a requester asks for comes back as its creation bytes.
+// The object a requester asks for comes back as its creation bytes, to the
+// requester only; a dying object gets no answer.
 func TestRequestObjectAnswer(t *testing.T) {
 	l := newLAN(t, DefaultConfig(), "A", "B")
 	akira := vec(t, "simulation.json", "objcreateteam_akira_spawn")
 	l.send(l.cs[0], akira, true)
-	got := l.send(l.cs[1], []byte{0x1E, 0xFF, 0xFF, 0xFF, 0x3F}, true)
+	req := []byte{0x1E, 0xFF, 0xFF, 0xFF, 0x3F}
+	got := l.send(l.cs[1], req, true)
 	if len(got[1]) != 1 || !bytes.Equal(got[1][0], akira) || len(got[0]) != 0 {
 		t.Fatalf("answer %X / %X", got[1], got[0])
+	}
+	l.send(l.cs[0], []byte{codec.OpHostMsg}, true) // A self-destructs
+	if l.g.Object(shipA).Alive() {
+		t.Fatal("self-destruct did not kill")
+	}
+	got = l.send(l.cs[1], req, true)
+	for _, m := range got[1] {
+		if bytes.Equal(m, akira) {
+			t.Fatal("a dying ship was sent")
+		}
 	}
 }
 
@@ -302,7 +320,7 @@ func TestLateJoinerAndLeaver(t *testing.T) {
 	l.g.On(EvShipCreated, func(e Event) { created = append(created, e.(*ShipCreated).Ship) })
 	l.send(l.cs[0], akiraA, true)
 	l.send(l.cs[1], sovB, true)
-	if len(created) != 2 || created[0].Species != 1 || created[1].Species != 5 || created[0].Team != 2 || created[1].Owner.ID != 3 || created[0].Name != "Cady2" {
+	if len(created) != 2 || created[0].Species != 1 || created[1].Species != 5 || created[0].NetPlayerID != 2 || created[1].Owner.ID != 3 || created[0].Name != "Cady2" {
 		t.Fatalf("ship_created %+v", created)
 	}
 	var order []string

@@ -16,18 +16,35 @@ func simVec(t *testing.T, name string) []byte {
 	return vectors.MustNamed(t, "simulation.json", name)
 }
 
-// collect drains a bot's inbox for d and returns what arrived.
-func collect(b *bot.Bot, d time.Duration) [][]byte {
-	var out [][]byte
-	deadline := time.After(d)
-	for {
+// collect appends a bot's messages to *out until done(*out) holds or
+// within passes, and reports whether done held.
+func collect(b *bot.Bot, out *[][]byte, within time.Duration, done func([][]byte) bool) bool {
+	deadline := time.After(within)
+	for !done(*out) {
 		select {
 		case m := <-b.Inbox():
-			out = append(out, m.Payload)
+			*out = append(*out, m.Payload)
 		case <-deadline:
-			return out
+			return done(*out)
 		}
 	}
+	return true
+}
+
+// hasAll reports whether ms holds every message of want (as many copies).
+func hasAll(ms [][]byte, want ...[]byte) bool {
+	for _, w := range want {
+		n := 0
+		for _, m := range ms {
+			if bytes.Equal(m, w) {
+				n++
+			}
+		}
+		if n == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Three stock-like clients over loopback UDP replay a session built from
@@ -40,9 +57,6 @@ func TestUDPThreeClientReplay(t *testing.T) {
 	b := joinBot(t, srv, "Bob")
 	c := joinBot(t, srv, "Carol")
 	bots := []*bot.Bot{a, b, c}
-	for _, x := range bots {
-		collect(x, 50*time.Millisecond)
-	}
 	akira := simVec(t, "objcreateteam_akira_spawn")  // slot 0, captured
 	phaserA := simVec(t, "set_phaser_level_high_p0") // slot 0's ship
 	phaserB := simVec(t, "set_phaser_level_low")     // slot 1's ship 0x4003FFFF
@@ -50,15 +64,18 @@ func TestUDPThreeClientReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sovB.OwnerSlot, sovB.ObjectID, sovB.Ship.Player = 1, 0x4003FFFF, []byte("Bob")
+	sovB.OwnerSlot, sovB.OwnerPlayer, sovB.ObjectID, sovB.Ship.Name = 1, b.ID(), 0x4003FFFF, []byte("Bob")
 	shipB := sovB.AppendTo(nil)
-	shipC, _ := bot.ShipCreate(2, 2, "Carol")
+	shipC, _ := bot.ShipCreate(2, c.ID(), "Carol")
 	ev := func(op byte, factory, code uint32, src, dst int32, tail ...byte) []byte {
 		return codec.Event{Op: op, Factory: factory, Code: code, Src: src, Dst: dst, Tail: tail}.AppendTo(nil)
 	}
 	startFiring := ev(codec.OpStartFiring, codec.FactoryStartFiring, 0x008000D7, 0x3FFFFFFF+20, 0x4003FFFF, 1, 2, 3, 4, 5, 6, 7, 8)
-	torp := codec.TorpedoFire{TubeID: 0x3FFFFFFF + 8, Info: 2, Flags: 0x07, Dir: codec.Dir3{-33, -121, 17}, Target: 0x4003FFFF, Point: codec.NewDirMag(1, 2, 3)}.AppendTo(nil)
-	beam := codec.BeamFire{BeamID: 0x4003FFFF + 20, Info: 2, Dir: codec.Dir3{0, 127, 0}, Flags: 1, HasTarget: true, Target: 0x3FFFFFFF}.AppendTo(nil)
+	// Captured targeted fire: A's Akira tube 0x4000000D at B's ship, and a
+	// bank of A's block at an object of C's block.
+	torp := simVec(t, "torpedo_fire_targeted_akira_tube")
+	beamA := simVec(t, "beam_fire_targeted")
+	beam := codec.BeamFire{BeamID: 0x4003FFFF + 20, Info: 2, Dir: codec.Dir3{0, 127, 0}, Flags: codec.BeamArg | codec.BeamHasTarget, Target: 0x3FFFFFFF}.AppendTo(nil)
 	state := vectors.MustHex(t, "1CFFFFFF3F0080E1419D0000B042000084C2000092C22137FB0B684630BB5E000001CC02CC04CC")
 	type step struct {
 		from    *bot.Bot
@@ -69,7 +86,7 @@ func TestUDPThreeClientReplay(t *testing.T) {
 		{a, akira, 1}, {b, shipB, 1}, {c, shipC, 1},
 		{a, phaserA, 1}, {b, phaserB, 1},
 		{a, startFiring, 2}, // a duplicate pair in one datagram, relayed twice
-		{a, torp, 1}, {b, beam, 1},
+		{a, torp, 1}, {a, beamA, 1}, {b, beam, 1},
 	}
 	for _, s := range steps {
 		for range s.copies {
@@ -84,9 +101,23 @@ func TestUDPThreeClientReplay(t *testing.T) {
 	if err := a.Chat("hello", false); err != nil {
 		t.Fatal(err)
 	}
+	// Each bot ends with a chat line, which the host sends to everyone,
+	// its sender included, after everything it relayed from that bot: once
+	// a bot holds all three end lines, all relays have reached it.
+	var ends [][]byte
+	for _, x := range bots {
+		if err := x.Chat("end", false); err != nil {
+			t.Fatal(err)
+		}
+		ends = append(ends, codec.Chat{Sender: int32(x.ID()), Text: []byte("end")}.AppendTo(nil))
+	}
 	got := map[*bot.Bot][][]byte{}
 	for _, x := range bots {
-		got[x] = collect(x, 400*time.Millisecond)
+		var ms [][]byte
+		if !collect(x, &ms, 10*time.Second, func(ms [][]byte) bool { return hasAll(ms, ends...) }) {
+			t.Fatalf("bot %d: end lines missing", x.ID())
+		}
+		got[x] = ms
 	}
 	count := func(x *bot.Bot, p []byte) int {
 		n := 0
@@ -117,24 +148,28 @@ func TestUDPThreeClientReplay(t *testing.T) {
 			t.Errorf("owner's StateUpdate forwarded verbatim to bot %d", x.ID())
 		}
 	}
-	// Host-built updates of A's ship reach B and C with A's movement fields.
+	// Host-built updates of A's ship reach B and C with A's movement fields
+	// (at the next game tick, so they may follow the end lines).
 	owner, _ := codec.DecodeStateUpdate(state, nil)
 	for _, x := range []*bot.Bot{b, c} {
-		found := false
-		for _, m := range got[x] {
-			if m[0] != codec.OpStateUpdate {
-				continue
+		ms := got[x]
+		found := func(ms [][]byte) bool {
+			for _, m := range ms {
+				if m[0] != codec.OpStateUpdate {
+					continue
+				}
+				u, err := codec.DecodeStateUpdate(m, codec.SubsystemsToEnd)
+				if err != nil {
+					t.Fatalf("bad host update %X: %v", m, err)
+				}
+				if u.ObjectID == 0x3FFFFFFF && u.Flags&codec.StatePosition != 0 && u.Position == owner.Position &&
+					u.Forward == owner.Forward && u.Up == owner.Up && u.Speed == owner.Speed && !u.HasHash {
+					return true
+				}
 			}
-			u, err := codec.DecodeStateUpdate(m, codec.SubsystemsToEnd)
-			if err != nil {
-				t.Fatalf("bad host update %X: %v", m, err)
-			}
-			if u.ObjectID == 0x3FFFFFFF && u.Flags&codec.StatePosition != 0 && u.Position == owner.Position &&
-				u.Forward == owner.Forward && u.Up == owner.Up && u.Speed == owner.Speed && !u.HasHash {
-				found = true
-			}
+			return false
 		}
-		if !found {
+		if !collect(x, &ms, 10*time.Second, found) {
 			t.Errorf("bot %d got no host-built update with A's movement", x.ID())
 		}
 	}

@@ -310,7 +310,7 @@ func TestWeaponDamageAndKill(t *testing.T) {
 	var deaths []*ShipDestroyed
 	l.g.On(EvWeaponHit, func(e Event) { hits = append(hits, e.(*WeaponHit)) })
 	l.g.On(EvShipDestroyed, func(e Event) { deaths = append(deaths, e.(*ShipDestroyed)) })
-	beam := codec.BeamFire{BeamID: sov.SubsystemID(phaser), Info: 2, Dir: codec.Dir3{0, 127, 0}, Flags: 1, HasTarget: true, Target: akiraB}.AppendTo(nil)
+	beam := codec.BeamFire{BeamID: sov.SubsystemID(phaser), Info: 2, Dir: codec.Dir3{0, 127, 0}, Flags: codec.BeamArg | codec.BeamHasTarget, Target: akiraB}.AppendTo(nil)
 	var all [][]byte
 	for i := 0; i < 400 && len(deaths) == 0; i++ {
 		l.now = l.now.Add(600 * time.Millisecond)
@@ -361,7 +361,7 @@ func TestTorpedoFlightTime(t *testing.T) {
 	l.send(l.cs[1], moveMsg(akiraB, [3]float32{0, 38, 0}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127}), false)
 	sov := l.g.Object(shipA).Model
 	tube, _ := sov.Class().SubsystemIndex("Forward Torpedo 1")
-	torp := codec.TorpedoFire{TubeID: sov.SubsystemID(tube), Info: 2, Flags: 0x07, Dir: codec.Dir3{0, 127, 0}, Target: akiraB, Point: codec.NewDirMag(0, 1, 0)}.AppendTo(nil)
+	torp := codec.TorpedoFire{TubeID: sov.SubsystemID(tube), Projectile: 2, Flags: 0x03, Dir: codec.Dir3{0, 127, 0}, Target: akiraB, Point: codec.ScaledPoint{Dir: codec.Dir3{0, -127, 0}, Dist: 255}}.AppendTo(nil)
 	l.send(l.cs[0], torp, true)
 	if l.g.Stats.WeaponHits.Load() != 0 {
 		t.Fatal("torpedo landed at once")

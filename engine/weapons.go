@@ -16,6 +16,9 @@ type Shot struct {
 	Opcode  byte    // codec.OpTorpedoFire or codec.OpBeamFire
 	Weapon  int     // index in Ship.Model's class of the firing subsystem
 	Target  *Object // the live ship the message names
+	// Aim is the target-relative aim point of a targeted TorpedoFire, in
+	// the target's frame, nil when the message carries none (beams).
+	Aim *[3]float32
 }
 
 // Hit is the damage a weapon model decided a shot deals.
@@ -23,6 +26,9 @@ type Hit struct {
 	Damage float32
 	// Delay is when the hit lands (a torpedo's flight time).
 	Delay time.Duration
+	// Point is where it lands, in the target's frame; nil means the point
+	// of the target's bounding sphere facing the shooter.
+	Point *[3]float32
 }
 
 // WeaponModel decides what weapon fire does. The stock host detects weapon
@@ -61,8 +67,9 @@ func DefaultWeapons() *DataWeapons {
 	return &DataWeapons{ArcTolerance: 0.35, MinInterval: 500 * time.Millisecond}
 }
 
-// factionTorpedo is the projectile assumed for a ship's torpedoes when the
-// data set does not say which it carries (net type ids, SpeciesToTorp).
+// factionTorpedo is the projectile assumed for a ship's torpedoes when its
+// data has no torpedo_ammo list (older or mod data; net type ids,
+// SpeciesToTorp).
 var factionTorpedo = map[string]int{
 	"Federation": 2,  // PhotonTorpedo
 	"Klingon":    6,  // KlingonTorpedo
@@ -114,15 +121,23 @@ func (w *DataWeapons) Fire(g *Game, s Shot) (Hit, bool) {
 		}
 		ship.sim.lastFire[s.Weapon] = g.now
 		flight := time.Duration(float64(dist/proj.LaunchSpeed) * float64(time.Second))
-		return Hit{Damage: proj.Damage, Delay: flight}, true
+		return Hit{Damage: proj.Damage, Delay: flight, Point: s.Aim}, true
 	}
 	return Hit{}, false
 }
 
-// torpedoFor returns the projectile net type a class fires. The
-// TorpedoTypeChange value indexes the ship's own ammo list, which the data
-// set does not carry, so the faction's torpedo is used.
-func torpedoFor(c *ships.Class, _ int) int {
+// torpedoFor returns the projectile net type a class fires with ammo type
+// ammo selected: the TorpedoTypeChange value (and the ObjCreate tail's
+// ammo byte) indexes the class's torpedo_ammo list (simulation.md 5.5).
+// Without a list, or for an index outside it, the faction's torpedo is
+// used.
+func torpedoFor(c *ships.Class, ammo int) int {
+	if ammo >= 0 && ammo < len(c.TorpedoAmmo) {
+		return c.TorpedoAmmo[ammo].NetTypeID
+	}
+	if len(c.TorpedoAmmo) > 0 {
+		return c.TorpedoAmmo[0].NetTypeID
+	}
 	if t, ok := factionTorpedo[c.Faction]; ok {
 		return t
 	}
@@ -162,8 +177,9 @@ const (
 	weaponSearch               = collisionSearch * 0.5
 )
 
-// fireWeapon runs the weapon model on a relayed fire message.
-func (g *Game) fireWeapon(p *Player, op byte, weaponID, targetID int32) {
+// fireWeapon runs the weapon model on a relayed fire message. aim is a
+// targeted torpedo's aim point relative to the target (nil for beams).
+func (g *Game) fireWeapon(p *Player, op byte, weaponID, targetID int32, aim *codec.ScaledPoint) {
 	if g.weapons == nil || targetID == 0 {
 		return
 	}
@@ -177,7 +193,15 @@ func (g *Game) fireWeapon(p *Player, op byte, weaponID, targetID int32) {
 		g.Stats.WeaponRejected.Add(1)
 		return
 	}
-	hit, ok := g.weapons.Fire(g, Shot{Shooter: p, Ship: ship, Opcode: op, Weapon: idx, Target: target})
+	shot := Shot{Shooter: p, Ship: ship, Opcode: op, Weapon: idx, Target: target}
+	if aim != nil {
+		// The 4-byte point is scaled by the target's radius (opcodes.md
+		// 3.5); it is taken in the target's frame, like a collision
+		// contact, so it picks the shield facing and the subsystems hit.
+		v := aim.Vector(target.sim.radius)
+		shot.Aim = &v
+	}
+	hit, ok := g.weapons.Fire(g, shot)
 	if !ok {
 		g.Stats.WeaponRejected.Add(1)
 		return
@@ -186,7 +210,7 @@ func (g *Game) fireWeapon(p *Player, op byte, weaponID, targetID int32) {
 		if g.objects[target.ID] != target || !target.Alive() {
 			return
 		}
-		g.applyWeaponHit(p, ship, target, hit.Damage)
+		g.applyWeaponHit(p, ship, target, hit)
 	}
 	if hit.Delay <= 0 {
 		land()
@@ -195,21 +219,30 @@ func (g *Game) fireWeapon(p *Player, op byte, weaponID, targetID int32) {
 	g.After(hit.Delay, land)
 }
 
-// applyWeaponHit applies one weapon hit and raises weapon_hit.
-func (g *Game) applyWeaponHit(p *Player, ship, target *Object, damage float32) {
-	from := ship.state.pos
-	pt := pointToward(target, from)
+// applyWeaponHit applies one weapon hit, raises weapon_hit, and then, if
+// the hit was lethal, destroys the target: the stock scripts book the
+// killing hit's damage before they see the object exploding
+// (missions.md 3.4-3.5), so the lethal damage is scored and the victim's
+// ledger is cleared by the death.
+func (g *Game) applyWeaponHit(p *Player, ship, target *Object, h Hit) {
+	damage := h.Damage
+	pt := pointToward(target, ship.state.pos)
+	if h.Point != nil {
+		pt = *h.Point
+	}
 	info := hitInfo{cause: CauseWeapon, attacker: ship, attackerID: int(p.ID)}
 	// The shield facing takes the plain damage; what passes goes through
 	// the weapon distributor.
 	f := facing(pt)
 	absorbed := min(target.sim.shields[f], damage)
 	target.sim.shields[f] -= absorbed
-	hull := false
+	var res damageResult
 	if rest := damage - absorbed; rest > 0 {
-		res := g.applyDamage(target, pt, rest*weaponDamageFactor, weaponSearch, true, info)
-		hull = res.hull
+		res = g.applyDamage(target, pt, rest*weaponDamageFactor, weaponSearch, true)
 	}
 	g.Stats.WeaponHits.Add(1)
-	g.bus.emit(&WeaponHit{ShooterID: int(p.ID), Target: target, Damage: float64(damage), HullHit: hull})
+	g.bus.emit(&WeaponHit{ShooterID: int(p.ID), Target: target, Damage: float64(damage), HullHit: res.hull})
+	if res.lethal {
+		g.killShip(target, info)
+	}
 }

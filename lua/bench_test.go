@@ -21,7 +21,7 @@ func BenchmarkDispatch(b *testing.B) {
 		ev   engine.Event
 	}{
 		{"tick", &engine.Tick{Now: t0, Dt: 100 * time.Millisecond}},
-		{"weapon_hit", &engine.WeaponHit{ShooterID: 2, Target: &engine.Object{ID: 0x3FFFFFFF, ClassID: codec.ClassShip, Species: 3, Team: -1}, Damage: 12.5, HullHit: true}},
+		{"weapon_hit", &engine.WeaponHit{ShooterID: 2, Target: &engine.Object{ID: 0x3FFFFFFF, ClassID: codec.ClassShip, Species: 3}, Damage: 12.5, HullHit: true}},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
 			e := mustOpen(b, `

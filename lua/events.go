@@ -47,8 +47,10 @@ func (m *mission) objectTable(o *engine.Object) glua.LValue {
 	t.RawSetString("class", glua.LNumber(speciesClass(o.Species)))
 	t.RawSetString("name", glua.LString(o.Name))
 	t.RawSetString("set", glua.LString(o.Set))
-	if o.Team >= 0 {
-		t.RawSetString("team", glua.LNumber(o.Team))
+	// The team is the mission's team of the owner (ObjCreateTeam's byte 2
+	// is the owner's player id, not a team; opcodes.md 3.1).
+	if o.Owner != nil && o.Owner.Team >= 0 {
+		t.RawSetString("team", glua.LNumber(o.Owner.Team))
 	}
 	return t
 }

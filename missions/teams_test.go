@@ -164,7 +164,7 @@ func TestDefendTheStarbase(t *testing.T) {
 	}
 	g.Take()
 	// The engine creates the starbase (owner none, species 30).
-	sb := &engine.Object{ID: 0x1000, ClassID: codec.ClassShip, Team: -1, Species: 30, Name: "Starbase"}
+	sb := &engine.Object{ID: 0x1000, ClassID: codec.ClassShip, Species: 30, Name: "Starbase"}
 	g.AddObject(sb)
 	g.Hit(3, sb, 200, true) // never negated: owner 0
 	g.Hit(4, sb, 880, false)

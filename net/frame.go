@@ -10,7 +10,7 @@ import (
 const (
 	TypeData       byte = 0x00 // control data; in practice the peer identity message
 	TypeAck        byte = 0x01
-	TypeConnectMsg byte = 0x02 // registered in the stock factory table, never used
+	TypeKeepalive  byte = 0x02 // idle keepalive: the single byte 02, unreliable (transport.md 10.3)
 	TypeConnect    byte = 0x03 // connect request (C->S) and reply (S->C)
 	TypeBoot       byte = 0x04
 	TypeDisconnect byte = 0x05
@@ -93,6 +93,8 @@ func EncodedLen(m *Message) int {
 			return 5
 		}
 		return 4
+	case m.Type == TypeKeepalive:
+		return 1
 	case m.Type == TypeGame:
 		n := 3 + len(m.Payload)
 		if m.Reliable {
@@ -129,6 +131,9 @@ func AppendMessage(b []byte, m *Message) []byte {
 			b = append(b, m.FragIdx)
 		}
 		return b
+	}
+	if m.Type == TypeKeepalive {
+		return append(b, TypeKeepalive)
 	}
 	n := EncodedLen(m)
 	var fl uint16
@@ -228,7 +233,10 @@ func ParseMessage(b []byte) (Message, int, error) {
 		}
 		m.Payload = b[hdr:total:total]
 		return m, total, nil
-	case TypeData, TypeConnectMsg, TypeConnect, TypeBoot, TypeDisconnect:
+	case TypeKeepalive:
+		// One byte: no flags_len, no seq, never reliable (transport.md 4.1).
+		return m, 1, nil
+	case TypeData, TypeConnect, TypeBoot, TypeDisconnect:
 		if len(b) < 3 {
 			return m, 0, fmt.Errorf("control message header: %w", ErrMalformed)
 		}

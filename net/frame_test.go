@@ -27,6 +27,7 @@ type transportVector struct {
 			Ordered       bool   `json:"ordered"`
 			Fragment      bool   `json:"fragment"`
 			TotalLen      int    `json:"total_len"`
+			Length        int    `json:"length"` // keepalive: the whole message
 			Seq           int    `json:"seq"`
 			FragIdx       *int   `json:"frag_idx"`
 			FragCount     *int   `json:"frag_count"`
@@ -105,7 +106,11 @@ func TestTransportVectors(t *testing.T) {
 				if int(m.Seq) != want.Seq {
 					t.Errorf("msg %d seq %d want %d", i, m.Seq, want.Seq)
 				}
-				if m.Type == TypeAck {
+				if m.Type == TypeKeepalive {
+					if want.Length != 1 || EncodedLen(&m) != 1 || m.HasSeq || m.Reliable {
+						t.Errorf("keepalive %d: %+v", i, m)
+					}
+				} else if m.Type == TypeAck {
 					fl := hexNum(t, want.Flags)
 					if m.Fragment != want.AcksFragment || m.Low != want.AcksLowType || (fl&1 != 0) != m.Fragment || (fl&2 != 0) != m.Low {
 						t.Errorf("ack %d flags: frag=%v low=%v want %s", i, m.Fragment, m.Low, want.Flags)
@@ -216,7 +221,7 @@ func FuzzParseDatagram(f *testing.F) {
 		}
 		for i := range msgs {
 			m := msgs[i]
-			if m.Type != TypeAck && m.Type != TypeGame && !m.HasSeq {
+			if m.Type != TypeAck && m.Type != TypeGame && m.Type != TypeKeepalive && !m.HasSeq {
 				re = append(re, m.Type, 0, 0)
 				continue
 			}

@@ -15,7 +15,7 @@ func TestBotJoinsAndDiscovers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.Game().AddPlugin(gamespy.NewPlugin(gamespy.DefaultConfig(), nil)); err != nil {
+	if err := srv.Game().AddPlugin(gamespy.NewPlugin(gamespy.DefaultConfig(), gamespy.PluginOptions{GamePort: int(srv.Addr().Port())})); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -75,7 +75,6 @@ type GameSection struct {
 	// the copy built into the binary.
 	MissionsDir     string `toml:"missions_dir"`
 	CollisionDamage bool   `toml:"collision_damage"`
-	FriendlyFire    bool   `toml:"friendly_fire"`
 	JoinInProgress  bool   `toml:"join_in_progress"`
 }
 
@@ -214,7 +213,6 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 		errs = append(errs, err)
 	}
 	rc.CollisionDamage = c.Game.CollisionDamage
-	rc.FriendlyFire = c.Game.FriendlyFire
 	rc.JoinInProgress = c.Game.JoinInProgress
 	mode, err := checksum.ParseMode(c.Checksum.Validation)
 	if err != nil {

@@ -114,7 +114,10 @@ func serve(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logge
 	if err != nil {
 		return err
 	}
-	if err := srv.Game().AddPlugin(gamespy.NewPlugin(uc.Plugins.Gamespy.Runtime(), log)); err != nil {
+	// The heartbeats announce the port actually bound (server.port may be
+	// 0), so masters list this game where players can reach it.
+	gs := gamespy.NewPlugin(uc.Plugins.Gamespy.Runtime(), gamespy.PluginOptions{GamePort: int(srv.Addr().Port()), Logger: log})
+	if err := srv.Game().AddPlugin(gs); err != nil {
 		return err
 	}
 	if started != nil {

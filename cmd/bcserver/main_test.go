@@ -26,7 +26,7 @@ func TestDefaultConfigIsValid(t *testing.T) {
 		t.Fatal(err)
 	}
 	if uc.Server.Port != 22101 || rc.MaxPlayers != 16 || rc.Mission.Script != "Multiplayer.Episode.Mission1.Mission1" ||
-		rc.Validation != checksum.ModeVerified || !rc.CollisionDamage || rc.FriendlyFire || rc.Mission.System != "Multi1" {
+		rc.Validation != checksum.ModeVerified || !rc.CollisionDamage || rc.Mission.System != "Multi1" {
 		t.Fatalf("defaults: %+v / %+v", uc, rc)
 	}
 	if gs := uc.Plugins.Gamespy.Runtime(); !gs.Enabled || gs.HeartbeatIdle != 5*time.Minute || gs.RateBurst != gamespy.DefaultRateBurst {

@@ -366,7 +366,6 @@ func (e *botEvents) Message(payload []byte, reliable bool) {
 	case codec.OpSettings:
 		if s, err := codec.DecodeSettings(payload); err == nil {
 			s.Map = append([]byte(nil), s.Map...)
-			s.Correction = nil
 			b.mu.Lock()
 			b.settings = s
 			b.mu.Unlock()

@@ -128,7 +128,7 @@ func RunLoad(ctx context.Context, cfg LoadConfig) (LoadReport, error) {
 	}
 	jcancel()
 	for _, b := range bots {
-		ship, err := ShipCreate(int(b.Settings().Slot), 2, fmt.Sprintf("load%d", b.ID()))
+		ship, err := ShipCreate(int(b.Settings().Slot), b.ID(), fmt.Sprintf("load%d", b.ID()))
 		if err != nil {
 			return LoadReport{}, err
 		}

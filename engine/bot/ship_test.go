@@ -29,9 +29,9 @@ func TestShipCreate(t *testing.T) {
 	if err != nil || !bytes.Equal(got, captured) {
 		t.Fatalf("slot 0 as captured: %X %v", got, err)
 	}
-	got, _ = ShipCreate(3, 1, "Bot")
+	got, _ = ShipCreate(3, 5, "Bot")
 	m, err := codec.DecodeObjCreate(got)
-	if err != nil || m.OwnerSlot != 3 || m.Team != 1 || m.ObjectID != 0x3FFFFFFF+3*0x40000 || string(m.Ship.Player) != "Bot" || m.Ship.Species != 1 {
+	if err != nil || m.OwnerSlot != 3 || m.OwnerPlayer != 5 || m.ObjectID != 0x3FFFFFFF+3*0x40000 || string(m.Ship.Name) != "Bot" || m.Ship.Species != 1 {
 		t.Fatalf("slot 3: %+v %v", m, err)
 	}
 }

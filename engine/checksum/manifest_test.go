@@ -110,7 +110,7 @@ func TestVanillaRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(shared, []byte(vanillaJSON)) {
-		t.Error("engine/checksum/manifest-vanilla-1.1.json differs from the shared vector file")
+		t.Error("engine/checksum/manifest-vanilla-1.1.json differs from testdata/vectors (run make sync-shared)")
 	}
 	var out bytes.Buffer
 	if err := mustVanilla(t).WriteJSON(&out); err != nil {

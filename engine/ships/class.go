@@ -63,6 +63,8 @@ type Entry struct {
 	NormalPower float32
 	// PowerMode is 0 for main-battery-first consumers (data/README.md).
 	PowerMode int
+	// Kind is how the ObjCreate tail writes the entry (simulation.md 3.4).
+	Kind Kind
 }
 
 // Subsystem is one subsystem of a class, listed in creation order.
@@ -83,6 +85,10 @@ type Subsystem struct {
 	// Data is the subsystems.json record of this name, or nil for weapon
 	// system containers and children the file does not list.
 	Data *SubsystemData
+	// IDOffset is k in "object id = ship id + k": the subsystem's 1-based
+	// place in the stock creation order (simulation.md 3.2), from
+	// serialization.json's id_offset.
+	IDOffset int
 }
 
 // Type returns the subsystems.json type, or "" when Data is nil.
@@ -99,8 +105,10 @@ type Class struct {
 	Power PowerData
 	// Entries is the top-level 0x20 list in wire order.
 	Entries []Entry
-	// Subsystems is every subsystem, children included, in creation order
-	// (approximated by the depth-first serialization order, package doc).
+	// Subsystems is every subsystem, children included, in depth-first
+	// serialization order (each entry, then its children): the order of the
+	// condition bytes on the wire. Object ids follow the creation order
+	// instead (Subsystem.IDOffset).
 	Subsystems []Subsystem
 	// Hull, Reactor, Repair and ShieldGenerator are indices into
 	// Subsystems, -1 when the class has none. Hull is always present.
@@ -115,7 +123,17 @@ type Class struct {
 	Dir string
 
 	byName      map[string]int
+	byOffset    []int // IDOffset-1 -> index in Subsystems
 	maxEntryLen int
+}
+
+// SubsystemByOffset returns the index in Subsystems of the subsystem whose
+// object id is ship id + k.
+func (c *Class) SubsystemByOffset(k int) (int, bool) {
+	if k < 1 || k > len(c.byOffset) {
+		return 0, false
+	}
+	return c.byOffset[k-1], true
 }
 
 // Species returns the SpeciesToShip index (simulation.md 3.3).
@@ -251,6 +269,15 @@ func buildClass(f *classFiles, dir string) (*Class, error) {
 		// A ship dies when its hull reaches 0 (simulation.md 5.4).
 		return nil, fmt.Errorf("%s: no top-level entry of subsystems.json type hull", serialFile)
 	}
+	if err := c.indexOffsets(); err != nil {
+		return nil, fmt.Errorf("%s: %w", serialFile, err)
+	}
+	if n := f.ship.SubsystemCount; n != 0 && n != len(c.Subsystems) {
+		return nil, fmt.Errorf("%s: subsystem_count %d, but %s lists %d subsystems", shipFile, n, serialFile, len(c.Subsystems))
+	}
+	if err := validateAmmo(&f.ship); err != nil {
+		return nil, fmt.Errorf("%s: %w", shipFile, err)
+	}
 	for i := range f.subs {
 		if _, ok := c.byName[f.subs[i].Name]; !ok {
 			c.Unlisted = append(c.Unlisted, f.subs[i].Name)
@@ -266,7 +293,7 @@ func (c *Class) addEntry(e *serialEntryFile, data map[string]*SubsystemData) err
 		return err
 	}
 	ei := len(c.Entries)
-	own, err := c.addSubsystem(e.Name, e.MaxCondition, data, ei, -1)
+	own, err := c.addSubsystem(e.Name, e.MaxCondition, e.IDOffset, data, ei, -1)
 	if err != nil {
 		return err
 	}
@@ -291,20 +318,24 @@ func (c *Class) addEntry(e *serialEntryFile, data map[string]*SubsystemData) err
 	}
 	for ci := range e.Children {
 		ch := &e.Children[ci]
-		if _, err := c.addSubsystem(ch.Name, ch.MaxCondition, data, ei, ci); err != nil {
+		if _, err := c.addSubsystem(ch.Name, ch.MaxCondition, ch.IDOffset, data, ei, ci); err != nil {
 			return fmt.Errorf("child %d: %w", ci, err)
 		}
 	}
+	kind, err := entryKind(format, c.Subsystems[own:])
+	if err != nil {
+		return err
+	}
 	c.Entries = append(c.Entries, Entry{
 		Name: e.Name, Format: format, Subsystem: own, Children: len(e.Children),
-		NormalPower: e.NormalPower, PowerMode: e.PowerMode,
+		NormalPower: e.NormalPower, PowerMode: e.PowerMode, Kind: kind,
 	})
 	c.maxEntryLen = max(c.maxEntryLen, entryLen(&c.Entries[ei], false))
 	return nil
 }
 
 // addSubsystem appends one subsystem and records the well-known ones.
-func (c *Class) addSubsystem(name string, maxCond *float32, data map[string]*SubsystemData, entry, child int) (int, error) {
+func (c *Class) addSubsystem(name string, maxCond *float32, idOffset int, data map[string]*SubsystemData, entry, child int) (int, error) {
 	if name == "" {
 		return 0, errors.New("subsystem without a name")
 	}
@@ -326,7 +357,7 @@ func (c *Class) addSubsystem(name string, maxCond *float32, data map[string]*Sub
 		return 0, fmt.Errorf("subsystem %q: max_condition %v must be positive", name, mc)
 	}
 	i := len(c.Subsystems)
-	c.Subsystems = append(c.Subsystems, Subsystem{Name: name, Entry: entry, Child: child, MaxCondition: mc, Data: d})
+	c.Subsystems = append(c.Subsystems, Subsystem{Name: name, Entry: entry, Child: child, MaxCondition: mc, Data: d, IDOffset: idOffset})
 	c.byName[name] = i
 	if d != nil {
 		switch {
@@ -339,6 +370,61 @@ func (c *Class) addSubsystem(name string, maxCond *float32, data map[string]*Sub
 		}
 	}
 	return i, nil
+}
+
+// indexOffsets checks the id offsets and builds byOffset. They must number
+// the subsystems 1..n, each once; a data folder that gives none (older
+// data) gets the depth-first serialization order, the approximation used
+// before the stock creation order was known.
+func (c *Class) indexOffsets() error {
+	n := len(c.Subsystems)
+	given := 0
+	for i := range c.Subsystems {
+		if c.Subsystems[i].IDOffset != 0 {
+			given++
+		}
+	}
+	if given == 0 {
+		for i := range c.Subsystems {
+			c.Subsystems[i].IDOffset = i + 1
+		}
+	} else if given != n {
+		return fmt.Errorf("id_offset given for %d of %d subsystems; give all or none", given, n)
+	}
+	c.byOffset = make([]int, n)
+	for i := range c.byOffset {
+		c.byOffset[i] = -1
+	}
+	for i := range c.Subsystems {
+		k := c.Subsystems[i].IDOffset
+		switch {
+		case k < 1 || k > n:
+			return fmt.Errorf("subsystem %q: id_offset %d out of range 1..%d", c.Subsystems[i].Name, k, n)
+		case c.byOffset[k-1] >= 0:
+			return fmt.Errorf("subsystems %q and %q share id_offset %d", c.Subsystems[c.byOffset[k-1]].Name, c.Subsystems[i].Name, k)
+		}
+		c.byOffset[k-1] = i
+	}
+	return nil
+}
+
+func validateAmmo(s *ShipData) error {
+	if s.NumAmmoTypes != len(s.TorpedoAmmo) {
+		return fmt.Errorf("num_ammo_types %d, but torpedo_ammo has %d entries", s.NumAmmoTypes, len(s.TorpedoAmmo))
+	}
+	// The ammo index is one byte of the tail and of TorpedoTypeChange.
+	if len(s.TorpedoAmmo) > 255 {
+		return fmt.Errorf("%d torpedo types, at most 255", len(s.TorpedoAmmo))
+	}
+	for i, a := range s.TorpedoAmmo {
+		switch {
+		case a.Index != i:
+			return fmt.Errorf("torpedo_ammo[%d] has index %d, want %d", i, a.Index, i)
+		case a.MaxTorpedoes < 0:
+			return fmt.Errorf("torpedo_ammo[%d]: max_torpedoes %d is negative", i, a.MaxTorpedoes)
+		}
+	}
+	return nil
 }
 
 func validateShip(s *ShipData) error {

@@ -42,6 +42,33 @@ type ShipData struct {
 	TractorBeams       int       `json:"tractor_beams"`
 	MaxRepairPoints    float32   `json:"max_repair_points"`
 	NumRepairTeams     int       `json:"num_repair_teams"`
+	// Stationary is true for stations, which have no impulse engine and
+	// are never flown by a player (simulation.md 3.5).
+	Stationary bool `json:"stationary"`
+	// SubsystemCount is the number of subsystems, children included: the
+	// object ids a ship takes after its own (simulation.md 3.2). 0 = not
+	// given (older data); then it is not checked.
+	SubsystemCount int `json:"subsystem_count"`
+	// NumAmmoTypes is len(TorpedoAmmo).
+	NumAmmoTypes int `json:"num_ammo_types"`
+	// TorpedoAmmo is the torpedo loadout in ammo-index order.
+	TorpedoAmmo []AmmoData `json:"torpedo_ammo"`
+	// ObjCreateTailHex is the full-health ObjCreate subsystem tail the
+	// data generator derived for this class (simulation.md 3.4); the tests
+	// hold AppendTail to it. Informational: the server builds tails itself.
+	ObjCreateTailHex string `json:"objcreate_tail_full_health_hex"`
+}
+
+// AmmoData is one torpedo_ammo entry of ship.json: a torpedo type the
+// class carries (data/README.md).
+type AmmoData struct {
+	Index                int    `json:"index"`
+	Script               string `json:"script"`
+	Projectile           string `json:"projectile"`
+	NetTypeID            int    `json:"net_type_id"`
+	AmmoName             string `json:"ammo_name"`
+	MaxTorpedoes         int    `json:"max_torpedoes"`
+	RemovedInMultiplayer bool   `json:"removed_in_multiplayer"`
 }
 
 // SubsystemData is one entry of ships/<name>/subsystems.json. Type-specific
@@ -104,12 +131,14 @@ type serialEntryFile struct {
 	Children     []serialChildFile `json:"children"`
 	NormalPower  float32           `json:"normal_power"`
 	PowerMode    int               `json:"power_mode"`
+	IDOffset     int               `json:"id_offset"`
 }
 
 // serialChildFile is one child of a serialization entry.
 type serialChildFile struct {
 	Name         string   `json:"name"`
 	MaxCondition *float32 `json:"max_condition"`
+	IDOffset     int      `json:"id_offset"`
 }
 
 // PowerData is ships/<name>/power.json (simulation.md 10).

@@ -7,7 +7,7 @@
 // # Data
 //
 // A Registry is loaded from a data folder laid out like
-// shared/data/vanilla-1.1 (see Load). The vanilla 1.1 set is embedded and
+// the project's data/vanilla-1.1 reference set (see Load). The vanilla 1.1 set is embedded and
 // returned by Vanilla; Overlay puts mod folders on top. A Registry and every
 // Class, Projectile and GameMode it hands out are read-only after loading,
 // so one Registry can serve every game goroutine. The only package-level
@@ -25,10 +25,15 @@
 // # Subsystem object ids
 //
 // The ship takes the first id of its owner's block and its subsystems the
-// next ids in creation order (simulation.md 3.2). The real creation order is
-// the hardpoint script's property order, which the data set does not carry
-// (simulation.md 15); this package uses the depth-first serialization order
-// (each top-level entry, then its children) as the documented
-// approximation. Class.Subsystems is in that order and Ship.SubsystemID maps
-// an index to its id.
+// next ids in the stock creation order, the hardpoint script's property
+// order (simulation.md 3.2), which the data carries as id_offset:
+// subsystem k has id ship id + k. Class.Subsystems is in depth-first
+// serialization order (the order of the condition bytes on the wire);
+// Ship.SubsystemID and Ship.SubsystemIndex map between the two.
+//
+// # ObjCreate tail
+//
+// AppendTail writes the subsystem state that ends a ship's ObjCreate body
+// (simulation.md 3.4), which the host needs for the objects it creates
+// itself; each Entry's Kind says which full-state form it takes.
 package ships

@@ -13,8 +13,8 @@ import (
 	"sync"
 )
 
-// vanillaFS is the stock 1.1 data set, a copy of shared/data/vanilla-1.1
-// (a test keeps the two identical).
+// vanillaFS is the stock 1.1 data set, the repo copy of the reference
+// data/vanilla-1.1 (make sync-shared refreshes it, internal/vectors checks it).
 //
 //go:embed data/vanilla-1.1
 var vanillaFS embed.FS

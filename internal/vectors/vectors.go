@@ -1,9 +1,13 @@
-// Package vectors locates and loads the captured reference data in
-// ../shared/vectors so tests can compare against real bytes.
+// Package vectors loads the captured reference bytes in testdata/vectors so
+// tests can compare against real stock bytes.
 //
-// The directory is found by walking up from the working directory to the
-// module root (the folder holding go.mod) and looking beside it for
-// shared/vectors; BCSERVER_VECTORS overrides the search.
+// testdata/vectors is the repo's copy of the project's shared reference
+// folder (the "shared" folder beside a checkout on the maintainers'
+// machines); `make sync-shared` refreshes every copy and TestCopiesMatchShared
+// flags drift when the shared folder is present. A bare clone needs nothing
+// outside the repo. The directory is found by walking up from the working
+// directory to the module root (the folder holding go.mod);
+// BCSERVER_VECTORS overrides it.
 package vectors
 
 import (
@@ -16,7 +20,8 @@ import (
 	"strings"
 )
 
-// Dir returns the directory holding the shared vector files.
+// Dir returns the directory holding the vector files: the repo's
+// testdata/vectors, or BCSERVER_VECTORS when set.
 func Dir() (string, error) {
 	if d := os.Getenv("BCSERVER_VECTORS"); d != "" {
 		return d, nil
@@ -25,20 +30,11 @@ func Dir() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	d := filepath.Join(root, "..", "shared", "vectors")
+	d := filepath.Join(root, "testdata", "vectors")
 	if _, err := os.Stat(d); err != nil {
-		return "", fmt.Errorf("shared vectors not found beside the module (%s): %w", d, err)
+		return "", fmt.Errorf("vector copies not found (%s): %w", d, err)
 	}
 	return d, nil
-}
-
-// SharedDir returns ../shared (the spec, vectors and data folders).
-func SharedDir() (string, error) {
-	d, err := Dir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Dir(d), nil
 }
 
 // ModuleRoot walks up from the working directory to the folder with go.mod.

@@ -146,7 +146,7 @@ func (e *Engine) Leave(id byte) {
 func (e *Engine) Spawn(p *engine.Player, species int) *engine.Object {
 	id := int32(0x3FFFFFFF + p.Slot*0x40000 + int(e.nextSub))
 	e.nextSub++
-	o := &engine.Object{ID: id, ClassID: codec.ClassShip, OwnerSlot: p.Slot, Owner: p, Team: p.Team, Species: species, Name: p.Name}
+	o := &engine.Object{ID: id, ClassID: codec.ClassShip, OwnerSlot: p.Slot, Owner: p, NetPlayerID: int(p.ID), Species: species, Name: p.Name}
 	e.objects[id] = o
 	p.ShipID = id
 	e.Emit(&engine.ShipCreated{Ship: o})

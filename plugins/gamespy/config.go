@@ -102,11 +102,12 @@ func (c Config) ResponderOptions(info func() ServerInfo, log *slog.Logger) Optio
 	}
 }
 
-// HeartbeatOptions converts the configuration into [HeartbeatOptions];
-// resolve may be nil for the system resolver.
-func (c Config) HeartbeatOptions(resolve Resolver, log *slog.Logger) HeartbeatOptions {
+// HeartbeatOptions converts the configuration into [HeartbeatOptions] for
+// the game on gamePort; resolve may be nil for the system resolver.
+func (c Config) HeartbeatOptions(gamePort int, resolve Resolver, log *slog.Logger) HeartbeatOptions {
 	return HeartbeatOptions{
 		Masters:      c.Masters,
+		GamePort:     gamePort,
 		Interval:     c.Heartbeat,
 		MaxRepeats:   c.HeartbeatRepeats,
 		IdleInterval: c.HeartbeatIdle,

@@ -19,7 +19,7 @@ func TestConfig(t *testing.T) {
 		t.Errorf("default config reply %q", got)
 	}
 	c.Masters = []string{"81.205.81.173"}
-	h, err := NewHeartbeater(c.HeartbeatOptions(nil, nil))
+	h, err := NewHeartbeater(c.HeartbeatOptions(22101, nil, nil))
 	if err != nil || !h.Due(t0) {
 		t.Fatalf("heartbeater %v", err)
 	}

@@ -9,10 +9,14 @@
 //     every datagram whose first byte is `\` to [Responder.Handle] and sends
 //     the datagrams it produces back to the source from the same socket
 //     (gamespy.md 1).
-//   - [Heartbeater] schedules the UDP heartbeats to the master servers
-//     (gamespy.md 4). Heartbeats must leave from the game socket, because the
-//     master verifies the server by querying the heartbeat's source address,
-//     so the caller sends the bytes it builds.
+//   - [Heartbeater] schedules one game's UDP heartbeats to the master
+//     servers and keeps their addresses (gamespy.md 4). The heartbeat names
+//     the game port ([HeartbeatPort]), because the master lists the server
+//     at the heartbeat's source IP and that port. Heartbeats must leave from
+//     the game socket, because the master sends its challenge to the
+//     heartbeat's source address, so the caller sends the bytes it builds.
+//   - [Plugin] runs both on an engine.Game: one Plugin per game, told that
+//     game's port.
 //   - [Discover] and [ParseReply] are the browsing side, for our own tools and
 //     tests: send `\status\` to a list of targets (by default the stock LAN
 //     broadcast sweep, [LANTargets]) and collect the replies (gamespy.md 3).

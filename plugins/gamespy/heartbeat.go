@@ -2,13 +2,11 @@ package gamespy
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/netip"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -38,6 +36,7 @@ const (
 
 // Resolver looks up the addresses of a master host name. Tests pass a fake
 // one so they need no DNS; net.DefaultResolver is used when none is given.
+// It must return when ctx ends.
 type Resolver func(ctx context.Context, host string) ([]netip.Addr, error)
 
 // HeartbeatOptions configures a [Heartbeater].
@@ -46,6 +45,9 @@ type HeartbeatOptions struct {
 	// defaults to [DefaultMasterPort]. The original Activision master is
 	// gone, so there is no built-in default (gamespy.md 4, item 3).
 	Masters []string
+	// GamePort is the UDP port of the game the heartbeats announce; see
+	// [HeartbeatPort] for what goes on the wire. 0 means the stock 22101.
+	GamePort int
 	// Interval is the time between periodic heartbeats (default
 	// [DefaultHeartbeatInterval]).
 	Interval time.Duration
@@ -60,32 +62,50 @@ type HeartbeatOptions struct {
 	// itself falls back to one heartbeat every 5 minutes, which keeps the
 	// server on masters that expire silent entries.
 	IdleInterval time.Duration
-	// Port is the value sent as `\heartbeat\<p>`. The stock server sends 0
-	// and the master queries the heartbeat's source address instead
-	// (gamespy.md 4, item 1).
-	Port int
 	// Resolve looks up master host names; nil means net.DefaultResolver
 	// (IPv4 only, like the stock server).
 	Resolve Resolver
-	// Logger receives one line when heartbeats start, stop or fail to
-	// resolve; nil means slog.Default().
+	// Logger receives one line when heartbeats start or stop, when a master
+	// is resolved, and when a master's name first fails to resolve; nil
+	// means slog.Default(). The Heartbeater adds component=plugin/gamespy.
 	Logger *slog.Logger
 }
 
-// Heartbeater schedules the heartbeats to the master servers. It owns no
-// socket: the caller asks [Heartbeater.Next] on every tick and sends the
-// bytes it returns to every address from [Heartbeater.Targets], from the
-// game socket, because masters verify a server by querying the heartbeat's
-// source address (gamespy.md 4, item 2). It is safe for concurrent use.
+// HeartbeatPort is the port a server listening on gamePort puts in
+// `\heartbeat\<p>`: 0 on the stock port 22101, so a stock-port server
+// sends the stock bytes, and the game port itself otherwise. The
+// 333networks master lists and queries `<heartbeat source ip>:<p>`, reading
+// 0 as 22101, so a server on another port that sent 0 would be listed at
+// the wrong port (gamespy.md 4, interop fact). gamePort 0 (unknown) is
+// taken as the stock port.
+func HeartbeatPort(gamePort int) int {
+	if gamePort == DefaultGamePort {
+		return 0
+	}
+	return gamePort
+}
+
+// Heartbeater schedules the heartbeats of one game to the master servers
+// and keeps the masters' addresses. It owns no socket and reads no clock:
+// the caller passes the time, sends the bytes from [Heartbeater.Next] to the
+// addresses it returns from the game socket — masters verify a server by
+// querying the heartbeat's source address (gamespy.md 4, item 2) — and
+// looks host names up off the game loop ([Heartbeater.ResolveDue],
+// [Heartbeater.Resolved]; [Heartbeater.Resolve] does both in one call). It
+// is safe for concurrent use. A process running several games runs one
+// Heartbeater per game, each with its own GamePort.
 //
-// Schedule (gamespy.md 4): the first heartbeat is due at once, then one
-// every Interval. After MaxRepeats periodic heartbeats it falls silent
-// (or slows to IdleInterval) until [Heartbeater.MarkStateChanged] re-arms
-// it; that state-change heartbeat is due at once, carries
-// `\statechanged\1`, and starts a new run of repeats. [Heartbeater.Shutdown]
-// builds the goodbye heartbeat.
+// Schedule (gamespy.md 4): the first heartbeat is due as soon as a master
+// address is known — a name still being resolved holds it back rather
+// than using it up — then one every Interval. After MaxRepeats periodic
+// heartbeats it falls silent (or slows to IdleInterval) until
+// [Heartbeater.MarkStateChanged] re-arms it; that state-change heartbeat is
+// due at once, carries `\statechanged\1`, and starts a new run of repeats.
+// A master whose address becomes known later (a slow or failed lookup that
+// succeeds on a retry, or a master that moved) gets a heartbeat at once
+// without disturbing the others' schedule. [Heartbeater.Shutdown] builds
+// the goodbye heartbeat.
 type Heartbeater struct {
-	masters    []master
 	interval   time.Duration
 	maxRepeats int
 	idle       time.Duration
@@ -94,19 +114,13 @@ type Heartbeater struct {
 	log        *slog.Logger
 
 	mu      sync.Mutex
+	masters []master
 	started bool
 	pending bool // a state change awaits its heartbeat
 	stopped bool // Shutdown was called
 	quiet   bool // repeats used up; logged once
 	last    time.Time
 	repeats int
-}
-
-type master struct {
-	spec string // as configured, for messages
-	host string
-	port uint16
-	addr netip.Addr // set when host is a literal address
 }
 
 // NewHeartbeater checks the options and returns a Heartbeater. A master
@@ -116,9 +130,12 @@ func NewHeartbeater(opts HeartbeatOptions) (*Heartbeater, error) {
 		interval:   opts.Interval,
 		maxRepeats: opts.MaxRepeats,
 		idle:       opts.IdleInterval,
-		port:       opts.Port,
+		port:       HeartbeatPort(opts.GamePort),
 		resolve:    opts.Resolve,
 		log:        opts.Logger,
+	}
+	if opts.GamePort < 0 || opts.GamePort > 65535 {
+		return nil, fmt.Errorf("plugin/gamespy: game port %d: want 0..65535", opts.GamePort)
 	}
 	if h.interval <= 0 {
 		h.interval = DefaultHeartbeatInterval
@@ -145,32 +162,6 @@ func NewHeartbeater(opts HeartbeatOptions) (*Heartbeater, error) {
 	return h, nil
 }
 
-func parseMaster(spec string) (master, error) {
-	s := strings.TrimSpace(spec)
-	m := master{spec: spec, host: s, port: DefaultMasterPort}
-	if s == "" {
-		return m, errors.New("empty address")
-	}
-	if strings.Contains(s, ":") {
-		host, port, err := net.SplitHostPort(s)
-		if err != nil {
-			return m, err
-		}
-		p, err := strconv.ParseUint(port, 10, 16)
-		if err != nil || p == 0 {
-			return m, fmt.Errorf("bad port %q", port)
-		}
-		m.host, m.port = host, uint16(p)
-	}
-	if m.host == "" {
-		return m, errors.New("empty host")
-	}
-	if a, err := netip.ParseAddr(m.host); err == nil {
-		m.addr = a.Unmap()
-	}
-	return m, nil
-}
-
 // MarkStateChanged records a join, leave, map change or game-state change:
 // the next heartbeat is due at once, carries `\statechanged\1`, and re-arms
 // the repeats (gamespy.md 4). Several changes before the next heartbeat
@@ -181,7 +172,8 @@ func (h *Heartbeater) MarkStateChanged() {
 	h.pending = true
 }
 
-// Due reports whether a heartbeat should be sent at now.
+// Due reports whether a scheduled heartbeat should be sent at now. It is
+// false while no master address is known.
 func (h *Heartbeater) Due(now time.Time) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -190,7 +182,7 @@ func (h *Heartbeater) Due(now time.Time) bool {
 
 func (h *Heartbeater) due(now time.Time) bool {
 	switch {
-	case h.stopped || len(h.masters) == 0:
+	case h.stopped || !h.anyAddr():
 		return false
 	case !h.started || h.pending:
 		return true
@@ -203,13 +195,26 @@ func (h *Heartbeater) due(now time.Time) bool {
 	}
 }
 
-// Next returns the heartbeat to send at now, or nil when none is due, and
-// records it as sent.
-func (h *Heartbeater) Next(now time.Time) []byte {
+// Next returns the heartbeat to send at now and the master addresses to
+// send it to, or nil when none is due, and records it as sent. A scheduled
+// heartbeat goes to every known master; between them, a master whose
+// address has just become known gets a plain heartbeat of its own.
+func (h *Heartbeater) Next(now time.Time) (b []byte, to []netip.AddrPort) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.stopped {
+		return nil, nil
+	}
 	if !h.due(now) {
-		return nil
+		if !h.started {
+			return nil, nil
+		}
+		to = h.addrs(func(m *master) bool { return !m.greeted })
+		if len(to) == 0 {
+			return nil, nil
+		}
+		h.greet(to)
+		return AppendHeartbeat(nil, h.port, 0), to
 	}
 	state := 0
 	if h.pending {
@@ -219,7 +224,7 @@ func (h *Heartbeater) Next(now time.Time) []byte {
 		// The first heartbeat and a state-change heartbeat start a new run
 		// of repeats.
 		if !h.started || h.quiet {
-			h.log.Info("heartbeats to masters", "masters", len(h.masters), "statechanged", state)
+			h.log.Info("heartbeats to masters", "masters", len(h.masters), "port", h.port, "statechanged", state)
 		}
 		h.repeats = 0
 		h.quiet = false
@@ -237,67 +242,31 @@ func (h *Heartbeater) Next(now time.Time) []byte {
 	h.started = true
 	h.pending = false
 	h.last = now
-	return AppendHeartbeat(nil, h.port, state)
+	to = h.addrs(nil)
+	h.greet(to)
+	return AppendHeartbeat(nil, h.port, state), to
 }
 
-// Shutdown returns the goodbye heartbeat (`\statechanged\2`) and stops the
-// schedule. It returns nil if no heartbeat was ever sent, since the masters
-// do not know the server then.
-func (h *Heartbeater) Shutdown() []byte {
+// Shutdown returns the goodbye heartbeat (`\statechanged\2`) and the
+// masters to send it to, and stops the schedule. Only masters that had a
+// heartbeat are told, since the others do not know the server.
+func (h *Heartbeater) Shutdown() (b []byte, to []netip.AddrPort) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.stopped {
-		return nil
+		return nil, nil
 	}
 	h.stopped = true
-	if !h.started || len(h.masters) == 0 {
-		return nil
+	to = h.addrs(func(m *master) bool { return m.greeted })
+	if len(to) == 0 {
+		return nil, nil
 	}
-	return AppendHeartbeat(nil, h.port, StateExiting)
-}
-
-// Targets resolves the configured masters to the addresses to send
-// heartbeats to, in configuration order without duplicates. Literal
-// addresses need no lookup. Masters that fail to resolve are left out and
-// reported in the joined error; the others are still returned. Run it
-// with a deadline and outside the game loop if names need DNS.
-func (h *Heartbeater) Targets(ctx context.Context) ([]netip.AddrPort, error) {
-	out := make([]netip.AddrPort, 0, len(h.masters))
-	var errs []error
-	add := func(ap netip.AddrPort) {
-		for _, o := range out {
-			if o == ap {
-				return
-			}
-		}
-		out = append(out, ap)
-	}
-	for _, m := range h.masters {
-		if m.addr.IsValid() {
-			add(netip.AddrPortFrom(m.addr, m.port))
-			continue
-		}
-		addrs, err := h.resolve(ctx, m.host)
-		if err == nil && len(addrs) == 0 {
-			err = errors.New("no addresses")
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("resolving master %q: %w", m.spec, err))
-			continue
-		}
-		// The stock server uses the first address of the lookup.
-		add(netip.AddrPortFrom(addrs[0].Unmap(), m.port))
-	}
-	err := errors.Join(errs...)
-	if err != nil {
-		h.log.Warn("resolving masters", "err", err)
-		err = fmt.Errorf("plugin/gamespy: %w", err)
-	}
-	return out, err
+	return AppendHeartbeat(nil, h.port, StateExiting), to
 }
 
 // AppendHeartbeat appends `\heartbeat\<port>\gamename\bcommander`, plus
-// `\statechanged\<state>` when state is not 0, to dst (gamespy.md 4).
+// `\statechanged\<state>` when state is not 0, to dst (gamespy.md 4). port
+// is the value on the wire; see [HeartbeatPort].
 func AppendHeartbeat(dst []byte, port, state int) []byte {
 	dst = append(dst, `\heartbeat\`...)
 	dst = strconv.AppendInt(dst, int64(port), 10)
