@@ -207,3 +207,19 @@ func TestStorageLimitsNeverBlockReload(t *testing.T) {
 func chatFrom(p *engine.Player, text string) *engine.Chat {
 	return &engine.Chat{From: p, Text: []byte(text)}
 }
+
+// What a new mod author reads when something is wrong names the place.
+func TestAuthorFacingMessages(t *testing.T) {
+	e := mustOpen(t, `
+		local function deeper() error("boom") end
+		bc.on("player_joined", function(ev) deeper() end)
+		bc.storage.unknown = select(2, pcall(bc.on, "player_join", function() end))
+	`, lua.Options{}, nil)
+	e.Join(2, "A")
+	if !e.has(`in function 'deeper' <m/main.lua:2>`) || !e.has(`m/main.lua:3: in function <m/main.lua:3>`) || e.has("main chunk") {
+		t.Fatalf("traceback: %s", e.logs.String())
+	}
+	if got, _ := e.host.Storage().Get("unknown").(string); !strings.Contains(got, `unknown event "player_join" (events: mission_load,`) || !strings.Contains(got, "player_joined") {
+		t.Fatalf("unknown event: %q", got)
+	}
+}

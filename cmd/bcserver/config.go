@@ -187,6 +187,11 @@ func LoadConfig(path string) (UserConfig, error) {
 	if err := decodeStrict(b, &c); err != nil {
 		return c, fmt.Errorf("%s: %w", path, err)
 	}
+	// A relative missions_dir is the config file's neighbour, wherever
+	// the server is started from.
+	if d := c.Game.MissionsDir; d != "" && !filepath.IsAbs(d) {
+		c.Game.MissionsDir = filepath.Join(filepath.Dir(path), d)
+	}
 	return c, nil
 }
 
@@ -311,7 +316,7 @@ func (ms MissionSection) check() (engine.Mission, error) {
 		}
 		n, isInt := v.(int64)
 		if !isInt || !ok(n) {
-			errs = append(errs, fmt.Errorf("mission.%s = %v: want %s", key, v, want))
+			errs = append(errs, fmt.Errorf("mission.%s = %s: want %s", key, describe(v), want))
 			return 0, false
 		}
 		return int(n), true
@@ -320,7 +325,7 @@ func (ms MissionSection) check() (engine.Mission, error) {
 	if v, ok := ms["system"]; ok {
 		s, _ := v.(string)
 		if lua.SystemIndex(s) == 0 {
-			errs = append(errs, fmt.Errorf("mission.system %v: want one of %s", v, strings.Join(lua.Systems(), ", ")))
+			errs = append(errs, fmt.Errorf("mission.system = %s: want one of %s", describe(v), strings.Join(lua.Systems(), ", ")))
 		} else {
 			m.System = s
 		}
@@ -336,19 +341,41 @@ func (ms MissionSection) check() (engine.Mission, error) {
 	for _, key := range []string{"stock_killer_score_quirk", "stock_skip_weapon_kill_score_change", "check_faction_ships"} {
 		if v, ok := ms[key]; ok {
 			if _, isBool := v.(bool); !isBool {
-				errs = append(errs, fmt.Errorf("mission.%s = %v: want true or false", key, v))
+				errs = append(errs, fmt.Errorf("mission.%s = %s: want true or false", key, describe(v)))
 			}
 		}
 	}
 	return m, errors.Join(errs...)
 }
 
+// describe shows a TOML value as the host wrote it, with its type, so
+// frag_limit = "2" does not read like a valid 2.
+func describe(v any) string {
+	switch v := v.(type) {
+	case string:
+		return fmt.Sprintf("%q (a string)", v)
+	case int64:
+		return fmt.Sprintf("%d (an integer)", v)
+	case float64:
+		return fmt.Sprintf("%v (a float)", v)
+	case bool:
+		return fmt.Sprintf("%v (a boolean)", v)
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	}
+	return fmt.Sprintf("%v (%T)", v, v)
+}
+
 // builtinMissions names the embedded missions in logs and errors.
 const builtinMissions = "built-in missions"
 
-// MissionsFS returns the missions root and where it is: game.missions_dir,
-// else ./missions when it exists, else the copy built into the binary
-// ("" for embedded).
+// MissionsFS returns the missions root and where it is: game.missions_dir
+// (relative to the config file's folder, or from -missions-dir relative to
+// the working directory), else ./missions when it exists, else the copy
+// built into the binary (builtinMissions). A folder of its own still
+// reaches the built-in lib/ (see startMission).
 func (c UserConfig) MissionsFS() (fs.FS, string, error) {
 	dir := c.Game.MissionsDir
 	if dir == "" {
