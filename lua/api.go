@@ -39,7 +39,9 @@ func (m *mission) api() *glua.LTable {
 	// Events.
 	fn("on", m.on)
 	fn("off", m.off)
+	fn("emit", m.emitCustom)
 	fn("command", m.command)
+	bc.RawSetString("json", m.jsonLib())
 
 	// Players.
 	fn("players", func(L *glua.LState) int {
@@ -53,6 +55,15 @@ func (m *mission) api() *glua.LTable {
 	})
 	fn("player", func(L *glua.LState) int {
 		L.Push(m.playerTable(m.checkPlayer(L, 1)))
+		return 1
+	})
+	fn("player_by_uid", func(L *glua.LState) int {
+		uid := checkIntArg(L, 1, "uid", 1, 1<<53)
+		p := m.h.opts.Identities.Player(uid)
+		if p != nil && eng.Player(p.ID) != p {
+			p = nil // a player of another game
+		}
+		L.Push(m.playerTable(p))
 		return 1
 	})
 	fn("set_team", func(L *glua.LState) int {
@@ -217,8 +228,8 @@ func (m *mission) on(L *glua.LState) int {
 	} else {
 		fn = L.CheckFunction(2)
 	}
-	if !knownEvent(name) {
-		L.ArgError(1, fmt.Sprintf("unknown event %q (events: %s)", name, strings.Join(Events(), ", ")))
+	if !knownEvent(name) && !customEvent(name) {
+		L.ArgError(1, fmt.Sprintf("unknown event %q (events: %s; or a custom event \"addon:name\")", name, strings.Join(Events(), ", ")))
 	}
 	hs := m.handlers[name]
 	if id != "" {

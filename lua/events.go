@@ -18,6 +18,7 @@ func (m *mission) playerTable(p *engine.Player) glua.LValue {
 	}
 	t := m.L.CreateTable(0, 10)
 	t.RawSetString("id", glua.LNumber(p.ID))
+	t.RawSetString("uid", glua.LNumber(m.h.opts.Identities.Of(p, m.h.eng.Now())))
 	t.RawSetString("slot", glua.LNumber(p.Slot))
 	t.RawSetString("name", glua.LString(p.Name))
 	t.RawSetString("state", glua.LString(p.State.String()))

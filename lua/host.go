@@ -32,6 +32,7 @@ type Host struct {
 	offs    []func()
 	timers  []func() // the second event and the timer driver
 	restart func()   // the pending automatic restart
+	persist *persister
 	started bool
 	closed  bool // after Close: a reload posted before shutdown does nothing
 
@@ -94,11 +95,18 @@ func (h *Host) Open() error {
 	if h.started {
 		return errors.New("mission host already open")
 	}
-	src, err := compileSource(h.opts.FS, h.opts.LibFS, h.opts.Mode)
+	src, err := compileSource(h.opts.FS, h.opts.LibFS, h.opts.Mode, h.opts.Addons)
 	if err != nil {
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
 	}
-	m, err := h.build(src, 1, nil, false, true)
+	var stored any
+	if h.opts.StorageDir != "" {
+		h.persist = newPersister(h.opts.StorageDir, h.opts.Mode)
+		if stored, err = h.persist.load(); err != nil {
+			return fmt.Errorf("mission %q: reading its storage: %w", h.opts.Mode, err)
+		}
+	}
+	m, err := h.build(src, 1, stored, false, true)
 	if err != nil {
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
 	}
@@ -107,14 +115,35 @@ func (h *Host) Open() error {
 	for _, name := range engineEvents {
 		h.offs = append(h.offs, h.eng.On(name, h.dispatchEngine))
 	}
-	h.offs = append(h.offs, h.eng.On(engine.EvGameEnded, h.gameEnded), h.eng.On(engine.EvGameRestarted, h.gameRestarted))
+	h.offs = append(h.offs, h.eng.On(engine.EvGameEnded, h.gameEnded), h.eng.On(engine.EvGameRestarted, h.gameRestarted),
+		h.eng.On(engine.EvPlayerLeft, func(ev engine.Event) { h.opts.Identities.Left(ev.(*engine.PlayerLeft).Player, h.eng.Now()) }))
 	h.timers = append(h.timers,
 		h.eng.Every(time.Second, func() { h.fire(EvSecond, nil) }),
 		h.eng.Every(h.opts.TickInterval, h.runTimers))
+	if h.persist != nil {
+		h.timers = append(h.timers, h.eng.Every(h.opts.StorageSave, func() { h.saveStorage(true) }))
+	}
 	m.apply()
 	h.settle(m)
-	h.log.Info("mission loaded", "version", 1, "files", len(src.protos))
+	h.log.Info("mission loaded", "version", 1, "files", len(src.protos), "addons", len(src.addons), "stored", stored != nil)
 	return nil
+}
+
+// saveStorage writes bc.storage to the storage file (if there is one).
+func (h *Host) saveStorage(async bool) {
+	if h.persist == nil {
+		return
+	}
+	data := h.kept
+	if h.cur != nil {
+		data = h.carry(h.cur)
+	}
+	if data == nil {
+		return
+	}
+	if err := h.persist.save(data, h.version, h.eng.Now(), async); err != nil {
+		h.log.Error("saving bc.storage failed", "err", err)
+	}
 }
 
 // Close unloads the mission (mission_unload runs) and unsubscribes.
@@ -122,6 +151,10 @@ func (h *Host) Close() {
 	h.closed = true
 	if m := h.cur; m != nil {
 		m.emit(EvMissionUnload, unloadPayload("shutdown"))
+		if h.persist != nil {
+			h.persist.wait()
+			h.saveStorage(false)
+		}
 		m.close()
 		h.cur = nil
 	}
@@ -151,7 +184,7 @@ func unloadPayload(reason string) func(L *glua.LState) *glua.LTable {
 // goroutine. On failure the running mission stays and the error (with
 // file:line) is returned and logged.
 func (h *Host) ReloadNow() error {
-	src, err := compileSource(h.opts.FS, h.opts.LibFS, h.opts.Mode)
+	src, err := compileSource(h.opts.FS, h.opts.LibFS, h.opts.Mode, h.opts.Addons)
 	if err != nil {
 		h.log.Error("mission reload failed, keeping the running version", "version", h.version, "err", err)
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
@@ -167,7 +200,7 @@ func (h *Host) Reload(done func(error)) {
 	if done == nil {
 		done = func(error) {}
 	}
-	src, err := compileSource(h.opts.FS, h.opts.LibFS, h.opts.Mode)
+	src, err := compileSource(h.opts.FS, h.opts.LibFS, h.opts.Mode, h.opts.Addons)
 	if err != nil {
 		h.log.Error("mission reload failed, keeping the running version", "err", err)
 		done(fmt.Errorf("mission %q: %w", h.opts.Mode, err))
@@ -212,6 +245,7 @@ func (h *Host) swap(src *source) error {
 	m.apply()
 	h.settle(m)
 	h.log.Info(fmt.Sprintf("mission %q reloaded (v%d)", h.opts.Mode, h.version), "took", time.Since(start).Round(time.Microsecond))
+	h.saveStorage(true)
 	return nil
 }
 
@@ -244,6 +278,11 @@ func (h *Host) build(src *source, version int, storage any, reload, start bool) 
 	}
 	if err := m.runMain(); err != nil {
 		return fail(err)
+	}
+	for _, a := range src.addons {
+		if err := m.runAddon(a); err != nil {
+			return fail(err)
+		}
 	}
 	if err := m.emitStrict(EvMissionLoad, func(L *glua.LState) *glua.LTable {
 		t := L.CreateTable(0, 4)

@@ -32,7 +32,7 @@ type mission struct {
 	errfunc *glua.LFunction // records the traceback of a failed call
 	trace   string
 
-	loaded  map[string]glua.LValue
+	loaded  map[string]glua.LValue // modules by file path
 	loading map[string]bool
 
 	// While a version loads, what it does to the game is staged here and
@@ -94,7 +94,6 @@ func newMission(h *Host, src *source, version int, storage any) (*mission, error
 	m.errfunc = L.NewFunction(m.traceback)
 	m.bc = m.api()
 	L.SetGlobal("bc", m.bc)
-	m.loaded["bc"] = m.bc
 	// Only now: the library set-up above runs Lua-side code that must not
 	// be metered before a call is armed.
 	L.SetContext(m.meter)
@@ -208,16 +207,27 @@ const compileBytesPerStep = 4
 // state.
 func (m *mission) require(L *glua.LState) int {
 	name := L.CheckString(1)
-	if v, ok := m.loaded[name]; ok {
+	if name == "bc" {
+		L.Push(m.bc)
+		return 1
+	}
+	from := ""
+	if dbg, ok := L.GetStack(1); ok {
+		if _, err := L.GetInfo("S", dbg, glua.LNil); err == nil {
+			from = dbg.Source
+		}
+	}
+	path, ok := m.src.resolve(name, from)
+	if !ok {
+		L.RaiseError("require %q: no module %s.lua in the mission's folder or %s/", name, strings.ReplaceAll(name, ".", "/"), LibDir)
+	}
+	// Modules are cached by file: an addon's "util" is not the mode's.
+	if v, ok := m.loaded[path]; ok {
 		L.Push(v)
 		return 1
 	}
-	if m.loading[name] {
+	if m.loading[path] {
 		L.RaiseError("require %q: circular require", name)
-	}
-	path, ok := m.src.resolve(name)
-	if !ok {
-		L.RaiseError("require %q: no module %s.lua in %s/ or %s/", name, strings.ReplaceAll(name, ".", "/"), m.src.mode, LibDir)
 	}
 	proto, err := m.src.compile(path, func() {
 		m.meter.charge(L, int64(len(m.src.files[path])/compileBytesPerStep))
@@ -225,8 +235,8 @@ func (m *mission) require(L *glua.LState) int {
 	if err != nil {
 		L.RaiseError("require %q: %v", name, err)
 	}
-	m.loading[name] = true
-	defer delete(m.loading, name)
+	m.loading[path] = true
+	defer delete(m.loading, path)
 	L.Push(L.NewFunctionFromProto(proto))
 	L.Push(glua.LString(name))
 	L.Push(glua.LString(path))
@@ -236,7 +246,7 @@ func (m *mission) require(L *glua.LState) int {
 	if v == glua.LNil {
 		v = glua.LTrue
 	}
-	m.loaded[name] = v
+	m.loaded[path] = v
 	L.Push(v)
 	return 1
 }
@@ -261,6 +271,19 @@ func (m *mission) runMain() error {
 	_, err := m.pcall(fn, nil)
 	if err != nil {
 		return fmt.Errorf("%s: %w", MainFile, err)
+	}
+	return nil
+}
+
+// runAddon runs an addon's main.lua in the mode's state.
+func (m *mission) runAddon(name string) error {
+	p := AddonsDir + "/" + name + "/" + MainFile
+	proto, err := m.src.compile(p, nil)
+	if err != nil {
+		return fmt.Errorf("addon %q: %w", name, err)
+	}
+	if _, err := m.pcall(m.L.NewFunctionFromProto(proto), nil); err != nil {
+		return fmt.Errorf("addon %q: %w", name, err)
 	}
 	return nil
 }

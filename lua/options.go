@@ -115,15 +115,29 @@ type Options struct {
 	LibFS fs.FS
 	// Config is the [mission] table handed to the mission as bc.config.
 	Config map[string]any
-	// RestartAfter is the server's rule for every mode: this long after
-	// END_GAME the game restarts. Zero or less: never.
-	RestartAfter time.Duration
+	// Addons are folders under addons/ loaded into the mode's state after
+	// its main.lua, in this order.
+	Addons []string
+	// StorageDir, when set, keeps bc.storage in StorageDir/<mode>.json
+	// across restarts, written every StorageSave (default a minute), after
+	// each reload and at shutdown.
+	StorageDir  string
+	StorageSave time.Duration
+	// Identities gives players uids that are stable for the process; nil:
+	// the host makes its own.
+	Identities *Identities
 	Limits
 	Logger *slog.Logger
 }
 
 func (o *Options) fill() {
 	o.Limits.fill()
+	if o.StorageSave <= 0 {
+		o.StorageSave = time.Minute
+	}
+	if o.Identities == nil {
+		o.Identities = NewIdentities()
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}

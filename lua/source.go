@@ -14,8 +14,9 @@ import (
 // LibDir holds modules shared by the modes (the stock scoring rules), found
 // by require after the mode's own folder.
 const (
-	MainFile = "main.lua"
-	LibDir   = "lib"
+	MainFile  = "main.lua"
+	LibDir    = "lib"
+	AddonsDir = "addons"
 )
 
 // Limits on what a missions folder may hold, so a stray file cannot make a
@@ -33,6 +34,7 @@ const (
 // when first required: a broken file nobody requires changes nothing.
 type source struct {
 	mode   string
+	addons []string // in load order
 	main   *glua.FunctionProto
 	files  map[string][]byte
 	protos map[string]*glua.FunctionProto
@@ -49,7 +51,7 @@ func Modes(fsys fs.FS) ([]string, error) {
 	}
 	var out []string
 	for _, e := range ents {
-		if !e.IsDir() || e.Name() == LibDir {
+		if !e.IsDir() || e.Name() == LibDir || e.Name() == AddonsDir {
 			continue
 		}
 		if st, err := fs.Stat(fsys, e.Name()+"/"+MainFile); err == nil && !st.IsDir() {
@@ -78,16 +80,33 @@ func CheckMode(fsys fs.FS, mode string) error {
 }
 
 func validModeName(mode string) bool {
-	return mode != "" && mode != LibDir && fs.ValidPath(mode) && !strings.Contains(mode, "/") && mode != "."
+	return mode != "" && mode != LibDir && mode != AddonsDir && fs.ValidPath(mode) && !strings.Contains(mode, "/") && mode != "."
 }
 
-// compileSource reads the mode's files and lib/ (from fsys, then the
-// built-in libFS for modules fsys lacks) and compiles main.lua.
-func compileSource(fsys, libFS fs.FS, mode string) (*source, error) {
+// CheckAddon reports whether name is an addon folder (addons/name/main.lua)
+// in fsys.
+func CheckAddon(fsys fs.FS, name string) error {
+	if !validModeName(name) {
+		return fmt.Errorf("addon %q: not a folder name", name)
+	}
+	if st, err := fs.Stat(fsys, path.Join(AddonsDir, name, MainFile)); err != nil || st.IsDir() {
+		return fmt.Errorf("addon %q: no %s/%s/%s", name, AddonsDir, name, MainFile)
+	}
+	return nil
+}
+
+// compileSource reads the mode's files, its addons' and lib/ (from fsys,
+// then the built-in libFS for modules fsys lacks) and compiles main.lua.
+func compileSource(fsys, libFS fs.FS, mode string, addons []string) (*source, error) {
 	if err := CheckMode(fsys, mode); err != nil {
 		return nil, err
 	}
-	src := &source{mode: mode, files: make(map[string][]byte), protos: make(map[string]*glua.FunctionProto),
+	for _, a := range addons {
+		if err := CheckAddon(fsys, a); err != nil {
+			return nil, err
+		}
+	}
+	src := &source{mode: mode, addons: addons, files: make(map[string][]byte), protos: make(map[string]*glua.FunctionProto),
 		errs: make(map[string]error), builtin: make(map[string]bool)}
 	read := func(fsys fs.FS, dir string, builtin bool) error {
 		return fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
@@ -118,7 +137,11 @@ func compileSource(fsys, libFS fs.FS, mode string) (*source, error) {
 			return nil
 		})
 	}
-	for _, dir := range []string{mode, LibDir} {
+	dirs := []string{mode}
+	for _, a := range addons {
+		dirs = append(dirs, path.Join(AddonsDir, a))
+	}
+	for _, dir := range append(dirs, LibDir) {
 		if err := read(fsys, dir, false); err != nil {
 			return nil, fmt.Errorf("reading mission %q: %w", mode, err)
 		}
@@ -158,14 +181,21 @@ func (s *source) compile(p string, charge func()) (*glua.FunctionProto, error) {
 	return proto, nil
 }
 
-// resolve maps a require name to a file: the mode's folder first, then
-// lib/. "a.b" means a/b.lua or a/b/init.lua.
-func (s *source) resolve(name string) (string, bool) {
+// resolve maps a require name to a file: the requiring file's own folder
+// (the mode's or an addon's) first, then lib/. "a.b" means a/b.lua or
+// a/b/init.lua.
+func (s *source) resolve(name, from string) (string, bool) {
 	if name == "" || strings.Contains(name, "/") || strings.Contains(name, "\\") || strings.Contains(name, "..") {
 		return "", false
 	}
 	rel := strings.ReplaceAll(name, ".", "/")
-	for _, dir := range []string{s.mode, LibDir} {
+	own := s.mode
+	for _, a := range s.addons {
+		if dir := path.Join(AddonsDir, a); strings.HasPrefix(from, dir+"/") {
+			own = dir
+		}
+	}
+	for _, dir := range []string{own, LibDir} {
 		for _, p := range []string{path.Join(dir, rel+".lua"), path.Join(dir, rel, "init.lua")} {
 			if _, ok := s.files[p]; ok {
 				return p, true

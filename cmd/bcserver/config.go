@@ -76,6 +76,9 @@ type GameSection struct {
 	MissionsDir     string `toml:"missions_dir"`
 	CollisionDamage bool   `toml:"collision_damage"`
 	JoinInProgress  bool   `toml:"join_in_progress"`
+	// Addons are folders under missions_dir/addons loaded into the mode's
+	// Lua state after its main.lua, in this order.
+	Addons []string `toml:"addons"`
 }
 
 // MissionSection is [mission]: options for the game mode, handed to the
@@ -187,10 +190,13 @@ func LoadConfig(path string) (UserConfig, error) {
 	if err := decodeStrict(b, &c); err != nil {
 		return c, fmt.Errorf("%s: %w", path, err)
 	}
-	// A relative missions_dir is the config file's neighbour, wherever
-	// the server is started from.
+	// A relative missions_dir (or storage_dir) is the config file's
+	// neighbour, wherever the server is started from.
 	if d := c.Game.MissionsDir; d != "" && !filepath.IsAbs(d) {
 		c.Game.MissionsDir = filepath.Join(filepath.Dir(path), d)
+	}
+	if d := c.Lua.StorageDir; d != "" && !filepath.IsAbs(d) {
+		c.Lua.StorageDir = filepath.Join(filepath.Dir(path), d)
 	}
 	return c, nil
 }
@@ -204,8 +210,15 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 	rc.Password = c.Server.Password
 	if fsys, where, err := c.MissionsFS(); err != nil {
 		errs = append(errs, err)
-	} else if err := lua.CheckMode(fsys, c.Game.Mode); err != nil {
-		errs = append(errs, fmt.Errorf("game.mode: %s: %w", where, err))
+	} else {
+		if err := lua.CheckMode(fsys, c.Game.Mode); err != nil {
+			errs = append(errs, fmt.Errorf("game.mode: %s: %w", where, err))
+		}
+		for _, a := range c.Game.Addons {
+			if err := lua.CheckAddon(fsys, a); err != nil {
+				errs = append(errs, fmt.Errorf("game.addons: %s: %w", where, err))
+			}
+		}
 	}
 	m, err := c.Mission.check()
 	if err != nil {

@@ -67,15 +67,15 @@ func TestMissionsDirPaths(t *testing.T) {
 		t.Fatal("export failed")
 	}
 	path := filepath.Join(cfgDir, "server.toml")
-	if err := os.WriteFile(path, []byte("[game]\nmissions_dir = \"modes\"\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte("[game]\nmissions_dir = \"modes\"\naddons = [\"motd\"]\n[lua]\nstorage_dir = \"state\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	uc, err := LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if uc.Game.MissionsDir != filepath.Join(cfgDir, "modes") {
-		t.Fatalf("missions_dir %q", uc.Game.MissionsDir)
+	if uc.Game.MissionsDir != filepath.Join(cfgDir, "modes") || uc.Lua.StorageDir != filepath.Join(cfgDir, "state") {
+		t.Fatalf("missions_dir %q storage_dir %q", uc.Game.MissionsDir, uc.Lua.StorageDir)
 	}
 	if _, err := uc.Runtime(); err != nil {
 		t.Fatal(err)

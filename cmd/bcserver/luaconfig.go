@@ -29,6 +29,8 @@ type LuaSection struct {
 	LogBurst       int      `toml:"log_burst"`       // bursts above log_rate
 	StorageDepth   int      `toml:"storage_depth"`   // bc.storage nesting carried over a reload
 	StorageEntries int      `toml:"storage_entries"` // bc.storage entries carried over a reload
+	StorageDir     string   `toml:"storage_dir"`     // keep bc.storage across restarts in this folder ("" = don't)
+	StorageSave    Duration `toml:"storage_save"`    // how often bc.storage is written there
 	Watch          string   `toml:"watch"`           // auto | fsnotify | poll | off
 	PollInterval   Duration `toml:"poll_interval"`   // for watch = poll
 
@@ -40,7 +42,7 @@ type LuaSection struct {
 // options converts [lua] into the runtime's options; zero values keep the
 // runtime's defaults.
 func (l LuaSection) options() (lua.Options, error) {
-	o := lua.Options{Limits: lua.Limits{
+	o := lua.Options{StorageDir: l.StorageDir, StorageSave: time.Duration(l.StorageSave), Limits: lua.Limits{
 		Budget: time.Duration(l.Budget), TickBudget: time.Duration(l.TickBudget), LoadBudget: time.Duration(l.LoadBudget),
 		MemoryLimit: int64(l.MemoryLimit), MaxString: int(l.MaxString), MaxTimers: l.MaxTimers, MinPeriod: time.Duration(l.MinPeriod),
 		MaxErrors: l.MaxErrors, MaxOverruns: l.MaxOverruns, ErrorWindow: time.Duration(l.ErrorWindow),
@@ -56,7 +58,7 @@ func (l LuaSection) options() (lua.Options, error) {
 	for _, d := range []struct {
 		key string
 		v   Duration
-	}{{"budget", l.Budget}, {"tick_budget", l.TickBudget}, {"load_budget", l.LoadBudget}, {"min_period", l.MinPeriod}, {"error_window", l.ErrorWindow}, {"poll_interval", l.PollInterval}} {
+	}{{"budget", l.Budget}, {"tick_budget", l.TickBudget}, {"load_budget", l.LoadBudget}, {"min_period", l.MinPeriod}, {"error_window", l.ErrorWindow}, {"poll_interval", l.PollInterval}, {"storage_save", l.StorageSave}} {
 		if d.v < 0 {
 			errs = append(errs, fmt.Errorf("lua.%s %v: must not be negative", d.key, time.Duration(d.v)))
 		}

@@ -142,6 +142,10 @@ func serve(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logge
 	return err
 }
 
+// ids gives players uids that are stable for the life of the process,
+// across every game it runs.
+var ids = lua.NewIdentities()
+
 // startMission loads the configured mission on the game (before it runs)
 // and reloads it when its files change or on SIGHUP, until ctx ends.
 func startMission(ctx context.Context, uc UserConfig, g *engine.Game, log *slog.Logger) (*lua.Host, error) {
@@ -153,7 +157,8 @@ func startMission(ctx context.Context, uc UserConfig, g *engine.Game, log *slog.
 	if err != nil {
 		return nil, err
 	}
-	opts.Mode, opts.FS, opts.Config, opts.Logger = uc.Game.Mode, fsys, uc.Mission, log
+	opts.Mode, opts.FS, opts.Config, opts.Logger, opts.Addons = uc.Game.Mode, fsys, uc.Mission, log, uc.Game.Addons
+	opts.Identities = ids
 	if where != builtinMissions {
 		// A host's own folder still reaches the built-in lib/ (the stock
 		// rules the tutorial builds on) for modules it does not have.

@@ -49,6 +49,7 @@ func TestConfigErrors(t *testing.T) {
 		{"frag limit as a string", "[mission]\nfrag_limit = \"2\"\n", `mission.frag_limit = "2" (a string): want -1 (none) or 1..254`},
 		{"budget over tick budget", "[lua]\nbudget = \"20ms\"\ntick_budget = \"10ms\"\n", "lua.budget 20ms is larger than lua.tick_budget 10ms"},
 		{"bad size", "[lua]\nmemory_limit = \"lots\"\n", "memory_limit"},
+		{"missing addon", "[game]\naddons = [\"nope\"]\n", `game.addons: built-in missions: addon "nope": no addons/nope/main.lua`},
 		{"tiny memory", "[lua]\nmemory_limit = \"10KiB\"\n", "lua.memory_limit 10KiB: want at least 1MiB"},
 		{"bad player limit", "[mission]\nplayer_limit = 9\n", "mission.player_limit"},
 		{"bad quirk flag", "[mission]\nstock_killer_score_quirk = 1\n", "mission.stock_killer_score_quirk"},
