@@ -46,7 +46,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		printConfig = fs.Bool("print-config", false, "print the default configuration and exit")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: bcserver [flags]\n       bcserver missions export DIR\n\n"+
+		fmt.Fprintf(stderr, "usage: bcserver [flags]\n       bcserver missions export DIR\n       bcserver test-missions DIR\n\n"+
 			"Flags override the configuration file, which overrides the built-in defaults.\n\n")
 		fs.PrintDefaults()
 	}
@@ -54,6 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "missions":
 			return missionsCommand(args[1:], stdout, stderr)
+		case "test-missions":
+			return testMissionsCommand(args[1:], stdout, stderr)
 		}
 	}
 	if err := fs.Parse(args); err != nil {
