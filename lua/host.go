@@ -151,10 +151,14 @@ func (h *Host) Close() {
 	h.closed = true
 	if m := h.cur; m != nil {
 		m.emit(EvMissionUnload, unloadPayload("shutdown"))
-		if h.persist != nil {
-			h.persist.wait()
-			h.saveStorage(false)
-		}
+	}
+	if h.persist != nil && h.started {
+		// The last word: a synchronous write after any in flight, of the
+		// running version's storage or the suspended one's.
+		h.persist.wait()
+		h.saveStorage(false)
+	}
+	if m := h.cur; m != nil {
 		m.close()
 		h.cur = nil
 	}
