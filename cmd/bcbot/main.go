@@ -1,7 +1,9 @@
 // Command bcbot is a headless Bridge Commander client: it joins a server
 // the way a stock client does (connect, checksum rounds answered from a
-// manifest, Settings, NewPlayerInGame), then chats and idles. With
-// -discover it lists the servers answering on the LAN instead.
+// manifest, Settings, NewPlayerInGame), then chats, idles, and for
+// play-testing a mission flies a ship (-spawn), fires at another player
+// (-fire-at) and self-destructs (-self-destruct). With -discover it lists
+// the servers answering on the LAN instead.
 package main
 
 import (
@@ -31,6 +33,13 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runContext(ctx, args, stdout, stderr)
+}
+
+// runContext is run until ctx ends (tests cancel it).
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bcbot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -50,12 +59,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		secs     = fs.Float64("secs", 10, "load mode: seconds of load")
 		pid      = fs.Int("pid", 0, "load mode: the server's process id, to report its CPU time (Linux)")
 		states   = fs.Bool("state", false, "load mode: also send a StateUpdate with every message, as clients do")
+		spawn    = fs.String("spawn", "", "once in the game, fly a ship of this class (name, e.g. Sovereign, or species index); respawn after a death")
+		pos      = fs.String("pos", "", "where the ship appears: x,y,z in world units (default 0,0,0)")
+		fireAt   = fs.Int("fire-at", 0, "fire a forward phaser at this player id's ship every -fire-every")
+		every    = fs.Duration("fire-every", time.Second, "time between shots")
+		destruct = fs.Duration("self-destruct", 0, "self-destruct this long after joining (0 = never)")
 	)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	level := slog.LevelInfo
 	if *verbose {
 		level = slog.LevelDebug
@@ -101,14 +113,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if err := join(ctx, cfg, *chat, *idle, *timeout, log); err != nil {
+	p, err := parsePos(*pos)
+	if err != nil {
+		fmt.Fprintf(stderr, "bcbot: %v\n", err)
+		return 2
+	}
+	play := playOptions{Spawn: *spawn, Pos: p, FireAt: *fireAt, FireEvery: *every, SelfDestruct: *destruct}
+	if play.FireEvery <= 0 {
+		play.FireEvery = time.Second
+	}
+	if err := join(ctx, cfg, *chat, *idle, *timeout, play, log); err != nil {
 		fmt.Fprintf(stderr, "bcbot: %v\n", err)
 		return 1
 	}
 	return 0
 }
 
-func join(ctx context.Context, cfg bot.Config, chat string, idle, timeout time.Duration, log *slog.Logger) error {
+func join(ctx context.Context, cfg bot.Config, chat string, idle, timeout time.Duration, play playOptions, log *slog.Logger) error {
 	b, err := bot.New(cfg)
 	if err != nil {
 		return err
@@ -128,12 +149,35 @@ func join(ctx context.Context, cfg bot.Config, chat string, idle, timeout time.D
 			return err
 		}
 	}
-	var deadline <-chan time.Time
+	pl, err := newPlayer(b, play, log)
+	if err != nil {
+		return err
+	}
+	if err := pl.spawn(); err != nil {
+		return err
+	}
+	var deadline, destruct <-chan time.Time
 	if idle > 0 {
 		deadline = time.After(idle)
 	}
+	if play.SelfDestruct > 0 {
+		destruct = time.After(play.SelfDestruct)
+	}
+	var shots <-chan time.Time
+	if play.FireAt > 0 {
+		t := time.NewTicker(play.FireEvery)
+		defer t.Stop()
+		shots = t.C
+	}
 	for {
 		select {
+		case <-shots:
+			pl.fire()
+		case <-destruct:
+			log.Info("self-destructing")
+			if err := b.Send(bot.SelfDestruct(), true); err != nil {
+				return err
+			}
 		case <-ctx.Done():
 			log.Info("leaving")
 			return nil
@@ -142,6 +186,9 @@ func join(ctx context.Context, cfg bot.Config, chat string, idle, timeout time.D
 			return nil
 		case m := <-b.Inbox():
 			logMessage(log, m.Payload)
+			if len(m.Payload) > 0 {
+				pl.seen(m.Payload)
+			}
 		case <-time.After(time.Second):
 			if b.State() == bot.Closed {
 				if err := b.Err(); err != nil && !errors.Is(err, context.Canceled) {

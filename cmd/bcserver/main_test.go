@@ -52,6 +52,11 @@ func TestConfigErrors(t *testing.T) {
 		{"name in addresses", "[bans]\naddresses = [\"name:Bob\"]\n", "bans.addresses"},
 		{"empty ban name", "[bans]\nnames = [\" \"]\n", "bans.names"},
 		{"unknown bans key", "[bans]\nips = []\n", "bans.ips"},
+		{"frag limit as a string", "[mission]\nfrag_limit = \"2\"\n", `mission.frag_limit = "2" (a string): want -1 (none) or 1..254`},
+		{"budget over tick budget", "[lua]\nbudget = \"20ms\"\ntick_budget = \"10ms\"\n", "lua.budget 20ms is larger than lua.tick_budget 10ms"},
+		{"bad size", "[lua]\nmemory_limit = \"lots\"\n", "memory_limit"},
+		{"missing addon", "[game]\naddons = [\"nope\"]\n", `game.addons: built-in missions: addon "nope": no addons/nope/main.lua`},
+		{"tiny memory", "[lua]\nmemory_limit = \"10KiB\"\n", "lua.memory_limit 10KiB: want at least 1MiB"},
 		{"bad quirk flag", "[mission]\nstock_killer_score_quirk = 1\n", "mission.stock_killer_score_quirk"},
 		{"bad watch", "[lua]\nwatch = \"inotify\"\n", "lua.watch"},
 		{"unknown lua key", "[lua]\nbudgte = \"1s\"\n", "lua.budgte"},
@@ -127,6 +132,7 @@ func TestServeDefault(t *testing.T) {
 	uc := DefaultUserConfig()
 	uc.Server.Address = "127.0.0.1"
 	uc.Server.Port = 0
+	uc.Lua.stepTime = 100 * time.Nanosecond
 	rc, err := uc.Runtime()
 	if err != nil {
 		t.Fatal(err)

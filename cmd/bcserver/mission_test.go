@@ -80,6 +80,7 @@ func serveTest(t *testing.T, mutate func(*UserConfig)) *running {
 	uc.Server.Address = "127.0.0.1"
 	uc.Server.Port = 0
 	uc.Plugins.Gamespy.Enabled = false
+	uc.Lua.stepTime = 100 * time.Nanosecond // deterministic budgets
 	if mutate != nil {
 		mutate(&uc)
 	}

@@ -28,6 +28,8 @@ type Engine struct {
 	Epoch  time.Time
 	Out    []Sent
 	Kicked []byte
+	// Queued sets a player's transport queue length (SendQueue).
+	Queued map[byte]int
 	// NoPost makes Post refuse work (a full queue); set it with SetNoPost
 	// once other goroutines may post.
 	NoPost bool
@@ -208,6 +210,14 @@ func (e *Engine) Send(p *engine.Player, payload []byte) error {
 	e.Out = append(e.Out, Sent{To: p.ID, Payload: append([]byte(nil), payload...)})
 	return nil
 }
+
+// SendQueue implements lua.Engine: Queued[id] messages of QueueLimit.
+func (e *Engine) SendQueue(p *engine.Player) (int, int) {
+	return e.Queued[p.ID], QueueLimit
+}
+
+// QueueLimit is the fake transport's queue limit (the engine default).
+const QueueLimit = 8192
 
 // SendInGame implements lua.Engine: every in-game player but except, in
 // slot order.
