@@ -11,7 +11,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
-	"github.com/bcserver/bcserver/engine/bot"
+	"github.com/bcserver/bcserver/internal/bot"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 

@@ -15,7 +15,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
-	"github.com/bcserver/bcserver/engine/bot"
+	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/missions"
 	bcnet "github.com/bcserver/bcserver/net"

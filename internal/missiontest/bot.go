@@ -7,7 +7,7 @@ import (
 	"net/netip"
 
 	"github.com/bcserver/bcserver/codec"
-	"github.com/bcserver/bcserver/engine/bot"
+	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/engine/checksum"
 	bcnet "github.com/bcserver/bcserver/net"
 )
