@@ -1,6 +1,6 @@
 module github.com/bcserver/bcserver
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/fsnotify/fsnotify v1.10.1
@@ -9,4 +9,4 @@ require (
 	layeh.com/gopher-luar v1.0.11
 )
 
-require golang.org/x/sys v0.13.0 // indirect
+require golang.org/x/sys v0.49.0 // indirect

@@ -51,3 +51,20 @@ func (c *Conn) resendInterval(sends int) time.Duration {
 	d := c.cfg.ResendFirst + time.Duration(sends-1)*c.cfg.ResendStep
 	return min(d, c.cfg.ResendMax)
 }
+
+// NextDue returns when Flush will next have something to send on a timer,
+// a retransmission or an ACK repeat, or the zero time when nothing waits on
+// one. It may be early (Flush then sends nothing and moves it on), never
+// late. What Send, Receive and Tick queue is due at once (Pending).
+func (c *Conn) NextDue() time.Time {
+	var t time.Time
+	if len(c.inflight) > 0 {
+		t = c.minResend
+	}
+	if c.ackHead < len(c.ackRepeat) {
+		if d := c.ackRepeat[c.ackHead].due; t.IsZero() || d.Before(t) {
+			t = d
+		}
+	}
+	return t
+}

@@ -104,8 +104,8 @@ type Bot struct {
 	name     string
 	peers    map[byte]string
 
-	manifest *checksum.Manifest
-	buf      []byte
+	join Joiner
+	buf  []byte
 }
 
 // New binds the bot's socket. Start connects.
@@ -134,7 +134,8 @@ func New(cfg Config) (*Bot, error) {
 	b := &Bot{
 		cfg: cfg, log: log.With("component", "bot", "name", cfg.Name), sock: sock,
 		cmds: make(chan func(), 256), inbox: make(chan Message, cfg.Inbox), done: make(chan struct{}),
-		changed: make(chan struct{}), manifest: m, buf: make([]byte, 0, 512),
+		changed: make(chan struct{}), buf: make([]byte, 0, 512),
+		join: Joiner{Manifest: m, Modem: cfg.Modem, Silent: cfg.Silent, Tamper: cfg.Tamper},
 		name: cfg.Name, peers: make(map[byte]string), id: bcnet.PeerUnassigned,
 	}
 	ip := [4]byte{127, 0, 0, 1}
