@@ -23,8 +23,8 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
-	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/plugins/gamespy"
 )
 

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
-	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/engine/ships"
+	"github.com/bcserver/bcserver/internal/bot"
 )
 
 // playOptions are the bot's actions for live play-testing a mission: fly a

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
-	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/lua"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/plugins/gamespy"

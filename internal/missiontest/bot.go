@@ -7,8 +7,8 @@ import (
 	"net/netip"
 
 	"github.com/bcserver/bcserver/codec"
-	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/internal/bot"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
