@@ -237,7 +237,7 @@ func TestUDPHotReload(t *testing.T) {
 	// Bob dies in a collision: the tables now hold a death for him.
 	r.do(t, func(g *engine.Game) {
 		pb := g.Player(3)
-		ship := &engine.Object{ID: 0x3FFFFFFF + int32(pb.Slot)*0x40000, ClassID: codec.ClassShip, OwnerSlot: pb.Slot, Owner: pb, Species: 1}
+		ship := &engine.Object{ID: 0x3FFFFFFF + int32(pb.Slot)*0x40000, ClassID: codec.ClassShip, OwnerSlot: pb.Slot, Owner: &pb.Owner, Species: 1}
 		pb.ShipID = ship.ID
 		g.Emit(&engine.ShipDestroyed{Victim: ship, Cause: engine.CauseCollision})
 		pb.ShipID = 0
