@@ -35,7 +35,7 @@ type Object struct {
 	Model *ships.Ship
 
 	state moveState
-	views map[byte]*view
+	views []viewEntry
 	sim   simState
 }
 

@@ -40,15 +40,21 @@ type view struct {
 	cursor                                              ships.Cursor
 }
 
+// viewEntry is one receiver's view of a ship. A ship has at most one per
+// wire id (fewer than 16 in practice), so a linear scan beats a map.
+type viewEntry struct {
+	receiver byte
+	v        *view
+}
+
 func (o *Object) viewFor(receiver byte) *view {
-	if o.views == nil {
-		o.views = make(map[byte]*view)
+	for i := range o.views {
+		if o.views[i].receiver == receiver {
+			return o.views[i].v
+		}
 	}
-	v := o.views[receiver]
-	if v == nil {
-		v = &view{}
-		o.views[receiver] = v
-	}
+	v := &view{}
+	o.views = append(o.views, viewEntry{receiver, v})
 	return v
 }
 
