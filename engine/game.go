@@ -81,6 +81,7 @@ type Game struct {
 	buf        []byte         // scratch for building messages
 	inbox      chan func()
 	plugins    []Plugin
+	obs        Observer
 
 	// Stats is updated by the game goroutine and safe to read anywhere.
 	Stats Stats
@@ -142,8 +143,9 @@ func NewGame(opts Options) (*Game, error) {
 	g.host = bcnet.NewHost(bcnet.HostConfig{
 		Transport: cfg.Transport,
 		// A few spare transport peers let a refused connect get its boot
-		// notice while the game is full.
-		MaxPeers: cfg.MaxPlayers + 4,
+		// notice while the game is full; sized for the largest player
+		// limit, which a host may raise while the game runs (SetLive).
+		MaxPeers: MaxSlots + 4,
 		Logger:   log,
 		Query:    g.handleQuery,
 	}, g, opts.Out)
@@ -367,6 +369,10 @@ const maxCatchUp = 3
 // caught up in one call share one simulation step (it measures elapsed
 // time itself) and one round of StateUpdates, which would only repeat.
 func (g *Game) Advance(now time.Time) {
+	var start time.Time
+	if g.obs != nil {
+		start = time.Now()
+	}
 	g.now = now
 	g.timers.run(now)
 	g.checkDeadlines()
@@ -392,6 +398,9 @@ func (g *Game) Advance(now time.Time) {
 		g.sendStateUpdates()
 	}
 	g.host.Tick(now)
+	if ran > 0 && g.obs != nil {
+		g.obs.TickDone(time.Since(start))
+	}
 }
 
 // Ticks reports the game ticks run so far (for tests and stats).
