@@ -440,3 +440,7 @@ func TestAdminEvents(t *testing.T) {
 	}
 	t.Fatalf("no status with the ship: %v", sc.Err())
 }
+
+func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }

@@ -142,6 +142,7 @@ func startOperator(uc UserConfig, srv *engine.Server, ms *missionSlot, gs *games
 			return nil, fmt.Errorf("plugin/store: %w", err)
 		}
 		op.store = st
+		m.SetStore(func() (uint64, uint64) { return st.Dropped.Load(), st.Failed.Load() })
 		op.recorder = store.NewRecorder(st, store.RecorderOptions{Mode: ms.Mode, Server: uc.Server.Name, Logger: log})
 		ms.cut = op.recorder.Cut
 		if err := g.AddPlugin(op.recorder); err != nil {

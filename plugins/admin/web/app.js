@@ -100,6 +100,7 @@ function renderMap(ships) {
   const w = c.width, h = c.height;
   g.clearRect(0, 0, w, h);
   const placed = ships.filter((s) => s.position);
+  c.dataset.ships = String(placed.length);
   let span = 100;
   for (const s of placed) span = Math.max(span, Math.abs(s.position[0]) * 1.15, Math.abs(s.position[1]) * 1.15);
   const scale = (w / 2 - 20) / span;
@@ -121,7 +122,9 @@ function renderMap(ships) {
       g.fillRect(x - 12, y + 8, 24 * Math.max(0, Math.min(1, s.hull)), 3);
     }
     g.fillStyle = "#d8e0ea";
-    g.fillText((s.owner || "ship " + s.id) + (s.class ? " (" + s.class + ")" : ""), x + 8, y - 6);
+    const label = (s.owner || "ship " + s.id) + (s.class ? " (" + s.class + ")" : "");
+    const lw = g.measureText(label).width;
+    g.fillText(label, x + 8 + lw > w - 4 ? x - 8 - lw : x + 8, y - 6);
   }
 }
 
