@@ -16,18 +16,35 @@ func simVec(t *testing.T, name string) []byte {
 	return vectors.MustNamed(t, "simulation.json", name)
 }
 
-// collect drains a bot's inbox for d and returns what arrived.
-func collect(b *bot.Bot, d time.Duration) [][]byte {
-	var out [][]byte
-	deadline := time.After(d)
-	for {
+// collect appends a bot's messages to *out until done(*out) holds or
+// within passes, and reports whether done held.
+func collect(b *bot.Bot, out *[][]byte, within time.Duration, done func([][]byte) bool) bool {
+	deadline := time.After(within)
+	for !done(*out) {
 		select {
 		case m := <-b.Inbox():
-			out = append(out, m.Payload)
+			*out = append(*out, m.Payload)
 		case <-deadline:
-			return out
+			return done(*out)
 		}
 	}
+	return true
+}
+
+// hasAll reports whether ms holds every message of want (as many copies).
+func hasAll(ms [][]byte, want ...[]byte) bool {
+	for _, w := range want {
+		n := 0
+		for _, m := range ms {
+			if bytes.Equal(m, w) {
+				n++
+			}
+		}
+		if n == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Three stock-like clients over loopback UDP replay a session built from
@@ -40,9 +57,6 @@ func TestUDPThreeClientReplay(t *testing.T) {
 	b := joinBot(t, srv, "Bob")
 	c := joinBot(t, srv, "Carol")
 	bots := []*bot.Bot{a, b, c}
-	for _, x := range bots {
-		collect(x, 50*time.Millisecond)
-	}
 	akira := simVec(t, "objcreateteam_akira_spawn")  // slot 0, captured
 	phaserA := simVec(t, "set_phaser_level_high_p0") // slot 0's ship
 	phaserB := simVec(t, "set_phaser_level_low")     // slot 1's ship 0x4003FFFF
@@ -87,9 +101,23 @@ func TestUDPThreeClientReplay(t *testing.T) {
 	if err := a.Chat("hello", false); err != nil {
 		t.Fatal(err)
 	}
+	// Each bot ends with a chat line, which the host sends to everyone,
+	// its sender included, after everything it relayed from that bot: once
+	// a bot holds all three end lines, all relays have reached it.
+	var ends [][]byte
+	for _, x := range bots {
+		if err := x.Chat("end", false); err != nil {
+			t.Fatal(err)
+		}
+		ends = append(ends, codec.Chat{Sender: int32(x.ID()), Text: []byte("end")}.AppendTo(nil))
+	}
 	got := map[*bot.Bot][][]byte{}
 	for _, x := range bots {
-		got[x] = collect(x, 400*time.Millisecond)
+		var ms [][]byte
+		if !collect(x, &ms, 10*time.Second, func(ms [][]byte) bool { return hasAll(ms, ends...) }) {
+			t.Fatalf("bot %d: end lines missing", x.ID())
+		}
+		got[x] = ms
 	}
 	count := func(x *bot.Bot, p []byte) int {
 		n := 0
@@ -120,24 +148,28 @@ func TestUDPThreeClientReplay(t *testing.T) {
 			t.Errorf("owner's StateUpdate forwarded verbatim to bot %d", x.ID())
 		}
 	}
-	// Host-built updates of A's ship reach B and C with A's movement fields.
+	// Host-built updates of A's ship reach B and C with A's movement fields
+	// (at the next game tick, so they may follow the end lines).
 	owner, _ := codec.DecodeStateUpdate(state, nil)
 	for _, x := range []*bot.Bot{b, c} {
-		found := false
-		for _, m := range got[x] {
-			if m[0] != codec.OpStateUpdate {
-				continue
+		ms := got[x]
+		found := func(ms [][]byte) bool {
+			for _, m := range ms {
+				if m[0] != codec.OpStateUpdate {
+					continue
+				}
+				u, err := codec.DecodeStateUpdate(m, codec.SubsystemsToEnd)
+				if err != nil {
+					t.Fatalf("bad host update %X: %v", m, err)
+				}
+				if u.ObjectID == 0x3FFFFFFF && u.Flags&codec.StatePosition != 0 && u.Position == owner.Position &&
+					u.Forward == owner.Forward && u.Up == owner.Up && u.Speed == owner.Speed && !u.HasHash {
+					return true
+				}
 			}
-			u, err := codec.DecodeStateUpdate(m, codec.SubsystemsToEnd)
-			if err != nil {
-				t.Fatalf("bad host update %X: %v", m, err)
-			}
-			if u.ObjectID == 0x3FFFFFFF && u.Flags&codec.StatePosition != 0 && u.Position == owner.Position &&
-				u.Forward == owner.Forward && u.Up == owner.Up && u.Speed == owner.Speed && !u.HasHash {
-				found = true
-			}
+			return false
 		}
-		if !found {
+		if !collect(x, &ms, 10*time.Second, found) {
 			t.Errorf("bot %d got no host-built update with A's movement", x.ID())
 		}
 	}

@@ -67,16 +67,20 @@ func (d *deathLog) take(p []byte) {
 	}
 }
 
-func drain(b *bot.Bot, d *deathLog, wait time.Duration) {
+// until reads b's messages into d until done() holds, and reports whether
+// it did within the wait. Waiting is the only use of time: a slow machine
+// makes the test slower, not different.
+func until(b *bot.Bot, d *deathLog, wait time.Duration, done func() bool) bool {
 	deadline := time.After(wait)
-	for {
+	for !done() {
 		select {
 		case m := <-b.Inbox():
 			d.take(m.Payload)
 		case <-deadline:
-			return
+			return done()
 		}
 	}
+	return true
 }
 
 // A match between two bots plays out end to end over UDP with the Lua
@@ -103,20 +107,21 @@ func TestMatchPlaysOut(t *testing.T) {
 	spawn(t, a, 5, shipA, [3]float32{0, 0, 0})
 	spawn(t, b, 1, shipB, [3]float32{0, 30, 0})
 	var da, db deathLog
-	drain(a, &da, 200*time.Millisecond)
-	drain(b, &db, 0)
 
-	// Ramming: B reports A's ship hitting it.
+	// Ramming: B reports A's ship hitting it, again after the host's 1 s
+	// per-pair cooldown until the Akira gives way.
 	ram := codec.CollisionEffect{Code: codec.EventObjectCollision, Src: shipA, Target: shipB,
 		Contacts: codec.AppendContact(nil, codec.CollisionContact{Dir: codec.Dir3{0, -127, 0}, Dist: 216}), Force: 700}.AppendTo(nil)
-	for i := 0; i < 10 && len(db.explode) == 0; i++ {
+	died := func() bool { return len(db.scores) > 0 }
+	for i := 0; i < 30 && !died(); i++ {
 		if err := b.Send(ram, true); err != nil {
 			t.Fatal(err)
 		}
-		drain(b, &db, 1100*time.Millisecond)
+		until(b, &db, 1500*time.Millisecond, died)
 	}
-	drain(a, &da, 300*time.Millisecond)
-	drain(b, &db, 0)
+	if !until(a, &da, 10*time.Second, func() bool { return len(da.scores) > 0 }) {
+		t.Fatalf("A saw no death after the ramming: %q", da.seq)
+	}
 	for name, d := range map[string]*deathLog{"A": &da, "B": &db} {
 		if len(d.explode) != 1 || string(d.seq) != "XS" {
 			t.Fatalf("%s after the ramming: %q", name, d.seq)
@@ -138,11 +143,11 @@ func TestMatchPlaysOut(t *testing.T) {
 	for len(db.endGame) == 0 && time.Now().Before(deadline) {
 		if n := len(db.explode); n > respawned {
 			// The last death was seen: respawn with a new id, as a client
-			// does after its explosion (simulation.md 11).
+			// does after its explosion (simulation.md 11). Beams that
+			// overtake the creation on the way are refused and sent again.
 			respawned = n
 			victim = shipB + int32(n)*0x100
 			spawn(t, b, 1, victim, [3]float32{0, 30, 0})
-			time.Sleep(20 * time.Millisecond)
 		}
 		beam := codec.BeamFire{BeamID: beamID, Info: 2, Dir: codec.Dir3{0, 127, 0}, Flags: codec.BeamArg | codec.BeamHasTarget, Target: victim}.AppendTo(nil)
 		for range 10 {
@@ -150,11 +155,11 @@ func TestMatchPlaysOut(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		drain(b, &db, 30*time.Millisecond)
+		n := len(db.explode)
+		until(b, &db, 100*time.Millisecond, func() bool { return len(db.explode) > n || len(db.endGame) > 0 })
 	}
 	deaths := len(db.explode)
-	drain(a, &da, 500*time.Millisecond)
-	drain(b, &db, 0)
+	until(a, &da, 10*time.Second, func() bool { return len(da.endGame) > 0 })
 	if len(db.endGame) != 1 || db.endGame[0] != codec.EndScoreLimitReached || len(da.endGame) != 1 {
 		t.Fatalf("no END_GAME(3): A %q B %q after %d deaths", da.seq, db.seq, deaths)
 	}
