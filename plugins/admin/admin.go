@@ -347,7 +347,7 @@ func decodeBody(r *http.Request, v any, optional bool) error {
 	if err := dec.Decode(v); err != nil {
 		return errorf(http.StatusBadRequest, "bad JSON body: %v", err)
 	}
-	if dec.More() {
+	if rest := bytes.TrimSpace(b[dec.InputOffset():]); len(rest) > 0 {
 		return errorf(http.StatusBadRequest, "bad JSON body: trailing data")
 	}
 	if args, ok := r.Context().Value(auditKey{}).(*auditArgs); ok {
