@@ -119,8 +119,12 @@ func reconfigure(ctx context.Context, cur UserConfig, srv *engine.Server, ms *mi
 	} else {
 		log.Info("SIGHUP: configuration applied", attrs...)
 	}
-	next.reload = cur.reload
-	return next
+	// What runs now: the live keys of next, the rest as before, so the
+	// next SIGHUP still names keys that wait for a restart.
+	running := cur
+	running.Server.Name, running.Server.MaxPlayers, running.Server.Password = next.Server.Name, next.Server.MaxPlayers, next.Server.Password
+	running.Game.Mode, running.Mission = next.Game.Mode, next.Mission
+	return running
 }
 
 // diffSections names the keys ("section.key", or the section for maps)
