@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -141,5 +143,44 @@ func TestMetrics(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A mission handler that runs into its time budget is counted as an
+// overrun of its mission; a reload that fails is counted as an error.
+func TestMetricsLuaOverrun(t *testing.T) {
+	dir := copyMissions(t)
+	if err := os.MkdirAll(filepath.Join(dir, "spin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	main := filepath.Join(dir, "spin", "main.lua")
+	if err := os.WriteFile(main, []byte(`bc.on("chat", function() while true do end end)`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := serveAdmin(t, func(uc *UserConfig) {
+		uc.Game.MissionsDir, uc.Game.Mode = dir, "spin"
+		uc.Lua.Watch = "off"
+		uc.Lua.Budget = Duration(20 * time.Millisecond)
+	})
+	alice := a.join(t, "Alice")
+	if err := alice.Chat("spin", false); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	got := 0.0
+	for i := 0; i < 1000 && got == 0 && time.Now().Before(deadline); i++ {
+		got, _ = value(a.scrape(t), "bcserver_lua_budget_overruns_total", "mission", "spin")
+	}
+	if got != 1 {
+		t.Fatalf("overruns %v, want 1", got)
+	}
+	if err := os.WriteFile(main, []byte("this is not lua\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := a.call(t, "POST", "/api/v1/mission/reload", testToken, nil, nil); code != 422 {
+		t.Fatalf("broken reload: %d", code)
+	}
+	if got, ok := value(a.scrape(t), "bcserver_mission_reloads_total", "mission", "spin", "result", "error"); !ok || got != 1 {
+		t.Fatalf("failed reloads %v %v", got, ok)
 	}
 }
