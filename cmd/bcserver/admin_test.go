@@ -444,3 +444,24 @@ func TestAdminEvents(t *testing.T) {
 func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// The status carries what the stock mission library keeps: the time left
+// and, in team modes, the team scores.
+func TestAdminTimeLeftAndTeams(t *testing.T) {
+	a := serveAdmin(t, func(uc *UserConfig) {
+		uc.Game.Mode = "team-deathmatch"
+		uc.Mission["time_limit"] = int64(5)
+	})
+	a.join(t, "Alice")
+	m := a.status(t).Mission
+	if m.TimeLeft == nil || *m.TimeLeft > 300 || *m.TimeLeft < 250 || m.TimeLimit != 5 {
+		t.Fatalf("time left %v (limit %d)", m.TimeLeft, m.TimeLimit)
+	}
+	if len(m.Teams) != 2 || m.Teams[0].Team != 0 || m.Teams[1].Team != 1 || m.Mode != "team-deathmatch" {
+		t.Fatalf("teams %+v mode %s", m.Teams, m.Mode)
+	}
+	b := serveAdmin(t, nil)
+	if m := b.status(t).Mission; m.TimeLeft != nil || len(m.Teams) != 0 {
+		t.Fatalf("deathmatch without a time limit: %+v", m)
+	}
+}
