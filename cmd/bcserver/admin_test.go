@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,13 +28,14 @@ type adminRun struct {
 	running
 	s    *served
 	base string
+	stop func() // stops the server (also done at cleanup)
 }
 
 func serveAdmin(t *testing.T, mutate func(*UserConfig)) *adminRun {
 	t.Helper()
 	dir := t.TempDir()
 	var s *served
-	r := serveWith(t, func(uc *UserConfig) {
+	r, stop := serveWith(t, func(uc *UserConfig) {
 		uc.Admin.Listen = "127.0.0.1:0"
 		uc.Admin.Token = testToken
 		uc.Store.Path = filepath.Join(dir, "bcserver.db")
@@ -41,11 +43,11 @@ func serveAdmin(t *testing.T, mutate func(*UserConfig)) *adminRun {
 			mutate(uc)
 		}
 	}, func(x *served) { s = x })
-	return &adminRun{running: *r, s: s, base: "http://" + s.op.addr.String()}
+	return &adminRun{running: *r, s: s, base: "http://" + s.op.addr.String(), stop: stop}
 }
 
 // serveWith is serveTest with access to the served internals.
-func serveWith(t *testing.T, mutate func(*UserConfig), got func(*served)) *running {
+func serveWith(t *testing.T, mutate func(*UserConfig), got func(*served)) (*running, func()) {
 	t.Helper()
 	uc := DefaultUserConfig()
 	uc.Server.Address = "127.0.0.1"
@@ -69,23 +71,27 @@ func serveWith(t *testing.T, mutate func(*UserConfig), got func(*served)) *runni
 			ready <- &running{srv: s.srv, host: s.missions.current(), logs: logs}
 		})
 	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("server did not stop")
-		}
-	})
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				t.Error("server did not stop")
+			}
+		})
+	}
+	t.Cleanup(stop)
 	select {
 	case r := <-ready:
-		return r
+		return r, stop
 	case err := <-done:
 		t.Fatal(err)
 	case <-time.After(10 * time.Second):
 		t.Fatal("server not ready")
 	}
-	return nil
+	return nil, stop
 }
 
 // call makes an API request and decodes the JSON answer into out (if not
@@ -465,3 +471,5 @@ func TestAdminTimeLeftAndTeams(t *testing.T) {
 		t.Fatalf("deathmatch without a time limit: %+v", m)
 	}
 }
+
+func chatFromHost(text string) []byte { return codec.Chat{Sender: 1, Text: []byte(text)}.AppendTo(nil) }

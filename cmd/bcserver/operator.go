@@ -165,6 +165,15 @@ func startOperator(uc UserConfig, srv *engine.Server, ms *missionSlot, gs *games
 	if uc.Admin.Listen == "" {
 		return op, nil
 	}
+	bans, err := newPluginBans(g, op.store, log)
+	if err != nil {
+		op.close()
+		return nil, fmt.Errorf("plugin/admin: %w", err)
+	}
+	if err := g.AddPlugin(bans); err != nil {
+		op.close()
+		return nil, err
+	}
 	tok, err := adminToken(uc.Admin, log)
 	if err != nil {
 		op.close()
@@ -172,7 +181,7 @@ func startOperator(uc UserConfig, srv *engine.Server, ms *missionSlot, gs *games
 	}
 	op.token = tok
 	aopts := admin.Options{
-		Server: srv, Token: tok, Version: versionString(), Missions: ms, Bans: newBanList(),
+		Server: srv, Token: tok, Version: versionString(), Missions: ms, Bans: bans,
 		Metrics: promhttp.HandlerFor(m.Registry(), promhttp.HandlerOpts{}), Tail: tail,
 		Audit: m.AdminAction, Logger: log,
 	}

@@ -117,7 +117,7 @@ func TestSIGHUPReconfigures(t *testing.T) {
 	}
 	write("[server]\nname = \"before\"\naddress = \"127.0.0.1\"\nport = 0\n[plugins.gamespy]\nenabled = false\n")
 	var s *served
-	r := serveWith(t, func(uc *UserConfig) {
+	r, _ := serveWith(t, func(uc *UserConfig) {
 		loaded, err := loadLayers(path, nil, nil)
 		if err != nil {
 			t.Fatal(err)

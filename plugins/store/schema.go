@@ -32,12 +32,23 @@ var migrations = []string{
 		PRIMARY KEY (match_id, identity)
 	);
 	CREATE INDEX match_players_identity ON match_players(identity);`,
+	// 2: bans kept by the admin API ("203.0.113.7", "203.0.113.255" for
+	// the /24, or "name:Player": the engine's ban-file syntax).
+	`CREATE TABLE bans (
+		entry      TEXT    PRIMARY KEY,
+		reason     TEXT    NOT NULL DEFAULT '',
+		created_at INTEGER NOT NULL -- unix milliseconds
+	);`,
 }
 
 // SchemaVersion is the version this build writes.
 var SchemaVersion = len(migrations)
 
-func migrate(ctx context.Context, db *sql.DB) error {
+func migrate(ctx context.Context, db *sql.DB) error { return migrateTo(ctx, db, len(migrations)) }
+
+// migrateTo brings the schema up to version want (tests build old files
+// with it).
+func migrateTo(ctx context.Context, db *sql.DB, want int) error {
 	var v int
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 		return fmt.Errorf("reading the schema version: %w", err)
@@ -45,7 +56,7 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if v > len(migrations) {
 		return fmt.Errorf("schema version %d is newer than this server knows (%d): use a newer bcserver or another file", v, len(migrations))
 	}
-	for ; v < len(migrations); v++ {
+	for ; v < want; v++ {
 		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {
 			return err

@@ -125,3 +125,41 @@ func TestFullQueueDrops(t *testing.T) {
 		t.Fatalf("%d written, %v", len(ms), err)
 	}
 }
+
+// Bans are written through the queue and read back after a reopen; a file
+// at schema version 1 is migrated to the current version with its
+// matches kept.
+func TestBansAndMigration(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := migrateTo(ctx, db, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO matches(mode, map, started_at, ended_at, reason) VALUES ('deathmatch', 'Multi1', 1, 2, 'time_up')`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s := open(t, path)
+	if v, _ := s.Version(ctx); v != SchemaVersion || SchemaVersion < 2 {
+		t.Fatalf("version %d", v)
+	}
+	if ms, err := s.Matches(ctx, 10, 0); err != nil || len(ms) != 1 {
+		t.Fatalf("matches after the migration: %v %v", ms, err)
+	}
+	at := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
+	s.SaveBan(BanRecord{Entry: "name:Griefer", Reason: "ramming", Created: at})
+	s.SaveBan(BanRecord{Entry: "203.0.113.255", Created: at.Add(time.Second)})
+	s.SaveBan(BanRecord{Entry: "198.51.100.7", Created: at.Add(2 * time.Second)})
+	s.DeleteBan("198.51.100.7")
+	flush(t, s)
+	s.Close()
+	s2 := open(t, path)
+	bs, err := s2.Bans(ctx)
+	if err != nil || len(bs) != 2 || bs[0].Entry != "name:Griefer" || bs[0].Reason != "ramming" || !bs[0].Created.Equal(at) || bs[1].Entry != "203.0.113.255" {
+		t.Fatalf("bans %+v %v", bs, err)
+	}
+}
