@@ -177,12 +177,15 @@ func (o observer) BatchDone(d time.Duration) { o.m.batch.Observe(d.Seconds()) }
 // snapshotNow reads what lives on the game goroutine; on failure (the
 // server stopped) the last snapshot stands.
 func (m *Metrics) snapshotNow() snapshot {
+	// /metrics needs no token: scrapes take their snapshots one at a
+	// time, so a flood of them has at most one call queued on the game
+	// goroutine.
+	m.snapMu.Lock()
+	defer m.snapMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), m.snapshotTimeout)
 	defer cancel()
 	var s snapshot
 	err := m.opts.Server.Do(ctx, func(g *engine.Game) { s = m.take(g) })
-	m.snapMu.Lock()
-	defer m.snapMu.Unlock()
 	if err != nil {
 		m.log.Debug("snapshot failed, serving the last one", "err", err)
 		return m.last
