@@ -40,7 +40,8 @@ WORKDIR /data
 # characters) or the server refuses to start and says why.
 ENV BCSERVER_ADMIN_LISTEN=0.0.0.0:8080 \
     BCSERVER_STORE_PATH=/data/bcserver.db \
-    BCSERVER_ADMIN_TOKEN_FILE=/data/admin.token
+    BCSERVER_ADMIN_TOKEN_FILE=/data/admin.token \
+    BCSERVER_BANS_FILE=/data/banlist.txt
 # 22101/udp: the game (stock port; LAN discovery also needs --network host).
 # 8080/tcp: admin API, web console, /metrics, /healthz, /readyz.
 EXPOSE 22101/udp 8080/tcp

@@ -9,8 +9,14 @@ import (
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
-// MaxSlots is the size of the stock player-slot table (handshake.md 1).
+// MaxSlots is the size of the stock player-slot table (handshake.md 1),
+// and the highest player limit a host may configure.
 const MaxSlots = 16
+
+// StockMaxPlayers is the player limit of a stock dedicated server: the
+// stock menus offer 2..8 and dedicated hosts send 8 in MISSION_INIT
+// (missions.md 2.3).
+const StockMaxPlayers = 8
 
 // Mission describes the running mission as the join handshake and the
 // server browser report it. The mission layer may change it at run time.
@@ -30,13 +36,20 @@ type Mission struct {
 type Config struct {
 	ServerName string
 	// MaxPlayers caps the players connected at once (joining or in game),
-	// 1..16. A connect beyond it is refused with the stock "server full"
-	// boot reason.
+	// 1..16 (default 8 as stock; more than 8 is beyond what stock menus
+	// offer). It is also the player limit missions announce in MISSION_INIT.
+	// A joiner beyond it gets the connect reply and then the stock "server
+	// full" boot (reason 3, handshake.md 2.1).
 	MaxPlayers int
-	// Password, when set, marks the server as passworded to browsers. The
-	// stock connect request's password field is not decoded yet
-	// (transport.md 14.1), so it is not enforced.
-	Password        string
+	// Password, when set, must be in the connect request (compared with only
+	// A..Z case-insensitive, as stock); a wrong or missing one is refused
+	// with boot reason 2. Browsers show the server as locked.
+	Password string
+	// Bans are fixed ban entries (IPv4 patterns with 255 as a wildcard
+	// octet, or "name:<player>"); BanFile is the ban list the server keeps,
+	// changed at run time with Game.Ban and Game.Unban ("" for none).
+	Bans            []string
+	BanFile         string
 	Mission         Mission
 	CollisionDamage bool
 	// JoinInProgress admits players while a game runs; when false only an
@@ -53,8 +66,11 @@ type Config struct {
 	// JoinTimeout bounds the wait for the client's NewPlayerInGame after
 	// Settings.
 	JoinTimeout time.Duration
-	// RejectLinger is how long a peer that failed validation may stay to
-	// receive its 0x22/0x23 reply before it is dropped.
+	// RejectLinger is how long a peer that failed validation may stay
+	// before it is booted. The stock client leaves by itself once it has
+	// the 0x22/0x23 reply and the stock host never boots it
+	// (handshake.md 2.4); this only ends a client that does neither (the
+	// 45 s timeout ends a silent one).
 	RejectLinger time.Duration
 	// TickInterval is the game tick (StateUpdates, mission ticks).
 	TickInterval time.Duration
@@ -91,7 +107,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		ServerName: "bcserver",
-		MaxPlayers: MaxSlots,
+		MaxPlayers: StockMaxPlayers,
 		Mission: Mission{
 			Script:    "Multiplayer.Episode.Mission1.Mission1",
 			MapName:   "DM",
@@ -104,7 +120,7 @@ func DefaultConfig() Config {
 		Validation:      checksum.ModeVerified,
 		RoundTimeout:    30 * time.Second,
 		JoinTimeout:     60 * time.Second,
-		RejectLinger:    3 * time.Second,
+		RejectLinger:    45 * time.Second,
 		TickInterval:    100 * time.Millisecond,
 		SpoofLimit:      20,
 		FlowRate:        400,

@@ -20,7 +20,8 @@ const (
 // PlayerConnected: a connect was accepted and the checksum exchange begins.
 type PlayerConnected struct{ Player *Player }
 
-// ChecksumFailed: a client failed file validation and is being dropped.
+// ChecksumFailed: a client failed file validation and was told so; a
+// stock client then leaves by itself.
 type ChecksumFailed struct {
 	Player *Player
 	Round  uint8
@@ -49,6 +50,9 @@ const (
 	LeaveRejected LeaveReason = "rejected"
 	LeaveOverflow LeaveReason = "overflow"
 	LeaveShutdown LeaveReason = "shutdown"
+	// LeaveReconnected: a new connect (new session) came from the
+	// player's address; the old session is dropped.
+	LeaveReconnected LeaveReason = "reconnected"
 )
 
 // PlayerLeft: the player is gone. WasInGame tells whether the others were

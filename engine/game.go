@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/bans"
 	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/engine/ships"
 	bcnet "github.com/bcserver/bcserver/net"
@@ -21,6 +22,7 @@ type Stats struct {
 	Leaves            atomic.Uint64
 	Refused           atomic.Uint64 // connects refused (full, not accepting)
 	ChecksumFailures  atomic.Uint64
+	Renamed           atomic.Uint64 // joiners renamed because their name was in use
 	HandshakeDropped  atomic.Uint64 // messages out of order for the sender's join state
 	Malformed         atomic.Uint64 // game messages that failed to parse
 	Timeouts          atomic.Uint64 // handshake steps that timed out
@@ -48,6 +50,9 @@ type Options struct {
 	Out bcnet.PacketWriter
 	// Now is the start time of the game clock.
 	Now time.Time
+	// LocalIP gives the host's IPv4 address as a client sees it, written
+	// in the shutdown notice; nil writes 0.0.0.0.
+	LocalIP func(to netip.AddrPort) [4]byte
 }
 
 // Game is the state of one running game. All methods must be called from
@@ -63,25 +68,27 @@ type Game struct {
 	bySlot [MaxSlots]*Player
 	byID   [256]*Player
 
-	bus        bus
-	timers     timers
-	query      bcnet.QueryHandler
-	epoch      time.Time // game clock zero
-	now        time.Time
-	nextTick   time.Time // the next point of the tick grid
-	accepting  bool
-	running    bool
-	teamMode   bool
-	gameOver   bool
-	objects    map[int32]*Object
-	ships      *ships.Registry
-	collisions map[[2]int32]time.Time
-	weapons    WeaponModel
-	integrity  map[int]uint16 // species -> reference integrity hash
-	buf        []byte         // scratch for building messages
-	inbox      chan func()
-	plugins    []Plugin
-	obs        Observer
+	bus          bus
+	timers       timers
+	query        bcnet.QueryHandler
+	epoch        time.Time // game clock zero
+	now          time.Time
+	nextTick     time.Time // the next point of the tick grid
+	accepting    bool
+	running      bool
+	teamMode     bool
+	gameOver     bool
+	objects      map[int32]*Object
+	ships        *ships.Registry
+	collisions   map[[2]int32]time.Time
+	weapons      WeaponModel
+	integrity    map[int]uint16 // species -> reference integrity hash
+	bans         *bans.List
+	refusedLogAt time.Time
+	buf          []byte // scratch for building messages
+	inbox        chan func()
+	plugins      []Plugin
+	obs          Observer
 
 	// Stats is updated by the game goroutine and safe to read anywhere.
 	Stats Stats
@@ -111,6 +118,10 @@ func NewGame(opts Options) (*Game, error) {
 			return nil, fmt.Errorf("loading the vanilla ship data: %w", err)
 		}
 	}
+	banList, err := bans.Load(cfg.Bans, cfg.BanFile)
+	if err != nil {
+		return nil, fmt.Errorf("ban list: %w", err)
+	}
 	now := opts.Now
 	if now.IsZero() {
 		now = time.Now()
@@ -133,6 +144,7 @@ func NewGame(opts Options) (*Game, error) {
 		collisions: make(map[[2]int32]time.Time),
 		weapons:    DefaultWeapons(),
 		integrity:  make(map[int]uint16),
+		bans:       banList,
 	}
 	if cfg.NoWeaponDamage {
 		g.weapons = nil
@@ -142,12 +154,13 @@ func NewGame(opts Options) (*Game, error) {
 	}
 	g.host = bcnet.NewHost(bcnet.HostConfig{
 		Transport: cfg.Transport,
-		// A few spare transport peers let a refused connect get its boot
-		// notice while the game is full; sized for the largest player
-		// limit, which a host may raise while the game runs (SetLive).
-		MaxPeers: MaxSlots + 4,
+		// Spare transport peers let a refused connect get its notice while
+		// the game is full; sized for the largest player limit, which a
+		// host may raise while the game runs (SetLive).
+		MaxPeers: MaxSlots + spareTransportPeers,
 		Logger:   log,
 		Query:    g.handleQuery,
+		LocalIP:  opts.LocalIP,
 	}, g, opts.Out)
 	return g, nil
 }
@@ -161,6 +174,10 @@ func (g *Game) Logger() *slog.Logger { return g.log }
 // SetWeaponModel replaces the weapon damage model; nil turns host-side
 // weapon damage off (weapon kills then go unnoticed by the host).
 func (g *Game) SetWeaponModel(m WeaponModel) { g.weapons = m }
+
+// MaxPlayers returns the player limit: the one the server enforces and
+// the one missions announce in MISSION_INIT.
+func (g *Game) MaxPlayers() int { return g.cfg.MaxPlayers }
 
 // Ships returns the ship data registry.
 func (g *Game) Ships() *ships.Registry { return g.ships }
@@ -406,16 +423,30 @@ func (g *Game) Advance(now time.Time) {
 // Ticks reports the game ticks run so far (for tests and stats).
 func (g *Game) Ticks() uint64 { return g.Stats.Ticks.Load() }
 
-// Shutdown stops the plugins, tells every player the server is going away
-// and forgets them.
+// Shutdown stops the plugins and tells every client the server is going
+// away (transport.md 10.4: a 0x05 naming the host, to each client, before
+// anyone hears of another's departure). The players are gone for the game
+// at once; keep calling ShutdownStep until ShutdownDone so the notices are
+// retransmitted until ACKed, at most 15 s.
 func (g *Game) Shutdown(now time.Time) {
 	g.now = now
 	for i := len(g.plugins) - 1; i >= 0; i-- {
 		g.plugins[i].Stop(g)
 	}
 	g.plugins = nil
-	g.host.Close(now)
+	g.host.Shutdown(now)
 }
+
+// ShutdownStep handles the transport while shutting down: ACKs of the
+// notices, retransmissions, the end of the wait.
+func (g *Game) ShutdownStep(now time.Time) {
+	g.now = now
+	g.host.Tick(now)
+}
+
+// ShutdownDone reports whether every client ACKed the shutdown notice or
+// the wait ran out.
+func (g *Game) ShutdownDone() bool { return g.host.Done() }
 
 func firstByte(b []byte) byte {
 	if len(b) == 0 {

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"net/netip"
-
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/checksum"
 	bcnet "github.com/bcserver/bcserver/net"
@@ -13,54 +11,6 @@ import (
 // (0x64F, 0x791); their meaning is open (handshake.md 7) and clients act on
 // the event code and peer id, so the first captured value is used.
 const playerListTarget = 0x0000064F
-
-// Admit implements net.Events: refuse a connect when the slots are full or
-// the game does not take players (handshake.md 2.1).
-func (g *Game) Admit(addr netip.AddrPort) bcnet.BootReason {
-	if g.NumPlayers(false) >= g.cfg.MaxPlayers || g.freeSlot() < 0 {
-		g.Stats.Refused.Add(1)
-		g.log.Info("connect refused: server full", "addr", addr)
-		return bcnet.BootFull
-	}
-	if !g.accepting || (g.running && !g.cfg.JoinInProgress) {
-		g.Stats.Refused.Add(1)
-		g.log.Info("connect refused: not accepting players", "addr", addr)
-		return bcnet.BootRefused
-	}
-	return bcnet.BootNone
-}
-
-func (g *Game) freeSlot() int {
-	for i := 0; i < g.cfg.MaxPlayers; i++ {
-		if g.bySlot[i] == nil {
-			return i
-		}
-	}
-	return -1
-}
-
-// Connected implements net.Events: take a slot and send checksum round 0,
-// which leaves in the same datagram as the connect reply.
-func (g *Game) Connected(peer *bcnet.Peer) {
-	slot := g.freeSlot()
-	if slot < 0 { // Admit checked; a slot cannot vanish in between
-		g.host.Boot(g.now, peer, bcnet.BootFull)
-		return
-	}
-	p := &Player{ID: peer.ID, Slot: slot, Addr: peer.Addr, State: StateChecksum, ConnectedAt: g.now, Team: -1, peer: peer}
-	g.bySlot[slot] = p
-	g.byID[p.ID] = p
-	g.log.Debug("player connecting", "player", p.ID, "slot", slot, "addr", p.Addr)
-	g.sendRound(p, 0)
-	g.bus.emit(&PlayerConnected{Player: p})
-}
-
-// Identity implements net.Events.
-func (g *Game) Identity(peer *bcnet.Peer, id bcnet.Identity) {
-	if p := g.byID[peer.ID]; p != nil {
-		p.Name = id.Name
-	}
-}
 
 func (g *Game) sendRound(p *Player, i int) {
 	p.round = i
@@ -133,8 +83,10 @@ func (g *Game) checksumResponse(p *Player, payload []byte) {
 	g.validated(p)
 }
 
-// rejectPlayer sends the stock checksum-failure reply and drops the player
-// once it had time to arrive (handshake.md 2.4).
+// rejectPlayer sends the stock checksum-failure reply: 0x22 naming the
+// file, or 0x23 carrying the version string "60" (handshake.md 2.4). The
+// stock host does not drop the peer; the client leaves by itself with a
+// 0x05. A client that does not is booted after RejectLinger, or times out.
 func (g *Game) rejectPlayer(p *Player, res checksum.Result) {
 	g.Stats.ChecksumFailures.Add(1)
 	g.log.Warn("checksum validation failed", "player", p.ID, "name", p.Name, "addr", p.Addr,
@@ -157,11 +109,23 @@ func (g *Game) validated(p *Player) {
 	p.deadline = g.now.Add(g.cfg.JoinTimeout)
 	g.buf = codec.TransferDone{}.AppendTo(g.buf[:0])
 	_ = g.send(p, g.buf, true)
+	// A name another player already has is changed before Settings, which
+	// tells the client (bit 2 + the new name); the client adopts it and
+	// re-sends its identity, which the transport relays (handshake.md 2.5).
+	name, renamed := g.uniqueName(p)
+	if renamed {
+		g.Stats.Renamed.Add(1)
+		g.log.Info("name in use, player renamed", "player", p.ID, "name", p.Name, "new_name", name)
+		p.Name = name
+	}
 	g.buf = codec.Settings{
 		GameTime:        g.GameTime(),
 		CollisionDamage: g.cfg.CollisionDamage,
+		HostModem:       false, // a dedicated server is not on a dial-up modem
 		Slot:            uint8(p.Slot),
 		Map:             []byte(g.cfg.Mission.Script),
+		NameChanged:     renamed,
+		NewName:         name,
 	}.AppendTo(g.buf[:0])
 	_ = g.send(p, g.buf, true)
 	g.buf = codec.GameInit{}.AppendTo(g.buf[:0])
@@ -173,9 +137,11 @@ func (g *Game) validated(p *Player) {
 // (missions.md 3.3): the mission's join sync, then the player-list events,
 // then membership in the broadcast group, then the in-game event.
 func (g *Game) newPlayerInGame(p *Player, payload []byte) {
-	if _, err := codec.DecodeNewPlayerInGame(payload); err != nil {
+	if m, err := codec.DecodeNewPlayerInGame(payload); err != nil {
 		g.Stats.Malformed.Add(1)
 		g.log.Debug("malformed NewPlayerInGame accepted", "player", p.ID, "err", err)
+	} else {
+		p.modem = m.Modem // the client's "using modem" flag (handshake.md 2.6)
 	}
 	g.bus.emit(&PlayerJoined{Player: p})
 	g.replicateTo(p)
@@ -223,7 +189,9 @@ func (g *Game) Left(peer *bcnet.Peer, reason bcnet.LeaveReason) {
 	g.bySlot[p.Slot] = nil
 	wasInGame := p.InGame()
 	why := leaveReason(reason, p.State)
-	if wasInGame {
+	// At shutdown every client has its own notice and nobody is told of
+	// the others (transport.md 10.4).
+	if wasInGame && reason != bcnet.LeftShutdown {
 		g.dropPlayerObjects(p)
 		g.buf = codec.PlayerListEvent{Code: codec.EventPlayerLeft, PeerID: p.ID}.AppendTo(g.buf[:0])
 		g.SendInGame(g.buf, nil)
@@ -252,6 +220,8 @@ func leaveReason(r bcnet.LeaveReason, st PlayerState) LeaveReason {
 		return LeaveOverflow
 	case bcnet.LeftShutdown:
 		return LeaveShutdown
+	case bcnet.LeftReplaced:
+		return LeaveReconnected
 	}
 	if st == StateRejected {
 		return LeaveRejected
@@ -260,7 +230,7 @@ func leaveReason(r bcnet.LeaveReason, st PlayerState) LeaveReason {
 }
 
 // checkDeadlines drops players whose handshake step ran out of time and
-// rejected players whose reply had time to arrive.
+// rejected players that did not leave by themselves.
 func (g *Game) checkDeadlines() {
 	for _, p := range g.bySlot {
 		if p == nil || p.InGame() || p.deadline.IsZero() || g.now.Before(p.deadline) {

@@ -3,7 +3,6 @@ package engine_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"net"
 	"sync"
@@ -12,7 +11,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
-	"github.com/bcserver/bcserver/engine/bot"
+	"github.com/bcserver/bcserver/internal/bot"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -124,62 +123,6 @@ func TestUDPJoinChatLeave(t *testing.T) {
 	var n int
 	if err := srv.Do(ctx, func(g *engine.Game) { n = g.NumPlayers(false) }); err != nil || n != 1 {
 		t.Fatalf("players %d err %v", n, err)
-	}
-}
-
-func TestUDPSeventeenthPlayerIsFull(t *testing.T) {
-	srv := startServer(t, nil)
-	var wg sync.WaitGroup
-	errs := make(chan error, 16)
-	for i := 0; i < 16; i++ {
-		b := newBot(t, srv, fmt.Sprint("Bot", i), nil)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-			defer cancel()
-			errs <- b.WaitState(ctx, bot.InGame)
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	late := newBot(t, srv, "Late", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := late.WaitState(ctx, bot.Closed); err != nil {
-		t.Fatal(err)
-	}
-	if late.BootReason() != bcnet.BootFull {
-		t.Fatalf("17th player: boot reason %d, want %d (full)", late.BootReason(), bcnet.BootFull)
-	}
-}
-
-func TestUDPWrongHashRefused(t *testing.T) {
-	srv := startServer(t, func(c *engine.Config) { c.RejectLinger = 200 * time.Millisecond })
-	b := newBot(t, srv, "Modded", func(c *bot.Config) {
-		c.Tamper = func(req codec.ChecksumRequest, resp *codec.ChecksumResponse) {
-			if req.Round == 0 {
-				resp.Tree.Files[0].ContentHash++ // App.pyc, verified in the vanilla manifest
-			}
-		}
-	})
-	p := waitFor(t, b, "checksum failure reply", func(p []byte) bool { return p[0] == codec.OpChecksumFailFile })
-	f, err := codec.DecodeChecksumFail(p)
-	if err != nil || f.File != "App.pyc" {
-		t.Fatalf("reply %+v %v", f, err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := b.WaitState(ctx, bot.Closed); err != nil {
-		t.Fatal(err)
-	}
-	if b.BootReason() != bcnet.BootKicked {
-		t.Fatalf("boot reason %d", b.BootReason())
 	}
 }
 

@@ -72,7 +72,13 @@ type Player struct {
 	flowAt      time.Time
 	overSince   time.Time // throttled continuously since
 	torpedoType int       // last TorpedoTypeChange value
+	modem       bool      // the client's "using modem" flag from 0x2A
 }
+
+// UsingModem reports the client's "using modem" flag, the bit of its
+// NewPlayerInGame (0x2A, handshake.md 2.6); scripts know it as
+// MultiplayerGame.IsPlayerUsingModem.
+func (p *Player) UsingModem() bool { return p.modem }
 
 // InGame reports whether the player has entered the game.
 func (p *Player) InGame() bool { return p.State == StateInGame }

@@ -20,6 +20,8 @@ type lan struct {
 }
 
 func newLAN(t *testing.T, cfg Config, names ...string) *lan {
+	// Room for everyone named (the default limit is the stock 8).
+	cfg.MaxPlayers = max(cfg.MaxPlayers, len(names))
 	w := &wire{}
 	g := newTestGame(t, cfg, w)
 	l := &lan{t: t, g: g, w: w, now: t0}

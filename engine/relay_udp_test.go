@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
-	"github.com/bcserver/bcserver/engine/bot"
+	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/internal/vectors"
 )
 

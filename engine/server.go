@@ -51,7 +51,7 @@ func Listen(opts ServerOptions) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{sock: sock, log: log, done: make(chan struct{})}
-	g, err := NewGame(Options{Config: opts.Config, Logger: log, Out: countingWriter{sock, &s.stats}})
+	g, err := NewGame(Options{Config: opts.Config, Logger: log, Out: countingWriter{sock, &s.stats}, LocalIP: sock.LocalIPv4For})
 	if err != nil {
 		sock.Close()
 		return nil, err
@@ -101,7 +101,7 @@ func (s *Server) Run(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
-			g.Shutdown(time.Now())
+			s.shutdown(in, tick.C)
 			s.log.Info("server stopped")
 			return nil
 		case p, ok := <-in:
@@ -140,6 +140,42 @@ func (s *Server) Run(ctx context.Context) error {
 			fn()
 			g.RunPosted()
 			g.Flush(g.now)
+		}
+	}
+}
+
+// shutdown tells every client the server is going away and keeps the
+// transport running until each has ACKed its notice or the wait ran out
+// (transport.md 10.4: at most 15 s).
+func (s *Server) shutdown(in <-chan *bcnet.Packet, tick <-chan time.Time) {
+	g := s.game
+	start := time.Now()
+	g.Shutdown(start)
+	wait := g.cfg.Transport.ShutdownWait
+	if wait <= 0 {
+		wait = bcnet.DefaultConfig().ShutdownWait
+	}
+	// The host retires every peer after the wait; the timer is a backstop
+	// in case the clock and the ticker disagree.
+	limit := time.NewTimer(wait + time.Second)
+	defer limit.Stop()
+	if n := g.host.Lingering(); n > 0 {
+		s.log.Info("telling clients the server shuts down", "clients", n)
+	}
+	for !g.ShutdownDone() {
+		select {
+		case p, ok := <-in:
+			if !ok {
+				return
+			}
+			now := time.Now()
+			g.HandleDatagram(now, p.Addr, p.Data())
+			s.sock.Release(p)
+			g.ShutdownStep(now)
+		case now := <-tick:
+			g.ShutdownStep(now)
+		case <-limit.C:
+			return
 		}
 	}
 }

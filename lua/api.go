@@ -1,12 +1,11 @@
 package lua
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"math"
 	"strconv"
-	"time"
+	"strings"
 
 	glua "github.com/yuin/gopher-lua"
 
@@ -40,6 +39,9 @@ func (m *mission) api() *glua.LTable {
 	// Events.
 	fn("on", m.on)
 	fn("off", m.off)
+	fn("emit", m.emitCustom)
+	fn("command", m.command)
+	bc.RawSetString("json", m.jsonLib())
 
 	// Players.
 	fn("players", func(L *glua.LState) int {
@@ -55,6 +57,15 @@ func (m *mission) api() *glua.LTable {
 		L.Push(m.playerTable(m.checkPlayer(L, 1)))
 		return 1
 	})
+	fn("player_by_uid", func(L *glua.LState) int {
+		uid := checkIntArg(L, 1, "uid", 1, 1<<53)
+		p := m.h.opts.Identities.Player(uid)
+		if p != nil && eng.Player(p.ID) != p {
+			p = nil // a player of another game
+		}
+		L.Push(m.playerTable(p))
+		return 1
+	})
 	fn("set_team", func(L *glua.LState) int {
 		p := m.checkPlayer(L, 1)
 		team := -1
@@ -62,7 +73,7 @@ func (m *mission) api() *glua.LTable {
 			team = int(checkIntArg(L, 2, "team", 0, 255))
 		}
 		if p != nil {
-			eng.SetTeam(p, team)
+			m.effect(func() { eng.SetTeam(p, team) })
 		}
 		return 0
 	})
@@ -72,7 +83,7 @@ func (m *mission) api() *glua.LTable {
 		d := checkIntArg(L, 3, "deaths", math.MinInt32, math.MaxInt32)
 		s := checkIntArg(L, 4, "score", math.MinInt32, math.MaxInt32)
 		if p != nil {
-			eng.SetScore(p, int(k), int(d), int(s))
+			m.effect(func() { eng.SetScore(p, int(k), int(d), int(s)) })
 		}
 		return 0
 	})
@@ -91,8 +102,11 @@ func (m *mission) api() *glua.LTable {
 			L.ArgError(2, fmt.Sprintf("reason %q: want kicked, timeout, refused or full", r))
 		}
 		if p != nil {
-			m.h.log.Info("mission kicks player", "player", p.ID, "name", p.Name, "source", where(L))
-			eng.Kick(p, reason)
+			src := where(L)
+			m.effect(func() {
+				m.h.log.Info("mission kicks player", "player", p.ID, "name", p.Name, "source", src)
+				eng.Kick(p, reason)
+			})
 		}
 		return 0
 	})
@@ -131,51 +145,16 @@ func (m *mission) api() *glua.LTable {
 		L.Push(newReader(L, []byte(L.CheckString(1))))
 		return 1
 	})
-	fn("send", func(L *glua.LState) int {
-		p := m.checkPlayer(L, 1)
-		b := m.checkMessage(L, 2)
-		if p == nil || !p.InGame() && p.State != engine.StateLoading {
-			L.Push(glua.LFalse)
-			return 1
-		}
-		L.Push(glua.LBool(eng.Send(p, b) == nil))
-		return 1
-	})
-	fn("broadcast", func(L *glua.LState) int {
-		eng.SendInGame(m.checkMessage(L, 1), nil)
-		return 0
-	})
-	fn("send_except", func(L *glua.LState) int {
-		p := m.checkPlayer(L, 1)
-		b := m.checkMessage(L, 2)
-		if p == nil {
-			eng.SendInGame(b, nil)
-			return 0
-		}
-		eng.SendInGame(b, p)
-		return 0
-	})
-	fn("send_team", func(L *glua.LState) int {
-		team := int(checkIntArg(L, 1, "team", 0, 255))
-		b := m.checkMessage(L, 2)
-		n := 0
-		for _, p := range eng.Players() {
-			if p.InGame() && p.Team == team && eng.Send(p, b) == nil {
-				n++
-			}
-		}
-		L.Push(glua.LNumber(n))
-		return 1
-	})
+	m.sendAPI(fn)
 
 	// The game.
 	fn("end_game", func(L *glua.LState) int {
 		reason := checkIntArg(L, 1, "reason", math.MinInt32, math.MaxInt32)
-		eng.EndGame(int32(reason))
+		m.effect(func() { eng.EndGame(int32(reason)) })
 		return 0
 	})
 	fn("restart_game", func(L *glua.LState) int {
-		eng.RestartGame()
+		m.effect(eng.RestartGame)
 		return 0
 	})
 	fn("game_over", func(L *glua.LState) int {
@@ -183,7 +162,8 @@ func (m *mission) api() *glua.LTable {
 		return 1
 	})
 	fn("set_accepting", func(L *glua.LState) int {
-		eng.SetAccepting(L.ToBool(1))
+		open := L.ToBool(1)
+		m.effect(func() { eng.SetAccepting(open) })
 		return 0
 	})
 	fn("accepting", func(L *glua.LState) int {
@@ -191,7 +171,8 @@ func (m *mission) api() *glua.LTable {
 		return 1
 	})
 	fn("set_team_mode", func(L *glua.LState) int {
-		eng.SetTeamMode(L.ToBool(1))
+		on := L.ToBool(1)
+		m.effect(func() { eng.SetTeamMode(on) })
 		return 0
 	})
 	fn("mission", func(L *glua.LState) int {
@@ -205,36 +186,13 @@ func (m *mission) api() *glua.LTable {
 		L.Push(t)
 		return 1
 	})
-	fn("set_mission", func(L *glua.LState) int {
-		t := L.CheckTable(1)
-		mi := eng.Mission()
-		if v, ok := t.RawGetString("script").(glua.LString); ok {
-			if len(v) == 0 || len(v) > 0xFFFF {
-				L.ArgError(1, "script must be 1..65535 bytes")
-			}
-			mi.Script = string(v)
-		}
-		if v, ok := t.RawGetString("map_name").(glua.LString); ok {
-			mi.MapName = string(v)
-		}
-		if v, ok := t.RawGetString("system").(glua.LString); ok {
-			mi.System = string(v)
-		}
-		if v, ok := t.RawGetString("time_limit").(glua.LNumber); ok {
-			mi.TimeLimit = int(v)
-		}
-		if v, ok := t.RawGetString("frag_limit").(glua.LNumber); ok {
-			mi.FragLimit = int(v)
-		}
-		eng.SetMission(mi)
-		return 0
-	})
+	fn("set_mission", m.setMission)
 	fn("game_time", func(L *glua.LState) int {
 		L.Push(glua.LNumber(eng.GameTime()))
 		return 1
 	})
 	fn("clock", func(L *glua.LState) int {
-		L.Push(glua.LNumber(float64(eng.Now().UnixNano()) / 1e9))
+		L.Push(glua.LNumber(float64(m.h.now(m).UnixNano()) / 1e9))
 		return 1
 	})
 	fn("system_index", func(L *glua.LState) int {
@@ -246,14 +204,7 @@ func (m *mission) api() *glua.LTable {
 	fn("after", func(L *glua.LState) int { return m.timer(L, false) })
 	fn("every", func(L *glua.LState) int { return m.timer(L, true) })
 	fn("timer", m.namedTimer)
-	fn("cancel", func(L *glua.LState) int {
-		id := int(L.CheckNumber(1))
-		if c, ok := m.timers[id]; ok {
-			c()
-			delete(m.timers, id)
-		}
-		return 0
-	})
+	fn("cancel", m.cancelTimer)
 	return bc
 }
 
@@ -262,17 +213,6 @@ func (m *mission) api() *glua.LTable {
 func (m *mission) checkPlayer(L *glua.LState, n int) *engine.Player {
 	id := checkIntArg(L, n, "player id", 0, 255)
 	return m.h.eng.Player(byte(id))
-}
-
-func (m *mission) checkMessage(L *glua.LState, n int) []byte {
-	s := L.CheckString(n)
-	if len(s) == 0 {
-		L.ArgError(n, "empty message")
-	}
-	if len(s) > m.h.opts.MaxMessage {
-		L.ArgError(n, fmt.Sprintf("message of %d bytes is longer than the %d-byte cap", len(s), m.h.opts.MaxMessage))
-	}
-	return []byte(s)
 }
 
 // on registers a handler: bc.on(event, fn) or bc.on(event, id, fn). With
@@ -288,8 +228,8 @@ func (m *mission) on(L *glua.LState) int {
 	} else {
 		fn = L.CheckFunction(2)
 	}
-	if !knownEvent(name) {
-		L.ArgError(1, fmt.Sprintf("unknown event %q", name))
+	if !knownEvent(name) && !customEvent(name) {
+		L.ArgError(1, fmt.Sprintf("unknown event %q (events: %s; or a custom event \"addon:name\")", name, strings.Join(Events(), ", ")))
 	}
 	hs := m.handlers[name]
 	if id != "" {
@@ -334,69 +274,8 @@ func knownEvent(name string) bool {
 	return false
 }
 
-func checkSeconds(L *glua.LState, n int) time.Duration {
-	s := float64(L.CheckNumber(n))
-	if math.IsNaN(s) || s < 0 || s > 365*24*3600 {
-		L.ArgError(n, "seconds must be 0..31536000")
-	}
-	return time.Duration(s * float64(time.Second))
-}
-
-// timer is bc.after(seconds, fn) / bc.every(seconds, fn): a callback on
-// the game goroutine, cancelled with bc.cancel(id) and when the mission is
-// unloaded or reloaded (a new version sets its own timers up again).
-func (m *mission) timer(L *glua.LState, repeat bool) int {
-	d := checkSeconds(L, 1)
-	fn := L.CheckFunction(2)
-	m.nextTimer++
-	id := m.nextTimer
-	run := func() {
-		if !repeat {
-			delete(m.timers, id)
-		}
-		m.call("timer", fn, glua.LNil)
-		m.h.settle(m)
-	}
-	if repeat {
-		m.timers[id] = m.h.eng.Every(d, run)
-	} else {
-		m.timers[id] = m.h.eng.After(d, run)
-	}
-	L.Push(glua.LNumber(id))
-	return 1
-}
-
-// namedTimer is bc.timer(name, seconds[, repeat]): raises the "timer"
-// event with {name = name} instead of calling a closure.
-func (m *mission) namedTimer(L *glua.LState) int {
-	name := L.CheckString(1)
-	d := checkSeconds(L, 2)
-	repeat := L.ToBool(3)
-	m.nextTimer++
-	id := m.nextTimer
-	run := func() {
-		if !repeat {
-			delete(m.timers, id)
-		}
-		if m.closed {
-			return
-		}
-		m.emit(EvTimer, func(L *glua.LState) *glua.LTable {
-			t := L.CreateTable(0, 2)
-			t.RawSetString("name", glua.LString(name))
-			t.RawSetString("id", glua.LNumber(id))
-			return t
-		})
-		m.h.settle(m)
-	}
-	if repeat {
-		m.timers[id] = m.h.eng.Every(d, run)
-	} else {
-		m.timers[id] = m.h.eng.After(d, run)
-	}
-	L.Push(glua.LNumber(id))
-	return 1
-}
+// maxLogFields bounds the fields of one bc.log line.
+const maxLogFields = 32
 
 // logLib is bc.log.debug/info/warn/error(msg [, fields]): one slog line
 // with the mission, its source file:line and the fields.
@@ -412,11 +291,14 @@ func (m *mission) logLib() *glua.LTable {
 			msg := L.ToStringMeta(L.Get(1)).String()
 			attrs := []any{"source", where(L)}
 			if f, ok := L.Get(2).(*glua.LTable); ok {
+				n := 0
 				f.ForEach(func(k, v glua.LValue) {
-					attrs = append(attrs, k.String(), L.ToStringMeta(v).String())
+					if n++; n <= maxLogFields {
+						attrs = append(attrs, k.String(), L.ToStringMeta(v).String())
+					}
 				})
 			}
-			m.h.log.Log(context.Background(), level, msg, attrs...)
+			m.h.logs.log(m.h.log, level, msg, attrs...)
 			return 0
 		}))
 	}

@@ -10,6 +10,10 @@ import (
 	"github.com/bcserver/bcserver/missions"
 )
 
+// realTime runs the benchmarks on the wall clock, as a server does (the
+// tests use virtual time).
+var realTime = lua.Options{Limits: lua.Limits{StepTime: -1}}
+
 // BenchmarkDispatch is one engine event through to a Lua handler.
 func BenchmarkDispatch(b *testing.B) {
 	for _, bm := range []struct {
@@ -24,19 +28,44 @@ func BenchmarkDispatch(b *testing.B) {
 				local n = 0
 				bc.on("tick", function(ev) n = n + ev.dt end)
 				bc.on("weapon_hit", function(ev) n = n + ev.damage end)
-			`, lua.Options{}, nil)
+			`, realTime, nil)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
+				e.Clock = e.Clock.Add(10 * time.Millisecond) // ten events a tick
 				e.Emit(bm.ev)
 			}
 		})
 	}
 }
 
+// BenchmarkHandlerLoop is a handler that computes: 1,000 iterations of
+// arithmetic, table writes and a string concatenation each, the VM work the
+// meter's per-instruction check adds to.
+func BenchmarkHandlerLoop(b *testing.B) {
+	e := mustOpen(b, `
+		local t = {}
+		bc.on("tick", function(ev)
+			local s = 0
+			for i = 1, 1000 do
+				s = s + i * ev.dt
+				t[i % 64] = s
+				local k = "k" .. (i % 8)
+			end
+		end)
+	`, realTime, nil)
+	ev := &engine.Tick{Now: t0, Dt: 100 * time.Millisecond}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e.Clock = e.Clock.Add(100 * time.Millisecond)
+		e.Emit(ev)
+	}
+}
+
 // BenchmarkStockWeaponHit is the deathmatch damage ledger per hit.
 func BenchmarkStockWeaponHit(b *testing.B) {
-	e := mustOpen(b, "", lua.Options{}, nil)
+	e := mustOpen(b, "", realTime, nil)
 	h := lua.New(e.Engine, lua.Options{Mode: "deathmatch", FS: missions.FS()})
 	if err := h.Open(); err != nil {
 		b.Fatal(err)
@@ -49,6 +78,7 @@ func BenchmarkStockWeaponHit(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
+		e.Clock = e.Clock.Add(10 * time.Millisecond)
 		e.Emit(ev)
 	}
 }

@@ -3,92 +3,229 @@ package lua
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
+
+	glua "github.com/yuin/gopher-lua"
 )
 
-// watchdog is the context every call into Lua runs under. gopher-lua checks
-// ctx.Done() between every two VM instructions, so Done must be a plain
-// field read; a fresh context.WithTimeout per call would also allocate a
-// timer and a goroutine-safe context on the hot path. The watchdog instead
-// re-arms one reusable time.Timer per call and only replaces its channel
-// after it fired.
+// meter is the context every call into Lua runs under, and the budget
+// every Go function a script calls charges its work to.
 //
-// ch is written only on the game goroutine (in arm, under mu) and read
-// there without the lock by Done; the timer goroutine reads it under mu.
-type watchdog struct {
-	budget time.Duration
+// gopher-lua asks ctx.Done() before each VM instruction, so Done counts
+// steps: one per instruction, plus what the instruction or the Go code it
+// calls does in bulk (bytes copied, elements moved, pattern-matcher
+// steps). Every checkEvery steps, and whenever a charge is large, check
+// compares the call's elapsed time with its limit and samples memory.
+// Elapsed time is the wall clock, or, with Options.StepTime set, the step
+// count times StepTime: virtual time, so tests and the mission test runner
+// are deterministic on any machine.
+//
+// A meter is used by its mission's state only, on the game goroutine: no
+// locks, no timers, no goroutines.
+type meter struct {
+	L         *glua.LState
+	clock     func() time.Duration // monotonic, real mode
+	stepTime  time.Duration        // > 0: virtual time
+	maxString int
+	peek      bool
+	mem       *memAccount
 
-	mu       sync.Mutex
-	ch       chan struct{}
-	fired    bool
-	armed    bool
-	deadline time.Time
-	timer    *time.Timer
+	armed bool
+	steps int64 // steps of the current outermost call
+	next  int64 // step count at which check runs next
+	start time.Duration
+	limit time.Duration
+	kind  budgetKind
+	why   func(kind budgetKind, limit time.Duration) string // names the budget in errors
+	err   error
+	stop  chan struct{} // closed: returned by Done once err is set
 }
 
-func newWatchdog(budget time.Duration) *watchdog {
-	w := &watchdog{budget: budget, ch: make(chan struct{})}
-	w.timer = time.AfterFunc(time.Hour, w.expire)
-	w.timer.Stop()
-	return w
+// checkEvery is how many steps run between two clock reads. A step is
+// ~10-50 ns, so the clock is read every few µs; bulk charges check at once.
+const checkEvery = 256
+
+// bytesPerStep converts bulk work (bytes copied or scanned) into steps:
+// a VM instruction costs about as much as allocating and copying 256 bytes.
+const bytesPerStep = 256
+
+func newMeter(L *glua.LState, o *Limits, clock func() time.Duration, mem *memAccount, why func(budgetKind, time.Duration) string) *meter {
+	stop := make(chan struct{})
+	close(stop)
+	return &meter{L: L, clock: clock, stepTime: o.StepTime, maxString: o.MaxString, peek: vmLayoutOK, mem: mem, why: why, stop: stop, next: 1 << 62}
 }
 
-// arm starts the budget of one call into Lua.
-func (w *watchdog) arm() {
-	w.mu.Lock()
-	if w.fired {
-		w.ch = make(chan struct{})
-		w.fired = false
+// arm starts the budget of one outermost call into Lua.
+func (m *meter) arm(limit time.Duration, kind budgetKind) {
+	m.armed = true
+	m.steps = 0
+	m.next = checkEvery
+	m.limit = limit
+	m.kind = kind
+	m.err = nil
+	if m.stepTime <= 0 {
+		m.start = m.clock()
 	}
-	w.armed = true
-	w.deadline = time.Now().Add(w.budget)
-	w.mu.Unlock()
-	w.timer.Reset(w.budget)
 }
 
-// disarm ends the call; it reports whether the budget ran out during it.
-func (w *watchdog) disarm() bool {
-	w.timer.Stop()
-	w.mu.Lock()
-	w.armed = false
-	fired := w.fired
-	w.mu.Unlock()
-	return fired
+// disarm ends the call: it returns the time the call took and the error
+// that stopped it, if the meter did.
+func (m *meter) disarm() (time.Duration, error) {
+	el := m.elapsed()
+	err := m.err
+	m.armed = false
+	m.err = nil
+	m.next = 1 << 62
+	return el, err
 }
 
-// expire runs on the timer goroutine. A late firing from an earlier call
-// (Stop cannot recall a func already started) finds a deadline in the
-// future and does nothing.
-func (w *watchdog) expire() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.armed && !w.fired && !time.Now().Before(w.deadline) {
-		close(w.ch)
-		w.fired = true
+// elapsed is the time the current call has taken so far.
+func (m *meter) elapsed() time.Duration {
+	if !m.armed {
+		return 0
 	}
+	if m.stepTime > 0 {
+		return time.Duration(m.steps) * m.stepTime
+	}
+	return m.clock() - m.start
 }
 
-func (w *watchdog) stop() { w.timer.Stop() }
+// Done implements context.Context; see the type comment.
+func (m *meter) Done() <-chan struct{} {
+	m.steps++
+	if m.peek {
+		m.peekInstruction()
+	}
+	if m.steps >= m.next {
+		return m.check()
+	}
+	return nil // a nil channel never fires: the VM goes on
+}
 
-// Deadline implements context.Context; the deadline is enforced by the
-// timer, not advertised.
-func (w *watchdog) Deadline() (time.Time, bool) { return time.Time{}, false }
-
-// Done implements context.Context.
-func (w *watchdog) Done() <-chan struct{} { return w.ch }
-
-// Err implements context.Context; gopher-lua turns it into the Lua error.
-func (w *watchdog) Err() error {
-	select {
-	case <-w.ch:
-		return fmt.Errorf("time budget of %v exceeded", w.budget)
-	default:
+// check runs the time and memory checks; once the meter has tripped it
+// keeps returning the closed channel, so a script's pcall cannot swallow
+// the error and carry on.
+func (m *meter) check() <-chan struct{} {
+	if m.err != nil {
+		return m.stop
+	}
+	if !m.armed {
+		m.next = m.steps + checkEvery
 		return nil
 	}
+	m.next = m.steps + checkEvery
+	if el := m.elapsed(); el > m.limit {
+		m.err = budgetError{m.why(m.kind, m.limit)}
+		return m.stop
+	}
+	if m.mem != nil {
+		if err := m.mem.check(m.L); err != nil {
+			m.err = err
+			return m.stop
+		}
+	}
+	return nil
 }
 
-// Value implements context.Context.
-func (w *watchdog) Value(any) any { return nil }
+// charge adds bulk work done by Go code on the script's behalf and raises
+// the budget error in L if it ran out. Go functions call it before doing
+// the work, so refused work is never done.
+func (m *meter) charge(L *glua.LState, steps int64) {
+	if steps > 0 {
+		m.steps += steps
+	}
+	if m.steps >= m.next || m.err != nil {
+		if m.check() != nil {
+			L.RaiseError("%s", m.err.Error())
+		}
+	}
+}
 
-var _ context.Context = (*watchdog)(nil)
+// chargeBytes charges the copy of n bytes into a new value and refuses
+// results over the string cap.
+func (m *meter) chargeBytes(L *glua.LState, what string, n int) {
+	if n > m.maxString {
+		L.RaiseError("%s: result of %d bytes exceeds the %d-byte string cap", what, n, m.maxString)
+	}
+	if m.mem != nil {
+		m.mem.allocated(n)
+	}
+	m.charge(L, int64(n/bytesPerStep))
+}
+
+// peekInstruction bounds CONCAT and LEN before the VM runs them (see
+// vmpeek.go).
+func (m *meter) peekInstruction() {
+	inst, frame, ok := vmInstruction(m.L)
+	if !ok {
+		return
+	}
+	switch int(inst >> 26) {
+	case glua.OP_CONCAT:
+		regs, base := vmRegisters(m.L, frame)
+		b, c := base+int(inst&0x1ff), base+int(inst>>9)&0x1ff
+		n := 0
+		for i := b; i <= c && i < len(regs); i++ {
+			switch v := regs[i].(type) {
+			case glua.LString:
+				n += len(v)
+			case glua.LNumber:
+				n += 24
+			}
+		}
+		if n > m.maxString && m.err == nil {
+			m.err = capError{fmt.Sprintf("string of %d bytes exceeds the %d-byte string cap", n, m.maxString)}
+			m.next = 0
+			return
+		}
+		if m.mem != nil {
+			m.mem.allocated(n)
+		}
+		m.steps += int64(n / bytesPerStep)
+	case glua.OP_LEN:
+		regs, base := vmRegisters(m.L, frame)
+		if i := base + int(inst&0x1ff); i < len(regs) {
+			// LEN scans the array part from its end past trailing nils;
+			// charge a long array by its length (cheap when it ends in a
+			// value, but the peek cannot tell without scanning too).
+			if t, ok := regs[i].(*glua.LTable); ok {
+				if n := tableArrayLen(t); n > 1024 && t.RawGetInt(n) == glua.LNil {
+					m.steps += int64(n / 8)
+				}
+			}
+		}
+	}
+}
+
+// budgetError is a call stopped for time.
+type budgetError struct{ msg string }
+
+func (e budgetError) Error() string { return e.msg }
+
+// Deadline implements context.Context; the budget is enforced by Done.
+func (m *meter) Deadline() (time.Time, bool) { return time.Time{}, false }
+
+// Err implements context.Context; gopher-lua raises it as the Lua error.
+// A refused instruction (capError) is an ordinary error a script's pcall
+// may catch, so it is raised once; running out of budget or memory stays.
+func (m *meter) Err() error {
+	err := m.err
+	if err == nil {
+		return context.Canceled
+	}
+	if _, ok := err.(capError); ok {
+		m.err = nil
+		m.next = m.steps + checkEvery
+	}
+	return err
+}
+
+// capError is an instruction refused for the size of its result.
+type capError struct{ msg string }
+
+func (e capError) Error() string { return e.msg }
+
+// Value implements context.Context.
+func (m *meter) Value(any) any { return nil }
+
+var _ context.Context = (*meter)(nil)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"sort"
+	"strings"
 	"time"
 
 	glua "github.com/yuin/gopher-lua"
@@ -20,79 +21,137 @@ type Table []Pair
 // Pair is one key/value of a Table.
 type Pair struct{ Key, Value any }
 
-// Limits on a copied value, so a runaway storage table cannot stall a
-// reload.
-const (
-	maxCopyDepth   = 64
-	maxCopyEntries = 1 << 20
-)
-
-// copier converts one value tree; seen maps tables already converted so a
-// table referenced twice stays shared and a cycle terminates.
+// copier converts one value tree, breadth first so that when bc.storage
+// is over its entry limit the shallow keys are the ones kept; seen maps
+// tables already converted so a table referenced twice stays shared and a
+// cycle terminates. Tables nested deeper than maxDepth and entries past
+// maxEntries are left out and reported, so an oversized bc.storage never
+// blocks a reload.
 type copier struct {
-	seen    map[*glua.LTable]*Table
-	entries int
-	dropped int
+	seen       map[*glua.LTable]*Table
+	maxDepth   int
+	maxEntries int
+	entries    int
+	queue      []copyJob
+	rep        copyReport
 }
 
-// toPlain copies a Lua value out of its state. Values that are not plain
-// data are dropped and counted.
-func toPlain(v glua.LValue) (any, int, error) {
-	c := &copier{seen: make(map[*glua.LTable]*Table)}
-	out, err := c.value(v, 0)
-	return out, c.dropped, err
+type copyJob struct {
+	src   *glua.LTable
+	dst   *Table
+	depth int
+	path  *copyPath
 }
 
-func (c *copier) value(v glua.LValue, depth int) (any, error) {
+// copyPath is the chain of keys to a table, for messages.
+type copyPath struct {
+	parent *copyPath
+	key    glua.LValue
+}
+
+// copyReport says what a copy left out.
+type copyReport struct {
+	dropped   int    // functions, userdata and their entries
+	truncated string // why data was cut ("; "-separated), empty if none was
+	depthCut  bool
+	sizeCut   bool
+}
+
+// toPlain copies a Lua value out of its state within the limits.
+func toPlain(v glua.LValue, maxDepth, maxEntries int) (any, copyReport) {
+	c := &copier{seen: make(map[*glua.LTable]*Table), maxDepth: maxDepth, maxEntries: maxEntries}
+	out := c.value(v, 0, nil)
+	for len(c.queue) > 0 {
+		j := c.queue[0]
+		c.queue = c.queue[1:]
+		c.table(j)
+	}
+	return out, c.rep
+}
+
+// truncate records why data was cut, once per kind of limit.
+func (c *copier) truncate(flag *bool, format string, args ...any) {
+	if *flag {
+		return
+	}
+	*flag = true
+	if c.rep.truncated != "" {
+		c.rep.truncated += "; "
+	}
+	c.rep.truncated += fmt.Sprintf(format, args...)
+}
+
+// value converts a scalar, or allocates a table's copy and queues it.
+func (c *copier) value(v glua.LValue, depth int, path *copyPath) any {
 	switch v := v.(type) {
 	case *glua.LNilType:
-		return nil, nil
+		return nil
 	case glua.LBool:
-		return bool(v), nil
+		return bool(v)
 	case glua.LNumber:
-		return float64(v), nil
+		return float64(v)
 	case glua.LString:
-		return string(v), nil
+		return string(v)
 	case *glua.LTable:
 		if t, ok := c.seen[v]; ok {
-			return t, nil
+			return t
 		}
-		if depth >= maxCopyDepth {
-			return nil, fmt.Errorf("storage nested deeper than %d tables", maxCopyDepth)
+		if depth >= c.maxDepth {
+			c.truncate(&c.rep.depthCut, "%s is nested deeper than %d tables", path, c.maxDepth)
+			return nil
 		}
 		t := &Table{}
 		c.seen[v] = t
-		var err error
-		v.ForEach(func(k, val glua.LValue) {
-			if err != nil {
-				return
-			}
-			c.entries++
-			if c.entries > maxCopyEntries {
-				err = fmt.Errorf("storage holds more than %d entries", maxCopyEntries)
-				return
-			}
-			kk, e := c.value(k, depth+1)
-			if e != nil {
-				err = e
-				return
-			}
-			vv, e := c.value(val, depth+1)
-			if e != nil {
-				err = e
-				return
-			}
-			if kk == nil || vv == nil {
-				c.dropped++ // a function or userdata key or value
-				return
-			}
-			*t = append(*t, Pair{kk, vv})
-		})
-		return t, err
+		c.queue = append(c.queue, copyJob{v, t, depth, path})
+		return t
 	default:
-		c.dropped++
-		return nil, nil
+		c.rep.dropped++
+		return nil
 	}
+}
+
+func (c *copier) table(j copyJob) {
+	j.src.ForEach(func(k, val glua.LValue) {
+		if c.entries >= c.maxEntries {
+			c.truncate(&c.rep.sizeCut, "bc.storage holds more than %d entries", c.maxEntries)
+			return
+		}
+		c.entries++
+		p := &copyPath{j.path, k}
+		kk := c.value(k, j.depth+1, p)
+		vv := c.value(val, j.depth+1, p)
+		if kk == nil || vv == nil {
+			return
+		}
+		*j.dst = append(*j.dst, Pair{kk, vv})
+	})
+}
+
+func (p *copyPath) String() string {
+	var keys []glua.LValue
+	for ; p != nil; p = p.parent {
+		keys = append(keys, p.key)
+	}
+	var b strings.Builder
+	b.WriteString("bc.storage")
+	for i := len(keys) - 1; i >= 0; i-- {
+		b.WriteString("[" + keyString(keys[i]) + "]")
+		if b.Len() > 200 {
+			b.WriteString("…")
+			break
+		}
+	}
+	return b.String()
+}
+
+func keyString(k glua.LValue) string {
+	if s, ok := k.(glua.LString); ok {
+		if len(s) > 32 {
+			return fmt.Sprintf("%q…", string(s[:32]))
+		}
+		return fmt.Sprintf("%q", string(s))
+	}
+	return k.String()
 }
 
 // fromPlain rebuilds a copied value, or a Go value from configuration

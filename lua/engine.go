@@ -22,6 +22,9 @@ type Engine interface {
 	Player(id byte) *engine.Player
 	Send(p *engine.Player, payload []byte) error
 	SendInGame(payload []byte, except *engine.Player)
+	// SendQueue is a player's transport queue length and its limit (0, 0
+	// for a player without one).
+	SendQueue(p *engine.Player) (queued, limit int)
 	SetTeam(p *engine.Player, team int)
 	SetScore(p *engine.Player, kills, deaths, score int)
 	Kick(p *engine.Player, reason bcnet.BootReason)
@@ -37,6 +40,7 @@ type Engine interface {
 
 	Mission() engine.Mission
 	SetMission(m engine.Mission)
+	MaxPlayers() int
 	SetTeamMode(on bool)
 	SetAccepting(open bool)
 	Accepting() bool

@@ -18,6 +18,7 @@ func (m *mission) playerTable(p *engine.Player) glua.LValue {
 	}
 	t := m.L.CreateTable(0, 10)
 	t.RawSetString("id", glua.LNumber(p.ID))
+	t.RawSetString("uid", glua.LNumber(m.h.opts.Identities.Of(p, m.h.eng.Now())))
 	t.RawSetString("slot", glua.LNumber(p.Slot))
 	t.RawSetString("name", glua.LString(p.Name))
 	t.RawSetString("state", glua.LString(p.State.String()))
@@ -145,9 +146,22 @@ func (m *mission) tbl(k string, v glua.LValue) *glua.LTable {
 func (m *mission) dispatch(ev engine.Event) {
 	name := ev.Name()
 	hs := m.handlers[name]
-	if sm, ok := ev.(*engine.ScriptMessage); ok && len(sm.Payload) > m.h.opts.MaxMessage {
-		m.h.log.Debug("script message too long for the mission", "bytes", len(sm.Payload))
-		return
+	switch e := ev.(type) {
+	case *engine.ScriptMessage:
+		if len(e.Payload) > m.h.opts.MaxMessage {
+			m.h.log.Debug("script message too long for the mission", "bytes", len(e.Payload))
+			return
+		}
+	case *engine.Chat:
+		if len(m.commands.byName) > 0 || len(e.Text) > 0 && e.Text[0] == commandPrefix {
+			if m.chatCommand(e) {
+				e.Cancel = true
+				return
+			}
+		}
+		if len(hs) == 0 {
+			return
+		}
 	}
 	arg := m.payload(ev)
 	for _, hd := range hs {

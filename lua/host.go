@@ -3,7 +3,6 @@ package lua
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"time"
 
@@ -13,67 +12,35 @@ import (
 	"github.com/bcserver/bcserver/engine"
 )
 
-// Defaults for Options.
-const (
-	DefaultBudget      = 50 * time.Millisecond
-	DefaultMaxErrors   = 10
-	DefaultErrorWindow = time.Minute
-	DefaultMaxMessage  = 4096
-)
-
-// Options configures a Host.
-type Options struct {
-	// Mode is the mission folder to run, e.g. "deathmatch".
-	Mode string
-	// FS is the missions root: one folder per mode and lib/.
-	FS fs.FS
-	// Config is the [mission] table handed to the mission as bc.config.
-	Config map[string]any
-	// Budget bounds every call into Lua (handler, timer, main chunk).
-	Budget time.Duration
-	// A mission that fails MaxErrors times within ErrorWindow is unloaded.
-	MaxErrors   int
-	ErrorWindow time.Duration
-	// MaxMessage caps the messages a mission builds and the received
-	// payloads handed to it (stock script messages are at most 256 bytes).
-	MaxMessage int
-	Logger     *slog.Logger
-}
-
-func (o *Options) fill() {
-	if o.Budget <= 0 {
-		o.Budget = DefaultBudget
-	}
-	if o.MaxErrors <= 0 {
-		o.MaxErrors = DefaultMaxErrors
-	}
-	if o.ErrorWindow <= 0 {
-		o.ErrorWindow = DefaultErrorWindow
-	}
-	if o.MaxMessage <= 0 {
-		o.MaxMessage = DefaultMaxMessage
-	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
-}
-
 // Host runs one mission on one game. Every method except Reload must be
 // called on the game goroutine.
 type Host struct {
 	eng  Engine
 	opts Options
 	log  *slog.Logger
+	// logs limits the mission's own lines (print, bc.log), errLogs the
+	// errors the runtime reports for it: a mission printing in a loop
+	// must not hide its own errors.
+	logs, errLogs *logLimiter
+	clock         func() time.Duration
 
 	cur     *mission
 	version int
-	// kept is the storage of a mission unloaded after errors, handed to
-	// the next version that loads.
+	// kept is the storage of a suspended mission, handed to the next
+	// version that loads.
 	kept    any
 	offs    []func()
-	second  func()
+	timers  []func() // the second event and the timer driver
+	restart func()   // the pending automatic restart
+	persist *persister
 	started bool
 	closed  bool // after Close: a reload posted before shutdown does nothing
+
+	// Budget accounting for the current tick (see budget.go).
+	tick        int64
+	tickSpent   time.Duration
+	overrunTick int64
+	quota       quota
 }
 
 // engineEvents are the engine events forwarded to missions.
@@ -102,7 +69,12 @@ func Events() []string {
 // New prepares a Host; Open loads the mission.
 func New(eng Engine, opts Options) *Host {
 	opts.fill()
-	return &Host{eng: eng, opts: opts, log: opts.Logger.With("component", "lua", "mission", opts.Mode)}
+	h := &Host{eng: eng, opts: opts, log: opts.Logger.With("component", "lua", "mission", opts.Mode), tick: -1}
+	base := time.Now()
+	h.clock = func() time.Duration { return time.Since(base) }
+	h.logs = newLogLimiter(&h.opts.Limits, eng.Now, "mission log lines")
+	h.errLogs = newLogLimiter(&h.opts.Limits, eng.Now, "mission error reports")
+	return h
 }
 
 // Mode returns the mission folder name.
@@ -112,21 +84,29 @@ func (h *Host) Mode() string { return h.opts.Mode }
 // per successful reload; 0 before Open.
 func (h *Host) Version() int { return h.version }
 
-// Loaded reports whether a mission is running (false after it was unloaded
-// for errors, until a reload succeeds).
+// Loaded reports whether a mission is running (false after it was
+// suspended, until a reload succeeds).
 func (h *Host) Loaded() bool { return h.cur != nil }
 
 // Open compiles and starts the mission and subscribes to the engine's
-// events: mission_load then mission_start run.
+// events: main.lua, mission_load and mission_start run, and what they do
+// to the game is applied only if all of them succeed.
 func (h *Host) Open() error {
 	if h.started {
 		return errors.New("mission host already open")
 	}
-	src, err := compileSource(h.opts.FS, h.opts.Mode)
+	src, err := compileSource(h.opts.FS, h.opts.LibFS, h.opts.Mode, h.opts.Addons)
 	if err != nil {
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
 	}
-	m, err := h.build(src, 1, nil, false)
+	var stored any
+	if h.opts.StorageDir != "" {
+		h.persist = newPersister(h.opts.StorageDir, h.opts.Mode)
+		if stored, err = h.persist.load(); err != nil {
+			return fmt.Errorf("mission %q: reading its storage: %w", h.opts.Mode, err)
+		}
+	}
+	m, err := h.build(src, 1, stored, false, true)
 	if err != nil {
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
 	}
@@ -135,22 +115,50 @@ func (h *Host) Open() error {
 	for _, name := range engineEvents {
 		h.offs = append(h.offs, h.eng.On(name, h.dispatchEngine))
 	}
-	h.second = h.eng.Every(time.Second, func() { h.fire(EvSecond, nil) })
-	m.emit(EvMissionStart, nil)
+	h.offs = append(h.offs, h.eng.On(engine.EvGameEnded, h.gameEnded), h.eng.On(engine.EvGameRestarted, h.gameRestarted),
+		h.eng.On(engine.EvPlayerLeft, func(ev engine.Event) { h.opts.Identities.Left(ev.(*engine.PlayerLeft).Player, h.eng.Now()) }))
+	h.timers = append(h.timers,
+		h.eng.Every(time.Second, func() { h.fire(EvSecond, nil) }),
+		h.eng.Every(h.opts.TickInterval, h.runTimers))
+	if h.persist != nil {
+		h.timers = append(h.timers, h.eng.Every(h.opts.StorageSave, func() { h.saveStorage(true) }))
+	}
+	m.apply()
 	h.settle(m)
-	h.log.Info("mission loaded", "version", 1, "files", len(src.protos))
+	h.log.Info("mission loaded", "version", 1, "files", len(src.protos), "addons", len(src.addons), "stored", stored != nil)
 	return nil
+}
+
+// saveStorage writes bc.storage to the storage file (if there is one).
+func (h *Host) saveStorage(async bool) {
+	if h.persist == nil {
+		return
+	}
+	data := h.kept
+	if h.cur != nil {
+		data = h.carry(h.cur)
+	}
+	if data == nil {
+		return
+	}
+	if err := h.persist.save(data, h.version, h.eng.Now(), async); err != nil {
+		h.log.Error("saving bc.storage failed", "err", err)
+	}
 }
 
 // Close unloads the mission (mission_unload runs) and unsubscribes.
 func (h *Host) Close() {
 	h.closed = true
 	if m := h.cur; m != nil {
-		m.emit(EvMissionUnload, func(L *glua.LState) *glua.LTable {
-			t := L.CreateTable(0, 1)
-			t.RawSetString("reason", glua.LString("shutdown"))
-			return t
-		})
+		m.emit(EvMissionUnload, unloadPayload("shutdown"))
+	}
+	if h.persist != nil && h.started {
+		// The last word: a synchronous write after any in flight, of the
+		// running version's storage or the suspended one's.
+		h.persist.wait()
+		h.saveStorage(false)
+	}
+	if m := h.cur; m != nil {
 		m.close()
 		h.cur = nil
 	}
@@ -158,9 +166,21 @@ func (h *Host) Close() {
 		off()
 	}
 	h.offs = nil
-	if h.second != nil {
-		h.second()
-		h.second = nil
+	for _, cancel := range h.timers {
+		cancel()
+	}
+	h.timers = nil
+	if h.restart != nil {
+		h.restart()
+		h.restart = nil
+	}
+}
+
+func unloadPayload(reason string) func(L *glua.LState) *glua.LTable {
+	return func(L *glua.LState) *glua.LTable {
+		t := L.CreateTable(0, 1)
+		t.RawSetString("reason", glua.LString(reason))
+		return t
 	}
 }
 
@@ -168,7 +188,7 @@ func (h *Host) Close() {
 // goroutine. On failure the running mission stays and the error (with
 // file:line) is returned and logged.
 func (h *Host) ReloadNow() error {
-	src, err := compileSource(h.opts.FS, h.opts.Mode)
+	src, err := compileSource(h.opts.FS, h.opts.LibFS, h.opts.Mode, h.opts.Addons)
 	if err != nil {
 		h.log.Error("mission reload failed, keeping the running version", "version", h.version, "err", err)
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
@@ -176,15 +196,15 @@ func (h *Host) ReloadNow() error {
 	return h.swap(src)
 }
 
-// Reload may be called from any goroutine: it compiles the mission on the
-// caller's goroutine and hands the swap to the game goroutine with Post, so
-// it happens between two loop iterations, never inside an event. done, if
-// not nil, receives the outcome.
+// Reload may be called from any goroutine: it reads and compiles the
+// mission on the caller's goroutine and hands the swap to the game
+// goroutine with Post, so it happens between two loop iterations, never
+// inside an event. done, if not nil, receives the outcome.
 func (h *Host) Reload(done func(error)) {
 	if done == nil {
 		done = func(error) {}
 	}
-	src, err := compileSource(h.opts.FS, h.opts.Mode)
+	src, err := compileSource(h.opts.FS, h.opts.LibFS, h.opts.Mode, h.opts.Addons)
 	if err != nil {
 		h.log.Error("mission reload failed, keeping the running version", "err", err)
 		done(fmt.Errorf("mission %q: %w", h.opts.Mode, err))
@@ -203,7 +223,7 @@ func (h *Host) Reload(done func(error)) {
 }
 
 // swap builds the new version beside the running one and replaces it on
-// success.
+// success. Nothing the candidate did reaches the game before that.
 func (h *Host) swap(src *source) error {
 	if !h.started || h.closed {
 		return errors.New("mission host not open")
@@ -211,68 +231,72 @@ func (h *Host) swap(src *source) error {
 	old := h.cur
 	data := h.kept
 	if old != nil {
-		var dropped int
-		var err error
-		data, dropped, err = toPlain(old.storage)
-		if err != nil {
-			h.log.Error("mission reload failed, keeping the running version", "version", h.version, "err", fmt.Errorf("copying bc.storage: %w", err))
-			return fmt.Errorf("copying bc.storage: %w", err)
-		}
-		if dropped > 0 {
-			h.log.Warn("bc.storage held values that are not plain data; they were not carried over", "dropped", dropped)
-		}
+		data = h.carry(old)
 	}
 	start := time.Now()
-	m, err := h.build(src, h.version+1, data, old != nil)
+	m, err := h.build(src, h.version+1, data, old != nil, old == nil)
 	if err != nil {
 		h.log.Error("mission reload failed, keeping the running version", "version", h.version, "err", err)
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
 	}
 	if old != nil {
-		old.emit(EvMissionUnload, func(L *glua.LState) *glua.LTable {
-			t := L.CreateTable(0, 1)
-			t.RawSetString("reason", glua.LString("reload"))
-			return t
-		})
+		old.emit(EvMissionUnload, unloadPayload("reload"))
 		old.close()
 	}
 	h.cur = m
 	h.version++
 	h.kept = nil
-	if old == nil {
-		// Back after an unload for errors: the game never stopped, but
-		// the new state has not seen mission_start.
-		m.emit(EvMissionStart, nil)
-	}
+	m.apply()
 	h.settle(m)
-	if h.cur == m {
-		h.log.Info(fmt.Sprintf("mission %q reloaded (v%d)", h.opts.Mode, h.version), "took", time.Since(start).Round(time.Microsecond))
-	}
+	h.log.Info(fmt.Sprintf("mission %q reloaded (v%d)", h.opts.Mode, h.version), "took", time.Since(start).Round(time.Microsecond))
+	h.saveStorage(true)
 	return nil
 }
 
-// build creates a state for src, runs its main chunk and mission_load (and
-// mission_reload when reloading). Any error discards the state.
-func (h *Host) build(src *source, version int, storage any, reload bool) (*mission, error) {
+// carry copies the plain data of a mission's bc.storage for the next
+// version, within the storage limits: what does not fit is dropped with a
+// warning, never failing the reload.
+func (h *Host) carry(m *mission) any {
+	data, rep := toPlain(m.storage, h.opts.StorageDepth, h.opts.StorageSize)
+	if rep.dropped > 0 {
+		h.log.Warn("bc.storage held values that are not plain data; they were not carried over", "dropped", rep.dropped)
+	}
+	if rep.truncated != "" {
+		h.log.Error("bc.storage is over its limits; the excess was not carried over", "why", rep.truncated)
+	}
+	return data
+}
+
+// build creates a state for src and runs main.lua, mission_load, then
+// mission_reload (reload) or mission_start (start), each under the load
+// budget. What they do to the game is staged; any error discards the state
+// and with it everything staged.
+func (h *Host) build(src *source, version int, storage any, reload, start bool) (*mission, error) {
 	m, err := newMission(h, src, version, storage)
 	if err != nil {
 		return nil, err
 	}
-	if err := m.runMain(); err != nil {
+	fail := func(err error) (*mission, error) {
 		m.close()
 		return nil, err
 	}
-	load := func(L *glua.LState) *glua.LTable {
+	if err := m.runMain(); err != nil {
+		return fail(err)
+	}
+	for _, a := range src.addons {
+		if err := m.runAddon(a); err != nil {
+			return fail(err)
+		}
+	}
+	if err := m.emitStrict(EvMissionLoad, func(L *glua.LState) *glua.LTable {
 		t := L.CreateTable(0, 4)
 		t.RawSetString("mode", glua.LString(h.opts.Mode))
 		t.RawSetString("version", glua.LNumber(version))
 		t.RawSetString("reload", glua.LBool(reload))
 		t.RawSetString("config", m.bc.RawGetString("config"))
 		return t
-	}
-	if err := m.emitStrict(EvMissionLoad, load); err != nil {
-		m.close()
-		return nil, err
+	}); err != nil {
+		return fail(err)
 	}
 	if reload {
 		if err := m.emitStrict(EvMissionReload, func(L *glua.LState) *glua.LTable {
@@ -281,41 +305,18 @@ func (h *Host) build(src *source, version int, storage any, reload bool) (*missi
 			t.RawSetString("previous_version", glua.LNumber(h.version))
 			return t
 		}); err != nil {
-			m.close()
-			return nil, err
+			return fail(err)
 		}
 	}
+	if start {
+		if err := m.emitStrict(EvMissionStart, nil); err != nil {
+			return fail(err)
+		}
+	}
+	if m.failed != "" {
+		return fail(errors.New(m.failed))
+	}
 	return m, nil
-}
-
-// settle unloads m if its handlers failed too often while it was being
-// set up or used outside an event.
-func (h *Host) settle(m *mission) {
-	if m.failed && m.depth == 0 {
-		h.unloadFailed(m)
-	}
-}
-
-// unloadFailed drops a mission that keeps failing. The game goes on
-// without scoring; its storage waits for the next version.
-func (h *Host) unloadFailed(m *mission) {
-	if h.cur != m {
-		return
-	}
-	data, _, err := toPlain(m.storage)
-	if err == nil {
-		h.kept = data
-	}
-	m.close()
-	h.cur = nil
-	msg := fmt.Sprintf("mission %q unloaded after %d errors within %v; fix it and save to reload", h.opts.Mode, h.opts.MaxErrors, h.opts.ErrorWindow)
-	h.log.Error(msg, "version", h.version)
-	// Tell the players too, as a chat line from the host's id.
-	text := engine.Name8("[server] " + msg)
-	if len(text) > codec.MaxChatText {
-		text = text[:codec.MaxChatText]
-	}
-	h.eng.SendInGame(codec.Chat{Sender: HostID, Text: text}.AppendTo(nil), nil)
 }
 
 // HostID is the network player id of the host (missions.md conventions).
@@ -324,14 +325,17 @@ const HostID = 1
 // dispatchEngine forwards one engine event to the running mission.
 func (h *Host) dispatchEngine(ev engine.Event) {
 	m := h.cur
-	if m == nil || len(m.handlers[ev.Name()]) == 0 {
+	if m == nil {
+		return
+	}
+	if len(m.handlers[ev.Name()]) == 0 && ev.Name() != engine.EvChat {
 		return
 	}
 	m.dispatch(ev)
 	h.settle(m)
 }
 
-// fire raises a runtime event (second, timer) on the running mission.
+// fire raises a runtime event (second) on the running mission.
 func (h *Host) fire(name string, payload func(L *glua.LState) *glua.LTable) {
 	m := h.cur
 	if m == nil || len(m.handlers[name]) == 0 {
@@ -350,10 +354,7 @@ func (h *Host) Storage() *Table {
 		}
 		return nil
 	}
-	v, _, err := toPlain(h.cur.storage)
-	if err != nil {
-		return nil
-	}
+	v, _ := toPlain(h.cur.storage, h.opts.StorageDepth, h.opts.StorageSize)
 	t, _ := v.(*Table)
 	return t
 }
@@ -367,3 +368,12 @@ type hostPlugin struct{ h *Host }
 func (p hostPlugin) Name() string             { return "missions" }
 func (p hostPlugin) Start(*engine.Game) error { return p.h.Open() }
 func (p hostPlugin) Stop(*engine.Game)        { p.h.Close() }
+
+// tell sends a line of chat from the host to every player.
+func (h *Host) tell(msg string) {
+	text := engine.Name8("[server] " + msg)
+	if len(text) > codec.MaxChatText {
+		text = text[:codec.MaxChatText]
+	}
+	h.eng.SendInGame(codec.Chat{Sender: HostID, Text: text}.AppendTo(nil), nil)
+}

@@ -1,7 +1,6 @@
 package lua
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -17,7 +16,8 @@ import (
 type mission struct {
 	h       *Host
 	L       *glua.LState
-	wd      *watchdog
+	meter   *meter
+	mem     *memAccount
 	src     *source
 	version int
 
@@ -26,17 +26,24 @@ type mission struct {
 
 	handlers map[string][]handler
 	nextID   int
+	timers   luaTimers
+	commands commands
 
-	timers    map[int]func() // cancel funcs of engine timers
-	nextTimer int
+	errfunc *glua.LFunction // records the traceback of a failed call
+	trace   string
 
-	loaded  map[string]glua.LValue
+	loaded  map[string]glua.LValue // modules by file path
 	loading map[string]bool
 
-	errs   []time.Time
-	failed bool
-	closed bool
-	depth  int // nesting of calls into Lua (an action may raise an event)
+	// While a version loads, what it does to the game is staged here and
+	// applied only once it has loaded (see effects.go).
+	building bool
+	staged   []func()
+
+	errs, overruns []time.Time
+	failed         string // why the mission must be suspended
+	closed         bool
+	depth          int // nesting of calls into Lua (an action may raise an event)
 }
 
 type handler struct {
@@ -63,13 +70,14 @@ func newMission(h *Host, src *source, version int, storage any) (*mission, error
 	})
 	m := &mission{
 		h: h, L: L, src: src, version: version,
-		wd:       newWatchdog(h.opts.Budget),
 		handlers: make(map[string][]handler),
-		timers:   make(map[int]func()),
 		loaded:   make(map[string]glua.LValue),
 		loading:  make(map[string]bool),
+		building: true,
 	}
-	L.SetContext(m.wd)
+	m.timers.init()
+	m.mem = newMemAccount(h.opts.MemoryLimit, m.roots)
+	m.meter = newMeter(L, &h.opts.Limits, h.clock, m.mem, h.budgetMessage)
 	cfg := luar.GetConfig(L)
 	cfg.MethodNames = func(_ reflect.Type, meth reflect.Method) []string { return []string{snake(meth.Name)} }
 	cfg.FieldNames = func(reflect.Type, reflect.StructField) []string { return nil }
@@ -83,10 +91,41 @@ func newMission(h *Host, src *source, version int, storage any) (*mission, error
 			m.storage = t
 		}
 	}
+	m.errfunc = L.NewFunction(m.traceback)
 	m.bc = m.api()
 	L.SetGlobal("bc", m.bc)
-	m.loaded["bc"] = m.bc
+	// Only now: the library set-up above runs Lua-side code that must not
+	// be metered before a call is armed.
+	L.SetContext(m.meter)
 	return m, nil
+}
+
+// roots hands the memory walk everything the state can reach.
+func (m *mission) roots(visit func(glua.LValue)) {
+	L := m.L
+	visit(L.G.Global)
+	visit(L.G.Registry)
+	visit(m.bc)
+	visit(m.storage)
+	for _, hs := range m.handlers {
+		for _, hd := range hs {
+			visit(hd.fn)
+		}
+	}
+	for _, t := range m.timers.heap {
+		if t.fn != nil {
+			visit(t.fn)
+		}
+	}
+	for _, c := range m.commands.byName {
+		visit(c.fn)
+	}
+	for _, v := range m.loaded {
+		visit(v)
+	}
+	for _, v := range stackValues(L) {
+		visit(v)
+	}
 }
 
 // snake turns a Go method name into the Lua one: U8 → u8, Str16 → str16,
@@ -126,56 +165,14 @@ func (m *mission) openLibs() error {
 	load := L.NewFunction(m.loadString)
 	L.SetGlobal("load", load)
 	L.SetGlobal("loadstring", load)
-	str := L.GetGlobal("string").(*glua.LTable)
-	rep := str.RawGetString("rep").(*glua.LFunction)
-	str.RawSetString("rep", L.NewFunction(func(L *glua.LState) int {
-		s := L.CheckString(1)
-		n := L.CheckInt(2)
-		if n > 0 && len(s)*n > m.h.opts.MaxMessage*16 {
-			L.RaiseError("string.rep: result of %d bytes exceeds the %d-byte cap", len(s)*n, m.h.opts.MaxMessage*16)
-		}
-		L.Push(rep)
-		L.Push(glua.LString(s))
-		L.Push(glua.LNumber(n))
-		L.Call(2, 1)
-		return 1
-	}))
-	format := str.RawGetString("format").(*glua.LFunction)
-	str.RawSetString("format", L.NewFunction(func(L *glua.LState) int {
-		if err := checkFormat(L.CheckString(1)); err != nil {
-			L.RaiseError("string.format: %v", err)
-		}
-		top := L.GetTop()
-		L.Push(format)
-		for i := 1; i <= top; i++ {
-			L.Push(L.Get(i))
-		}
-		L.Call(top, 1)
-		return 1
-	}))
-	return nil
-}
-
-// checkFormat refuses widths and precisions that would make one
-// string.format call allocate megabytes ("%999999999d").
-func checkFormat(f string) error {
-	run := 0
-	for i := 0; i < len(f); i++ {
-		if f[i] >= '0' && f[i] <= '9' {
-			run++
-			if run > 3 {
-				return errors.New("width or precision above 999")
-			}
-		} else {
-			run = 0
-		}
-	}
+	m.guardLibs()
 	return nil
 }
 
 // loadString is `load`/`loadstring` for source text only: gopher-lua has
 // no bytecode loader, and function readers are refused so the chunk's size
-// is known up front.
+// is known up front. The nesting limits apply as to files, and compiling
+// is charged to the budget.
 func (m *mission) loadString(L *glua.LState) int {
 	s, ok := L.Get(1).(glua.LString)
 	if !ok {
@@ -183,34 +180,63 @@ func (m *mission) loadString(L *glua.LState) int {
 		L.Push(glua.LString("load: only source strings are allowed"))
 		return 2
 	}
+	if len(s) > maxSourceSize {
+		L.Push(glua.LNil)
+		L.Push(glua.LString(fmt.Sprintf("load: chunk of %d bytes is larger than %d", len(s), maxSourceSize)))
+		return 2
+	}
 	name := L.OptString(2, "=(load)")
-	fn, err := L.Load(strings.NewReader(string(s)), name)
+	m.meter.charge(L, int64(len(s)/bytesPerStep)) // the nesting scan
+	proto, err := compileChunk([]byte(s), name, func() {
+		m.meter.charge(L, int64(len(s)/compileBytesPerStep))
+	})
 	if err != nil {
 		L.Push(glua.LNil)
 		L.Push(glua.LString(err.Error()))
 		return 2
 	}
-	L.Push(fn)
+	L.Push(L.NewFunctionFromProto(proto))
 	return 1
 }
 
+// compileBytesPerStep prices compiling source on the game goroutine.
+const compileBytesPerStep = 4
+
 // require resolves modules inside the mission's folder, then lib/; bc is
-// built in. Modules run once per state.
+// built in. Modules are compiled when first required and run once per
+// state.
 func (m *mission) require(L *glua.LState) int {
 	name := L.CheckString(1)
-	if v, ok := m.loaded[name]; ok {
+	if name == "bc" {
+		L.Push(m.bc)
+		return 1
+	}
+	from := ""
+	if dbg, ok := L.GetStack(1); ok {
+		if _, err := L.GetInfo("S", dbg, glua.LNil); err == nil {
+			from = dbg.Source
+		}
+	}
+	path, ok := m.src.resolve(name, from)
+	if !ok {
+		L.RaiseError("require %q: no module %s.lua in the mission's folder or %s/", name, strings.ReplaceAll(name, ".", "/"), LibDir)
+	}
+	// Modules are cached by file: an addon's "util" is not the mode's.
+	if v, ok := m.loaded[path]; ok {
 		L.Push(v)
 		return 1
 	}
-	if m.loading[name] {
+	if m.loading[path] {
 		L.RaiseError("require %q: circular require", name)
 	}
-	path, proto, ok := m.src.resolve(name)
-	if !ok {
-		L.RaiseError("require %q: no module %s.lua in %s/ or %s/", name, strings.ReplaceAll(name, ".", "/"), m.src.mode, LibDir)
+	proto, err := m.src.compile(path, func() {
+		m.meter.charge(L, int64(len(m.src.files[path])/compileBytesPerStep))
+	})
+	if err != nil {
+		L.RaiseError("require %q: %v", name, err)
 	}
-	m.loading[name] = true
-	defer delete(m.loading, name)
+	m.loading[path] = true
+	defer delete(m.loading, path)
 	L.Push(L.NewFunctionFromProto(proto))
 	L.Push(glua.LString(name))
 	L.Push(glua.LString(path))
@@ -220,7 +246,7 @@ func (m *mission) require(L *glua.LState) int {
 	if v == glua.LNil {
 		v = glua.LTrue
 	}
-	m.loaded[name] = v
+	m.loaded[path] = v
 	L.Push(v)
 	return 1
 }
@@ -230,7 +256,7 @@ func (m *mission) print(L *glua.LState) int {
 	for i := 1; i <= L.GetTop(); i++ {
 		parts = append(parts, L.ToStringMeta(L.Get(i)).String())
 	}
-	m.h.log.Info(strings.Join(parts, "\t"), "source", where(L))
+	m.h.logs.log(m.h.log, slogInfo, strings.Join(parts, "\t"), "source", where(L))
 	return 0
 }
 
@@ -241,8 +267,7 @@ func where(L *glua.LState) string {
 
 // runMain runs main.lua under the budget; an error fails the load.
 func (m *mission) runMain() error {
-	main := m.src.protos[m.src.mode+"/"+MainFile]
-	fn := m.L.NewFunctionFromProto(main)
+	fn := m.L.NewFunctionFromProto(m.src.main)
 	_, err := m.pcall(fn, nil)
 	if err != nil {
 		return fmt.Errorf("%s: %w", MainFile, err)
@@ -250,136 +275,26 @@ func (m *mission) runMain() error {
 	return nil
 }
 
-// luaError is a failed call into Lua: the message carries file:line.
-type luaError struct {
-	msg       string
-	traceback string
-	timeout   bool
-}
-
-func (e *luaError) Error() string { return e.msg }
-
-// pcall calls fn(arg) under the time budget; only the outermost call arms
-// the watchdog, so a handler running inside another's action shares its
-// budget.
-func (m *mission) pcall(fn *glua.LFunction, arg glua.LValue) (glua.LValue, error) {
-	L := m.L
-	L.Push(fn)
-	n := 0
-	if arg != nil {
-		L.Push(arg)
-		n = 1
-	}
-	if m.depth == 0 {
-		m.wd.arm()
-	}
-	m.depth++
-	err := L.PCall(n, 1, nil)
-	m.depth--
-	fired := false
-	if m.depth == 0 {
-		fired = m.wd.disarm()
-	}
+// runAddon runs an addon's main.lua in the mode's state.
+func (m *mission) runAddon(name string) error {
+	p := AddonsDir + "/" + name + "/" + MainFile
+	proto, err := m.src.compile(p, nil)
 	if err != nil {
-		le := &luaError{msg: err.Error(), timeout: fired}
-		var ae *glua.ApiError
-		if errors.As(err, &ae) {
-			le.msg = ae.Object.String()
-			le.traceback = ae.StackTrace
-		}
-		if fired && !strings.Contains(le.msg, "budget") {
-			le.msg += fmt.Sprintf(" (time budget of %v exceeded)", m.h.opts.Budget)
-		}
-		return nil, le
+		return fmt.Errorf("addon %q: %w", name, err)
 	}
-	ret := L.Get(-1)
-	L.Pop(1)
-	return ret, nil
-}
-
-// call runs a handler; an error is logged and counted, never returned.
-func (m *mission) call(callback string, fn *glua.LFunction, arg glua.LValue) (glua.LValue, bool) {
-	if m.closed {
-		return nil, false
-	}
-	ret, err := m.pcall(fn, arg)
-	if err != nil {
-		m.report(callback, err)
-		return nil, false
-	}
-	return ret, true
-}
-
-// report logs a failed callback with the mission, callback, file:line and
-// traceback, and counts it toward unloading.
-func (m *mission) report(callback string, err error) {
-	le, _ := err.(*luaError)
-	attrs := []any{"version", m.version, "callback", callback, "err", err.Error()}
-	if le != nil && le.traceback != "" {
-		attrs = append(attrs, "traceback", le.traceback)
-	}
-	if le != nil && le.timeout {
-		m.h.log.Error("mission callback aborted", attrs...)
-	} else {
-		m.h.log.Error("mission callback failed", attrs...)
-	}
-	now := time.Now()
-	keep := m.errs[:0]
-	for _, t := range m.errs {
-		if now.Sub(t) < m.h.opts.ErrorWindow {
-			keep = append(keep, t)
-		}
-	}
-	m.errs = append(keep, now)
-	if len(m.errs) >= m.h.opts.MaxErrors {
-		m.failed = true
-	}
-}
-
-// emit calls every handler of a runtime event; payload builds the
-// argument (nil for none).
-func (m *mission) emit(name string, payload func(L *glua.LState) *glua.LTable) {
-	hs := m.handlers[name]
-	if len(hs) == 0 {
-		return
-	}
-	var arg glua.LValue = glua.LNil
-	if payload != nil {
-		arg = payload(m.L)
-	}
-	for _, hd := range hs {
-		if m.closed {
-			return
-		}
-		m.call(name, hd.fn, arg)
-	}
-}
-
-// emitStrict is emit for the load events: the first error fails the load.
-func (m *mission) emitStrict(name string, payload func(L *glua.LState) *glua.LTable) error {
-	hs := m.handlers[name]
-	if len(hs) == 0 {
-		return nil
-	}
-	arg := payload(m.L)
-	for _, hd := range hs {
-		if _, err := m.pcall(hd.fn, arg); err != nil {
-			return fmt.Errorf("%s handler: %w", name, err)
-		}
+	if _, err := m.pcall(m.L.NewFunctionFromProto(proto), nil); err != nil {
+		return fmt.Errorf("addon %q: %w", name, err)
 	}
 	return nil
 }
 
-// close cancels the mission's timers and closes its state.
+// close drops the mission's timers and closes its state.
 func (m *mission) close() {
 	if m.closed {
 		return
 	}
 	m.closed = true
-	for _, cancel := range m.timers {
-		cancel()
-	}
-	m.timers = nil
-	m.wd.stop()
+	m.timers.init()
+	m.staged = nil
 	m.L.Close()
 }

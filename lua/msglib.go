@@ -89,7 +89,9 @@ func (m *mission) msgLib() *glua.LTable {
 	reg("mission_init", func(L *glua.LState) int {
 		f := argTable(L, "mission_init")
 		mi := codec.MissionInit{
-			PlayerLimit: f.u8("player_limit", 8, false),
+			// One rule: by default the limit announced is the one the
+			// server enforces (server.max_players).
+			PlayerLimit: f.u8("player_limit", float64(m.h.eng.MaxPlayers()), false),
 			System:      f.u8("system", 0, true),
 			TimeLimit:   f.limit("time_limit"),
 			FragLimit:   f.limit("frag_limit"),

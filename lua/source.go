@@ -1,7 +1,6 @@
 package lua
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,15 +8,15 @@ import (
 	"strings"
 
 	glua "github.com/yuin/gopher-lua"
-	"github.com/yuin/gopher-lua/parse"
 )
 
 // Layout of a missions folder. Every mode is a folder holding MainFile;
 // LibDir holds modules shared by the modes (the stock scoring rules), found
 // by require after the mode's own folder.
 const (
-	MainFile = "main.lua"
-	LibDir   = "lib"
+	MainFile  = "main.lua"
+	LibDir    = "lib"
+	AddonsDir = "addons"
 )
 
 // Limits on what a missions folder may hold, so a stray file cannot make a
@@ -27,14 +26,21 @@ const (
 	maxSourceSize  = 1 << 20
 )
 
-// source is one compiled snapshot of a mission: every .lua file of the
-// mode's folder and of lib/, compiled, keyed by its slash path relative to
-// the missions root ("deathmatch/main.lua", "lib/stock.lua"). Compiling
-// everything up front makes a syntax error anywhere fail the load before a
-// state is touched, and lets reloads compile off the game goroutine.
+// source is one snapshot of a mission: the bytes of every .lua file of
+// the mode's folder and of lib/, keyed by slash path relative to the
+// missions root ("deathmatch/main.lua", "lib/stock.lua"). Reading is done
+// off the game goroutine; main.lua is compiled there too, so a syntax error
+// in it fails the load before a state is touched. Other files are compiled
+// when first required: a broken file nobody requires changes nothing.
 type source struct {
 	mode   string
+	addons []string // in load order
+	main   *glua.FunctionProto
+	files  map[string][]byte
 	protos map[string]*glua.FunctionProto
+	errs   map[string]error
+	// builtin lists the lib/ files that came from the built-in library.
+	builtin map[string]bool
 }
 
 // Modes lists the mission folders (those with a main.lua) in fsys.
@@ -45,7 +51,7 @@ func Modes(fsys fs.FS) ([]string, error) {
 	}
 	var out []string
 	for _, e := range ents {
-		if !e.IsDir() || e.Name() == LibDir {
+		if !e.IsDir() || e.Name() == LibDir || e.Name() == AddonsDir {
 			continue
 		}
 		if st, err := fs.Stat(fsys, e.Name()+"/"+MainFile); err == nil && !st.IsDir() {
@@ -74,18 +80,36 @@ func CheckMode(fsys fs.FS, mode string) error {
 }
 
 func validModeName(mode string) bool {
-	return mode != "" && mode != LibDir && fs.ValidPath(mode) && !strings.Contains(mode, "/") && mode != "."
+	return mode != "" && mode != LibDir && mode != AddonsDir && fs.ValidPath(mode) && !strings.Contains(mode, "/") && mode != "."
 }
 
-// compileSource reads and compiles the mode's files and the shared lib.
-func compileSource(fsys fs.FS, mode string) (*source, error) {
+// CheckAddon reports whether name is an addon folder (addons/name/main.lua)
+// in fsys.
+func CheckAddon(fsys fs.FS, name string) error {
+	if !validModeName(name) {
+		return fmt.Errorf("addon %q: not a folder name", name)
+	}
+	if st, err := fs.Stat(fsys, path.Join(AddonsDir, name, MainFile)); err != nil || st.IsDir() {
+		return fmt.Errorf("addon %q: no %s/%s/%s", name, AddonsDir, name, MainFile)
+	}
+	return nil
+}
+
+// compileSource reads the mode's files, its addons' and lib/ (from fsys,
+// then the built-in libFS for modules fsys lacks) and compiles main.lua.
+func compileSource(fsys, libFS fs.FS, mode string, addons []string) (*source, error) {
 	if err := CheckMode(fsys, mode); err != nil {
 		return nil, err
 	}
-	src := &source{mode: mode, protos: make(map[string]*glua.FunctionProto)}
-	var errs []error
-	for _, dir := range []string{mode, LibDir} {
-		err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+	for _, a := range addons {
+		if err := CheckAddon(fsys, a); err != nil {
+			return nil, err
+		}
+	}
+	src := &source{mode: mode, addons: addons, files: make(map[string][]byte), protos: make(map[string]*glua.FunctionProto),
+		errs: make(map[string]error), builtin: make(map[string]bool)}
+	read := func(fsys fs.FS, dir string, builtin bool) error {
+		return fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if dir == LibDir && p == LibDir && errors.Is(err, fs.ErrNotExist) {
 					return fs.SkipDir // lib/ is optional
@@ -95,7 +119,10 @@ func compileSource(fsys fs.FS, mode string) (*source, error) {
 			if d.IsDir() || !strings.HasSuffix(p, ".lua") {
 				return nil
 			}
-			if len(src.protos) >= maxSourceFiles {
+			if _, ok := src.files[p]; ok {
+				return nil // the host's own file shadows the built-in one
+			}
+			if len(src.files) >= maxSourceFiles {
 				return fmt.Errorf("more than %d .lua files", maxSourceFiles)
 			}
 			b, err := fs.ReadFile(fsys, p)
@@ -105,53 +132,75 @@ func compileSource(fsys fs.FS, mode string) (*source, error) {
 			if len(b) > maxSourceSize {
 				return fmt.Errorf("%s: larger than %d bytes", p, maxSourceSize)
 			}
-			proto, err := compileChunk(b, p)
-			if err != nil {
-				errs = append(errs, err)
-				return nil
-			}
-			src.protos[p] = proto
+			src.files[p] = b
+			src.builtin[p] = builtin
 			return nil
 		})
-		if err != nil {
+	}
+	dirs := []string{mode}
+	for _, a := range addons {
+		dirs = append(dirs, path.Join(AddonsDir, a))
+	}
+	for _, dir := range append(dirs, LibDir) {
+		if err := read(fsys, dir, false); err != nil {
 			return nil, fmt.Errorf("reading mission %q: %w", mode, err)
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if libFS != nil {
+		if err := read(libFS, LibDir, true); err != nil {
+			return nil, fmt.Errorf("reading the built-in %s/: %w", LibDir, err)
+		}
 	}
-	if src.protos[mode+"/"+MainFile] == nil {
+	mainPath := mode + "/" + MainFile
+	if _, ok := src.files[mainPath]; !ok {
 		return nil, fmt.Errorf("mission %q has no %s", mode, MainFile)
 	}
+	main, err := src.compile(mainPath, nil)
+	if err != nil {
+		return nil, err
+	}
+	src.main = main
 	return src, nil
 }
 
-// compileChunk parses and compiles Lua source; errors carry name:line.
-func compileChunk(b []byte, name string) (*glua.FunctionProto, error) {
-	chunk, err := parse.Parse(bytes.NewReader(b), name)
-	if err != nil {
-		return nil, err // parse errors already read "name line:N(column:M) near ..."
+// compile returns the compiled file, compiling it on first use; charge
+// (if set) is called once the file passed the nesting scan.
+func (s *source) compile(p string, charge func()) (*glua.FunctionProto, error) {
+	if proto, ok := s.protos[p]; ok {
+		return proto, nil
 	}
-	proto, err := glua.Compile(chunk, name)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if err, ok := s.errs[p]; ok {
+		return nil, err
 	}
+	proto, err := compileChunk(s.files[p], p, charge)
+	if err != nil {
+		s.errs[p] = err
+		return nil, err
+	}
+	s.protos[p] = proto
 	return proto, nil
 }
 
-// resolve maps a require name to a compiled file: the mode's folder first,
-// then lib/. "a.b" means a/b.lua or a/b/init.lua.
-func (s *source) resolve(name string) (string, *glua.FunctionProto, bool) {
+// resolve maps a require name to a file: the requiring file's own folder
+// (the mode's or an addon's) first, then lib/. "a.b" means a/b.lua or
+// a/b/init.lua.
+func (s *source) resolve(name, from string) (string, bool) {
 	if name == "" || strings.Contains(name, "/") || strings.Contains(name, "\\") || strings.Contains(name, "..") {
-		return "", nil, false
+		return "", false
 	}
 	rel := strings.ReplaceAll(name, ".", "/")
-	for _, dir := range []string{s.mode, LibDir} {
+	own := s.mode
+	for _, a := range s.addons {
+		if dir := path.Join(AddonsDir, a); strings.HasPrefix(from, dir+"/") {
+			own = dir
+		}
+	}
+	for _, dir := range []string{own, LibDir} {
 		for _, p := range []string{path.Join(dir, rel+".lua"), path.Join(dir, rel, "init.lua")} {
-			if proto, ok := s.protos[p]; ok {
-				return p, proto, true
+			if _, ok := s.files[p]; ok {
+				return p, true
 			}
 		}
 	}
-	return "", nil, false
+	return "", false
 }

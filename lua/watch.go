@@ -60,7 +60,10 @@ func Watch(ctx context.Context, opts WatchOptions, onChange func(paths []string)
 		log.Warn("fsnotify unavailable, polling the missions folder instead", "err", err, "interval", DefaultPollInterval)
 		opts.Poll = DefaultPollInterval
 	}
-	go poll(ctx, opts, log, onChange)
+	// The first scan happens before Watch returns, so a change made right
+	// after it is never part of the baseline.
+	first := scan(opts.Dir)
+	go poll(ctx, opts, log, first, onChange)
 	return nil
 }
 
@@ -207,9 +210,8 @@ func scan(root string) map[string]fileStamp {
 	return out
 }
 
-func poll(ctx context.Context, opts WatchOptions, log *slog.Logger, onChange func([]string)) {
+func poll(ctx context.Context, opts WatchOptions, log *slog.Logger, last map[string]fileStamp, onChange func([]string)) {
 	log.Debug("polling the missions folder", "interval", opts.Poll)
-	last := scan(opts.Dir)
 	t := time.NewTicker(opts.Poll)
 	defer t.Stop()
 	for {
@@ -239,7 +241,13 @@ func poll(ctx context.Context, opts WatchOptions, log *slog.Logger, onChange fun
 }
 
 // Affects reports whether a changed file (slash path relative to the
-// missions root) belongs to this host's mission: its folder or lib/.
+// missions root) belongs to this host's mission: its folder, its addons'
+// or lib/.
 func (h *Host) Affects(rel string) bool {
+	for _, a := range h.opts.Addons {
+		if strings.HasPrefix(rel, AddonsDir+"/"+a+"/") {
+			return true
+		}
+	}
 	return strings.HasPrefix(rel, h.opts.Mode+"/") || strings.HasPrefix(rel, LibDir+"/")
 }

@@ -10,7 +10,7 @@ import (
 
 // The tutorial's mode works as the docs say.
 func TestLastShipStanding(t *testing.T) {
-	g := start(t, "last-ship-standing", map[string]any{"lives": int64(1)}, 0)
+	g := start(t, "last-ship-standing", map[string]any{"lives": int64(1), "restart_after": int64(10)}, 0)
 	chat := func(s string) []byte { return codec.Chat{Sender: 1, Text: []byte(s)}.AppendTo(nil) }
 	p2 := g.Join(2, "Alice")
 	g.expect(t, "join", to(2, h(t, "35 08 01 ff ff")), to(2, chat("Last ship standing: 1 lives each.")))

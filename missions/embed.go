@@ -9,10 +9,10 @@ import (
 	"io/fs"
 )
 
-// Every mode folder (and lib/) with its Lua files and README; a new mode
-// folder is picked up without touching this line.
+// Every mode folder (and lib/) with its Lua files and README, and every
+// addon under addons/; a new folder is picked up without touching this line.
 //
-//go:embed */*.lua */README.md
+//go:embed */*.lua */README.md addons/*/*.lua addons/*/README.md
 var embedded embed.FS
 
 // FS returns the embedded missions root: one folder per mode and lib/.

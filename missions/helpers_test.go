@@ -49,7 +49,9 @@ func start(t testing.TB, mode string, cfg map[string]any, gameTime time.Duration
 	logs := &logBuf{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	e.Log = log
-	h := lua.New(e, lua.Options{Mode: mode, FS: missions.FS(), Config: cfg, Logger: log})
+	// Virtual time (a step costs 100 ns whatever the machine's load) keeps
+	// the budgets deterministic; they are the defaults a host runs with.
+	h := lua.New(e, lua.Options{Mode: mode, FS: missions.FS(), Config: cfg, Logger: log, Limits: lua.Limits{StepTime: 100 * time.Nanosecond}})
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}

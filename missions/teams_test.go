@@ -140,7 +140,8 @@ func TestTeamScoreInitVectors(t *testing.T) {
 }
 
 func TestDefendTheStarbase(t *testing.T) {
-	g := start(t, "defend-the-starbase", map[string]any{"player_limit": int64(6), "system": "Multi4"}, 30900*time.Millisecond)
+	g := start(t, "defend-the-starbase", map[string]any{"system": "Multi4"}, 30900*time.Millisecond)
+	g.Limit = 6 // the server's max_players, which MISSION_INIT announces
 	if m := g.Mission(); m.Script != "Multiplayer.Episode.Mission5.Mission5" || m.TimeLimit != 20 || !g.TeamMode() {
 		t.Fatalf("mission %+v", m)
 	}

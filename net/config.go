@@ -14,6 +14,8 @@ type Config struct {
 	Timeout         time.Duration // silence from the peer before it is dropped (45 s)
 	UnackedTimeout  time.Duration // a reliable message unACKed this long drops the peer (45 s)
 	ReassemblyTTL   time.Duration // incomplete fragmented messages expire (45 s)
+	BootLinger      time.Duration // a booted peer is kept this long at most for its notice to be ACKed (5 s)
+	ShutdownWait    time.Duration // at shutdown, the wait for the clients' ACKs of the host's 0x05 (15 s)
 	MaxMessageSize  int           // largest reassembled message (64 KiB)
 	MaxReassembly   int           // bytes held in reassembly and reorder buffers per peer (256 KiB)
 	MaxReassemblies int           // concurrent fragmented messages per peer (16)
@@ -33,6 +35,8 @@ func DefaultConfig() Config {
 		Timeout:         45 * time.Second,
 		UnackedTimeout:  45 * time.Second,
 		ReassemblyTTL:   45 * time.Second,
+		BootLinger:      5 * time.Second,
+		ShutdownWait:    15 * time.Second,
 		MaxMessageSize:  64 << 10,
 		MaxReassembly:   256 << 10,
 		MaxReassemblies: 16,
@@ -55,6 +59,8 @@ func (c Config) withDefaults() Config {
 	set(&c.Timeout, d.Timeout)
 	set(&c.UnackedTimeout, d.UnackedTimeout)
 	set(&c.ReassemblyTTL, d.ReassemblyTTL)
+	set(&c.BootLinger, d.BootLinger)
+	set(&c.ShutdownWait, d.ShutdownWait)
 	seti := func(v *int, dv int) {
 		if *v <= 0 {
 			*v = dv
@@ -81,4 +87,6 @@ type Stats struct {
 	AcksUnmatched             uint64
 	ReassemblyDrops           uint64 // fragmented messages abandoned (limits, conflicts, expiry)
 	BufferDrops               uint64 // reliable messages refused because the reorder buffer was full
+	Keepalives                uint64 // idle keepalives (type 0x02) queued
+	KeepalivesIn              uint64 // keepalives received
 }

@@ -73,7 +73,7 @@ type Conn struct {
 	pendingBytes int
 	reasm        reassembler
 
-	keepalive []byte // payload re-sent as a type-0x00 message when idle
+	keepalive bool // send the 1-byte type-0x02 keepalive when idle
 	lastRecv  time.Time
 	lastSend  time.Time
 	started   bool
@@ -90,10 +90,10 @@ func NewConn(cfg Config, localID byte, now time.Time) *Conn {
 	return c
 }
 
-// SetKeepalive sets the payload of the type-0x00 message queued when
-// nothing has been sent for the keepalive interval (the identity echo,
-// transport.md 10.3). nil disables keepalives.
-func (c *Conn) SetKeepalive(payload []byte) { c.keepalive = append(c.keepalive[:0], payload...) }
+// SetKeepalive turns the idle keepalive on or off: when on, Tick queues
+// the single byte 02 (transport type 0x02, unreliable, never ACKed) once
+// nothing has been sent for the keepalive interval (transport.md 10.3).
+func (c *Conn) SetKeepalive(on bool) { c.keepalive = on }
 
 // Queued returns the number of messages waiting to be sent or ACKed.
 func (c *Conn) Queued() int { return len(c.queue) - c.qhead + len(c.inflight) }
@@ -228,6 +228,9 @@ func (c *Conn) handle(now time.Time, m *Message, r Receiver) {
 		return
 	}
 	if !m.Reliable {
+		if m.Type == TypeKeepalive {
+			c.Stats.KeepalivesIn++
+		}
 		// Unreliable messages are delivered as they arrive: no order, no
 		// duplicate suppression (transport.md 5.1).
 		c.Stats.Delivered++
@@ -325,31 +328,6 @@ func (c *Conn) drain(ch int, r Receiver) {
 		c.recvSeq[ch]++
 		c.Stats.Delivered++
 		r.Deliver(h.typ, h.payload, true)
-	}
-}
-
-// Check reports whether the peer is still alive at now: it fails after the
-// receive timeout or when a reliable message has waited too long for its
-// ACK.
-func (c *Conn) Check(now time.Time) error {
-	if now.Sub(c.lastRecv) >= c.cfg.Timeout {
-		return ErrTimedOut
-	}
-	if len(c.inflight) > 0 && now.Sub(c.inflight[0].firstSent) >= c.cfg.UnackedTimeout {
-		return ErrUnacked
-	}
-	return nil
-}
-
-// Tick advances timers that produce traffic on their own: the keepalive and
-// reassembly expiry. Retransmissions and ACK repeats are picked up by Flush.
-func (c *Conn) Tick(now time.Time) {
-	c.reasm.expire(now, &c.Stats)
-	if c.keepalive != nil && now.Sub(c.lastSend) >= c.cfg.Keepalive && c.Queued() == 0 {
-		// The keepalive counts as traffic the moment it is queued, so a peer
-		// that never ACKs does not collect one per tick.
-		_ = c.SendControl(TypeData, c.keepalive)
-		c.lastSend = now
 	}
 }
 
@@ -470,11 +448,4 @@ func (c *Conn) Flush(now time.Time, out []byte) []byte {
 	c.Stats.MessagesOut += uint64(count)
 	c.lastSend = now
 	return b
-}
-
-// resendInterval is the wait after the n-th send of a reliable message:
-// 1 s, then linear backoff by 1 s up to 5 s (transport.md 9).
-func (c *Conn) resendInterval(sends int) time.Duration {
-	d := c.cfg.ResendFirst + time.Duration(sends-1)*c.cfg.ResendStep
-	return min(d, c.cfg.ResendMax)
 }

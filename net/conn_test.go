@@ -445,28 +445,6 @@ func TestSendLimits(t *testing.T) {
 	}
 }
 
-func TestKeepalive(t *testing.T) {
-	c := NewConn(Config{}, PeerHost, t0)
-	id := []byte{2, 10, 10, 10, 239, 'C', 0, 0, 0}
-	c.SetKeepalive(id)
-	c.Tick(t0.Add(4 * time.Second))
-	if c.Pending(t0.Add(4 * time.Second)) {
-		t.Fatal("keepalive before 5 s")
-	}
-	now := t0.Add(5 * time.Second)
-	c.Tick(now)
-	d := c.Flush(now, nil)
-	_, ms, err := ParseDatagram(d, nil)
-	if err != nil || len(ms) != 1 || ms[0].Type != TypeData || !ms[0].Reliable || !ms[0].Priority || !bytes.Equal(ms[0].Payload, id) {
-		t.Fatalf("keepalive %X err %v", d, err)
-	}
-	// Not another one while the first waits for its ACK.
-	c.Tick(now.Add(6 * time.Second))
-	if c.Queued() != 1 {
-		t.Fatalf("queued %d", c.Queued())
-	}
-}
-
 // FuzzConnReceive feeds arbitrary datagrams to a Conn: no panic, and the
 // memory it holds stays within its limits.
 func FuzzConnReceive(f *testing.F) {

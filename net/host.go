@@ -16,10 +16,11 @@ type BootReason byte
 // Stock boot reasons.
 const (
 	BootNone     BootReason = 0
-	BootTimedOut BootReason = 1
-	BootRefused  BootReason = 2 // connection refused (password / bandwidth)
-	BootFull     BootReason = 3 // server full
-	BootKicked   BootReason = 4 // kicked by the host (also used for anti-cheat)
+	BootTimedOut BootReason = 1 // the named peer timed out
+	BootRefused  BootReason = 2 // connection refused: wrong or missing password
+	BootFull     BootReason = 3 // server full (sent after the connect reply)
+	BootKicked   BootReason = 4 // kicked by the host (also the anti-cheat boot)
+	BootBanned   BootReason = 5 // banned
 )
 
 // LeaveReason says why a peer left.
@@ -31,7 +32,8 @@ const (
 	LeftTimeout                           // 45 s of silence, or a reliable message unACKed for 45 s
 	LeftBooted                            // we booted it (Host.Boot)
 	LeftOverflow                          // its send queue overflowed: it cannot keep up
-	LeftShutdown                          // the host closed
+	LeftShutdown                          // the host shut down
+	LeftReplaced                          // a new session (new nonce) came from the same address
 )
 
 func (r LeaveReason) String() string {
@@ -46,6 +48,8 @@ func (r LeaveReason) String() string {
 		return "send queue overflow"
 	case LeftShutdown:
 		return "server shutdown"
+	case LeftReplaced:
+		return "reconnected"
 	}
 	return fmt.Sprintf("LeaveReason(%d)", int(r))
 }
@@ -53,19 +57,28 @@ func (r LeaveReason) String() string {
 // Events is what a Host reports to its owner. All calls happen on the
 // goroutine that calls the Host's methods.
 type Events interface {
-	// Admit is asked for every new connect request. Return BootNone to
-	// accept, or the boot reason to refuse with (BootFull, BootRefused).
-	Admit(addr netip.AddrPort) BootReason
-	// Connected follows an accepted connect. Messages sent to the peer
-	// during this call leave in the same datagram as the connect reply, as
-	// the stock host batches the first checksum request (transport.md 8).
+	// Admit is asked for every new connect request, before anything is
+	// allocated for it: return BootNone to accept, or the reason to refuse
+	// with (BootBanned, BootRefused). A refusal is sent to the address
+	// instead of a connect reply (transport.md 4.5). req is valid only
+	// during the call.
+	Admit(addr netip.AddrPort, req *ConnectRequest) BootReason
+	// Connected follows an accepted connect, after the connect reply and
+	// the identities of the other peers are queued. Messages sent to the
+	// peer during this call leave in the same datagram as the reply, as the
+	// stock host batches the first checksum request (transport.md 8); a
+	// full game boots the peer from here (handshake.md 2.1).
 	Connected(p *Peer)
-	// Identity reports the peer's identity message (its player name).
-	Identity(p *Peer, id Identity)
+	// Identity reports a new or changed identity message (the player name).
+	// Returning false keeps the peer's previous identity and does not relay
+	// this one; the owner may also boot the peer from here.
+	Identity(p *Peer, id Identity) bool
 	// Message delivers one game-layer message (transport type 0x32).
 	// payload is valid only during the call.
 	Message(p *Peer, payload []byte, reliable bool)
-	// Left reports that the peer is gone; it is no longer in the Host.
+	// Left reports that the peer is gone for the game. A booted or
+	// shut-down peer may linger in the transport a little longer, only to
+	// receive its notice.
 	Left(p *Peer, reason LeaveReason)
 }
 
@@ -81,36 +94,52 @@ type QueryHandler func(now time.Time, from netip.AddrPort, query []byte, reply f
 // HostConfig configures a Host.
 type HostConfig struct {
 	Transport Config
-	// MaxPeers caps connected peers, joined or not (wire ids 2..254). The
-	// game's own player limit is enforced through Events.Admit.
+	// MaxPeers caps the transport peers, joined, joining or lingering after
+	// a boot (at most 125, the stock wire-id space 2..126). The game's
+	// player limit is the owner's business (Events.Connected).
 	MaxPeers int
 	Logger   *slog.Logger
 	// Query handles GameSpy datagrams; nil drops them.
 	Query QueryHandler
+	// LocalIP returns the host's IPv4 address as seen by the client at to:
+	// the address in the host's shutdown notice (transport.md 10.4). nil
+	// writes 0.0.0.0.
+	LocalIP func(to netip.AddrPort) [4]byte
 }
 
-// HostStats counts datagrams the Host dropped before they reached a peer.
+// HostStats counts datagrams the Host dropped or refused before they
+// reached a peer.
 type HostStats struct {
 	Datagrams       uint64
 	Queries         uint64
 	Malformed       uint64 // too short, unparsable, or a bad peer id
 	Strangers       uint64 // from an unknown address and not a connect request
-	Refused         uint64 // connect requests refused (full, refused)
+	Refused         uint64 // connect requests refused (banned, password, no room)
+	RefusalsDropped uint64 // refusals not sent: the budget for answering strangers ran out
+	Replaced        uint64 // sessions replaced by a new connect (new nonce) from the same address
+	BadIdentity     uint64 // identity messages refused (malformed, wrong id, too frequent)
 	SendErrors      uint64
 	StaleDisconnect uint64 // disconnects from already removed peers, re-ACKed
 }
 
 // Peer is one connected remote endpoint.
 type Peer struct {
-	ID       byte
-	Addr     netip.AddrPort
-	Name     string // from the identity message; "" until it arrives
-	Identity []byte // the raw identity payload, echoed as keepalive
+	ID   byte
+	Addr netip.AddrPort
+	// Name is the name from the identity message; "" until it arrives.
+	Name string
+	// Identity is the last identity payload relayed for the peer.
+	Identity []byte
 
 	host    *Host
 	conn    *Conn
 	rx      peerRx
 	leaving LeaveReason
+	nonce   uint32  // of the connect that opened the session
+	bye     [5]byte // the 0x05 payload relayed when the peer leaves
+	closing bool    // booted or shut down: kept only until its notice is ACKed
+	closeBy time.Time
+	idRate  tokenBucket // identity changes
 }
 
 type peerRx struct{ p *Peer }
@@ -122,7 +151,7 @@ func (r peerRx) Deliver(typ byte, payload []byte, reliable bool) {
 // Send queues a game message to the peer. A peer whose queue overflows is
 // removed at the next Flush or Tick (it cannot keep up; nobody else waits).
 func (p *Peer) Send(payload []byte, reliable bool) error {
-	if p.leaving != 0 {
+	if p.leaving != 0 || p.closing {
 		return errors.New("peer is leaving")
 	}
 	err := p.conn.Send(payload, reliable)
@@ -143,46 +172,75 @@ func (p *Peer) Queued() int { return p.conn.Queued() }
 func (p *Peer) Stats() Stats { return p.conn.Stats }
 
 // Host is the server side of the transport: it owns the peers, assigns wire
-// ids, answers connects, routes datagrams and runs timers. It is a state
-// machine driven by HandleDatagram, Tick and Flush from one goroutine.
+// ids, answers connects, relays identities and leaves, and runs timers. It
+// is a state machine driven by HandleDatagram, Tick and Flush from one
+// goroutine.
 type Host struct {
-	cfg   HostConfig
-	ev    Events
-	out   PacketWriter
-	log   *slog.Logger
-	peers map[netip.AddrPort]*Peer
-	byID  [256]*Peer
-	buf   [MaxDatagram]byte
-	msgs  []Message
-	Stats HostStats
+	cfg      HostConfig
+	ev       Events
+	out      PacketWriter
+	log      *slog.Logger
+	peers    map[netip.AddrPort]*Peer
+	byID     [256]*Peer
+	cursor   int // next-fit wire id cursor (transport.md 2.2)
+	refusals tokenBucket
+	shutdown bool
+	now      time.Time // of the datagram being handled
+	buf      [MaxDatagram]byte
+	msgs     []Message
+	Stats    HostStats
 }
 
 // NewHost returns a Host that reports to ev and sends through out.
 func NewHost(cfg HostConfig, ev Events, out PacketWriter) *Host {
-	if cfg.MaxPeers <= 0 || cfg.MaxPeers > 253 {
-		cfg.MaxPeers = 253
+	if cfg.MaxPeers <= 0 || cfg.MaxPeers > maxWireID-minWireID+1 {
+		cfg.MaxPeers = maxWireID - minWireID + 1
 	}
 	cfg.Transport = cfg.Transport.withDefaults()
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Host{cfg: cfg, ev: ev, out: out, log: log.With("component", "net"), peers: make(map[netip.AddrPort]*Peer)}
+	return &Host{
+		cfg: cfg, ev: ev, out: out, log: log.With("component", "net"),
+		peers: make(map[netip.AddrPort]*Peer), cursor: minWireID,
+		refusals: tokenBucket{rate: refusalRate, burst: refusalBurst},
+	}
 }
 
 // SetWriter replaces the writer datagrams are sent through.
 func (h *Host) SetWriter(out PacketWriter) { h.out = out }
 
-// Peer returns the peer with wire id id, or nil.
-func (h *Host) Peer(id byte) *Peer { return h.byID[id] }
+// Peer returns the connected peer with wire id id, or nil (also for a
+// peer that lingers after a boot).
+func (h *Host) Peer(id byte) *Peer {
+	if p := h.byID[id]; p != nil && !p.closing {
+		return p
+	}
+	return nil
+}
 
-// NumPeers returns the number of connected peers.
-func (h *Host) NumPeers() int { return len(h.peers) }
+// NumPeers returns the number of connected peers, not counting those that
+// linger after a boot or the shutdown notice.
+func (h *Host) NumPeers() int {
+	n := 0
+	for _, p := range h.peers {
+		if !p.closing {
+			n++
+		}
+	}
+	return n
+}
+
+// Lingering returns the number of booted or shut-down peers still waiting
+// for the ACK of their notice.
+func (h *Host) Lingering() int { return len(h.peers) - h.NumPeers() }
 
 // HandleDatagram processes one datagram received from addr. b is modified
 // in place (decrypted) and not retained.
 func (h *Host) HandleDatagram(now time.Time, from netip.AddrPort, b []byte) {
 	h.Stats.Datagrams++
+	h.now = now
 	if len(b) > 0 && b[0] == '\\' {
 		h.Stats.Queries++
 		if h.cfg.Query != nil {
@@ -200,7 +258,13 @@ func (h *Host) HandleDatagram(now time.Time, from netip.AddrPort, b []byte) {
 		h.stranger(now, from, b)
 		return
 	}
-	if b[0] != p.ID && b[0] != PeerUnassigned {
+	switch b[0] {
+	case p.ID:
+	case PeerUnassigned:
+		if h.reconnect(now, p, b) {
+			return
+		}
+	default:
 		h.Stats.Malformed++
 		h.log.Debug("datagram with wrong peer id", "peer", p.ID, "addr", from, "byte0", b[0])
 		return
@@ -208,152 +272,57 @@ func (h *Host) HandleDatagram(now time.Time, from netip.AddrPort, b []byte) {
 	if err := p.conn.Receive(now, b, &p.rx); err != nil {
 		h.log.Debug("malformed datagram", "peer", p.ID, "addr", from, "err", err)
 	}
-	h.finishLeaving(now, p)
-}
-
-// stranger handles a datagram from an address that is not a peer: only a
-// connect request opens a connection.
-func (h *Host) stranger(now time.Time, from netip.AddrPort, b []byte) {
-	_, msgs, err := ParseDatagram(b, h.msgs[:0])
-	defer func() { clear(msgs); h.msgs = msgs[:0] }()
-	if len(msgs) == 0 || b[0] != PeerUnassigned || msgs[0].Type != TypeConnect || !msgs[0].HasSeq {
-		for i := range msgs {
-			m := &msgs[i]
-			if m.Type == TypeDisconnect && m.HasSeq {
-				// A peer we already removed did not get our ACK of its
-				// disconnect; ACK it again so it stops retransmitting.
-				h.Stats.StaleDisconnect++
-				ack := Message{Type: TypeAck, Seq: m.Seq, Low: true}
-				d := AppendMessage(append(h.buf[:0], PeerHost, 1), &ack)
-				h.writeGame(d, from)
-				return
-			}
-		}
-		h.Stats.Strangers++
-		if err != nil {
-			h.Stats.Malformed++
-		}
+	if p.closing {
+		h.endLinger(now, p)
 		return
-	}
-	connect := msgs[0]
-	if reason := h.admit(from); reason != BootNone {
-		h.Stats.Refused++
-		h.log.Info("connection refused", "addr", from, "reason", reason)
-		// ACK the request and send the boot notice: the stock receiver of
-		// a boot naming peer 0xFF ends its session.
-		d := append(h.buf[:0], PeerHost, 2)
-		ack := Message{Type: TypeAck, Seq: connect.Seq, Low: true}
-		d = AppendMessage(d, &ack)
-		boot := Message{Type: TypeBoot, Reliable: true, Priority: true, HasSeq: true, Payload: []byte{byte(reason), PeerUnassigned}}
-		d = AppendMessage(d, &boot)
-		h.writeGame(d, from)
-		return
-	}
-	id := h.freeID()
-	p := &Peer{ID: id, Addr: from, host: h, conn: NewConn(h.cfg.Transport, PeerHost, now)}
-	p.rx = peerRx{p}
-	h.peers[from] = p
-	h.byID[id] = p
-	h.log.Debug("peer connected", "peer", id, "addr", from)
-	_ = p.conn.SendControl(TypeConnect, []byte{id})
-	h.ev.Connected(p)
-	// The reply (and whatever Connected queued) leaves before the ACK of
-	// the connect exists, so it matches the stock datagram exactly; the ACK
-	// follows in the next one (handshake.md 2.1).
-	h.flushPeer(now, p)
-	if err := p.conn.Receive(now, b, &p.rx); err != nil {
-		h.log.Debug("malformed datagram", "peer", p.ID, "addr", from, "err", err)
 	}
 	h.finishLeaving(now, p)
 }
 
-func (h *Host) admit(from netip.AddrPort) BootReason {
-	if len(h.peers) >= h.cfg.MaxPeers {
-		return BootFull
+// endLinger retires a booted or shut-down peer once everything sent to it
+// is ACKed (its ACKs to us leave first) or its time is up.
+func (h *Host) endLinger(now time.Time, p *Peer) {
+	if p.conn.Queued() == 0 || !now.Before(p.closeBy) {
+		h.flushPeer(now, p)
+		h.retire(p)
 	}
-	return h.ev.Admit(from)
-}
-
-// freeID returns the lowest free wire id >= 2 (transport.md 14.3).
-func (h *Host) freeID() byte {
-	for id := 2; id < 255; id++ {
-		if h.byID[id] == nil {
-			return byte(id)
-		}
-	}
-	return 0 // unreachable: MaxPeers <= 253
 }
 
 func (h *Host) deliver(p *Peer, typ byte, payload []byte, reliable bool) {
+	if p.closing {
+		// A booted or shut-down peer: only its ACKs matter now, and a 0x05
+		// means it is gone and will ACK nothing more.
+		if typ == TypeDisconnect {
+			p.closeBy = h.now
+		}
+		return
+	}
 	switch typ {
 	case TypeGame:
 		if p.leaving == 0 {
 			h.ev.Message(p, payload, reliable)
 		}
 	case TypeData:
-		if p.Identity != nil {
-			return // the identity is echoed once; later copies need no answer
-		}
-		id, err := ParseIdentity(payload)
-		if err != nil {
-			h.log.Debug("bad identity message", "peer", p.ID, "err", err)
-			return
-		}
-		// Echo the client's identity unchanged (transport.md 10.2) and
-		// reuse it as the idle keepalive (10.3).
-		p.Identity = append([]byte(nil), payload...)
-		p.Name = id.Name
-		p.conn.SetKeepalive(p.Identity)
-		_ = p.conn.SendControl(TypeData, p.Identity)
-		h.ev.Identity(p, id)
+		h.identity(p, payload)
 	case TypeDisconnect:
 		if p.leaving == 0 {
 			p.leaving = LeftDisconnect
+			p.setBye(payload)
 		}
 	default:
-		// Connect retransmissions are duplicates and never get here; 0x02,
+		// The keepalive (0x02) only refreshes the timeout, which Receive
+		// did; connect retransmissions are duplicates and never get here;
 		// 0x03 and 0x04 from a client carry nothing for the host.
 	}
-}
-
-// finishLeaving removes a peer that asked to leave during Receive, after
-// sending what is due to it (the ACK of its disconnect).
-func (h *Host) finishLeaving(now time.Time, p *Peer) {
-	if p.leaving == 0 {
-		return
-	}
-	h.flushPeer(now, p)
-	h.remove(p, p.leaving)
-}
-
-func (h *Host) remove(p *Peer, reason LeaveReason) {
-	if h.peers[p.Addr] != p {
-		return
-	}
-	delete(h.peers, p.Addr)
-	h.byID[p.ID] = nil
-	p.leaving = reason
-	h.log.Debug("peer removed", "peer", p.ID, "addr", p.Addr, "reason", reason)
-	h.ev.Left(p, reason)
-}
-
-// Boot sends a boot notice to p with reason and removes it.
-func (h *Host) Boot(now time.Time, p *Peer, reason BootReason) {
-	if h.peers[p.Addr] != p {
-		return
-	}
-	_ = p.conn.SendControl(TypeBoot, []byte{byte(reason), p.ID})
-	h.flushPeer(now, p)
-	h.remove(p, LeftBooted)
 }
 
 // Flush sends everything due to every peer.
 func (h *Host) Flush(now time.Time) {
 	for _, p := range h.peers {
 		h.flushPeer(now, p)
-		if p.leaving == LeftOverflow {
+		if p.leaving == LeftOverflow && !p.closing {
 			h.log.Warn("peer cannot keep up, dropping it", "peer", p.ID, "addr", p.Addr)
-			h.remove(p, LeftOverflow)
+			h.drop(p, LeftOverflow)
 		}
 	}
 }
@@ -394,32 +363,41 @@ func (h *Host) write(b []byte, to netip.AddrPort) {
 }
 
 // Tick runs the transport timers: keepalives, reassembly expiry, peer
-// timeouts, then flushes retransmissions and ACK repeats.
+// timeouts, the end of lingering peers, then flushes retransmissions and
+// ACK repeats.
 func (h *Host) Tick(now time.Time) {
 	for _, p := range h.peers {
 		p.conn.Tick(now)
+		if p.closing {
+			h.endLinger(now, p)
+			continue
+		}
 		if err := p.conn.Check(now); err != nil {
 			h.log.Info("peer timed out", "peer", p.ID, "addr", p.Addr, "name", p.Name, "err", err)
-			h.remove(p, LeftTimeout)
-			// The stock host tells the remaining peers with a boot notice,
-			// reason 1, naming the lost peer (transport.md 10.4).
-			for _, o := range h.peers {
-				_ = o.conn.SendControl(TypeBoot, []byte{byte(BootTimedOut), p.ID})
-			}
+			h.drop(p, LeftTimeout)
 		}
 	}
 	h.Flush(now)
 }
 
-// Close tells every peer the session is over and removes them all. The
-// stock bytes for a host shutting down were never captured
-// (transport.md 14.5); a boot notice naming the receiver itself is what the
-// stock client reads as "the host ended this session for you", and reason 1
-// (connection lost) is the most neutral stock text.
-func (h *Host) Close(now time.Time) {
-	for _, p := range h.peers {
-		_ = p.conn.SendControl(TypeBoot, []byte{byte(BootTimedOut), p.ID})
-		h.flushPeer(now, p)
-		h.remove(p, LeftShutdown)
+// tokenBucket is a small deterministic rate limit driven by the caller's
+// clock.
+type tokenBucket struct {
+	rate, burst float64
+	tokens      float64
+	at          time.Time
+}
+
+func (b *tokenBucket) take(now time.Time) bool {
+	if b.at.IsZero() {
+		b.tokens = b.burst
+	} else if dt := now.Sub(b.at).Seconds(); dt > 0 {
+		b.tokens = min(b.burst, b.tokens+dt*b.rate)
 	}
+	b.at = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
 }

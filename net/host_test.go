@@ -31,26 +31,48 @@ func (c *capture) take() []sent { o := c.out; c.out = nil; return o }
 
 type hostEvents struct {
 	refuse   BootReason
+	password string // refused with BootRefused when it does not match
+	nonces   []uint32
 	onConn   func(p *Peer)
+	onLeft   func(p *Peer, r LeaveReason)
+	veto     func(p *Peer, id Identity) bool
 	ids      []Identity
 	msgs     [][]byte
 	left     []LeaveReason
 	leftPeer []byte
 }
 
-func (e *hostEvents) Admit(netip.AddrPort) BootReason { return e.refuse }
+func (e *hostEvents) Admit(_ netip.AddrPort, req *ConnectRequest) BootReason {
+	e.nonces = append(e.nonces, req.Nonce)
+	if e.refuse != BootNone {
+		return e.refuse
+	}
+	if !req.PasswordMatches(e.password) {
+		return BootRefused
+	}
+	return BootNone
+}
 func (e *hostEvents) Connected(p *Peer) {
 	if e.onConn != nil {
 		e.onConn(p)
 	}
 }
-func (e *hostEvents) Identity(p *Peer, id Identity) { e.ids = append(e.ids, id) }
+func (e *hostEvents) Identity(p *Peer, id Identity) bool {
+	if e.veto != nil && !e.veto(p, id) {
+		return false
+	}
+	e.ids = append(e.ids, id)
+	return true
+}
 func (e *hostEvents) Message(p *Peer, b []byte, rel bool) {
 	e.msgs = append(e.msgs, bytes.Clone(b))
 }
 func (e *hostEvents) Left(p *Peer, r LeaveReason) {
 	e.left = append(e.left, r)
 	e.leftPeer = append(e.leftPeer, p.ID)
+	if e.onLeft != nil {
+		e.onLeft(p, r)
+	}
 }
 
 func enc(b []byte) []byte { c := bytes.Clone(b); alby.Encrypt(c); return c }
@@ -95,7 +117,10 @@ func TestHostJoinBytes(t *testing.T) {
 	got = out.take()
 	want := append([]byte{0x01, 0x02, 0x01, 0x01, 0x00, 0x02}, identity...)
 	if len(got) != 1 || !bytes.Equal(got[0].data, want) {
-		t.Fatalf("identity echo:\n got %v\nwant %X", got, want)
+		t.Fatalf("identity relay:\n got %v\nwant %X", got, want)
+	}
+	if relay := vectors.MustNamed(t, "transport.json", "identity_message_echoed_by_server"); !bytes.Equal(got[0].data[6:], relay) {
+		t.Fatalf("identity relay message %X, want %X", got[0].data[6:], relay)
 	}
 	if len(ev.ids) != 1 || ev.ids[0].Name != "Cady2" || p.Name != "Cady2" || ev.ids[0].IP != [4]byte{10, 10, 10, 239} {
 		t.Fatalf("identity %+v", ev.ids)
@@ -127,25 +152,6 @@ func TestHostJoinBytes(t *testing.T) {
 	}
 }
 
-func TestHostRefusesWhenFull(t *testing.T) {
-	out := &capture{}
-	ev := &hostEvents{refuse: BootFull}
-	h := NewHost(HostConfig{}, ev, out)
-	h.HandleDatagram(t0, client1, enc(sessionVector(t, "connect_request")))
-	got := out.take()
-	want := []byte{0x01, 0x02, 0x01, 0x00, 0x00, 0x02, 0x04, 0x07, 0xC0, 0x00, 0x00, 0x03, 0xFF}
-	if len(got) != 1 || !bytes.Equal(got[0].data, want) || h.NumPeers() != 0 || h.Stats.Refused != 1 {
-		t.Fatalf("refusal %v", got)
-	}
-	// MaxPeers is enforced by the Host itself.
-	h2 := NewHost(HostConfig{MaxPeers: 1}, &hostEvents{}, out)
-	h2.HandleDatagram(t0, client1, enc(sessionVector(t, "connect_request")))
-	h2.HandleDatagram(t0, netip.MustParseAddrPort("127.0.0.1:50002"), enc(sessionVector(t, "connect_request")))
-	if h2.NumPeers() != 1 || h2.Stats.Refused != 1 {
-		t.Fatalf("peers %d refused %d", h2.NumPeers(), h2.Stats.Refused)
-	}
-}
-
 func TestHostStrangersAndBadIDs(t *testing.T) {
 	out := &capture{}
 	ev := &hostEvents{}
@@ -170,40 +176,8 @@ func TestHostStrangersAndBadIDs(t *testing.T) {
 	}
 }
 
-func TestHostTimeout(t *testing.T) {
-	out := &capture{}
-	ev := &hostEvents{}
-	h := NewHost(HostConfig{}, ev, out)
-	a := netip.MustParseAddrPort("127.0.0.1:50001")
-	b := netip.MustParseAddrPort("127.0.0.1:50002")
-	h.HandleDatagram(t0, a, enc(sessionVector(t, "connect_request")))
-	h.HandleDatagram(t0, b, enc(sessionVector(t, "connect_request")))
-	// b keeps talking (an ACK of the connect reply), a goes silent.
-	for s := 1; s <= 46; s++ {
-		now := t0.Add(time.Duration(s) * time.Second)
-		h.HandleDatagram(now, b, enc([]byte{0x03, 0x01, 0x01, 0x00, 0x00, 0x02}))
-		h.Tick(now)
-		if s < 45 && len(ev.left) != 0 {
-			t.Fatalf("left at %d s", s)
-		}
-	}
-	if len(ev.left) != 1 || ev.left[0] != LeftTimeout || ev.leftPeer[0] != 2 || h.NumPeers() != 1 {
-		t.Fatalf("left %v %v", ev.left, ev.leftPeer)
-	}
-	// The remaining peer was told with a boot notice, reason 1, naming peer 2.
-	found := false
-	for _, s := range out.out {
-		if s.to == b && bytes.Contains(s.data, []byte{0x04, 0x07, 0xC0}) && bytes.HasSuffix(s.data, []byte{0x01, 0x02}) {
-			found = true
-		}
-	}
-	if !found {
-		t.Fatal("no boot notice to the remaining peer")
-	}
-}
-
-// Host and Client over real loopback UDP sockets: connect, identity,
-// messages both ways, fragmented messages, graceful leave.
+// Host and Client over real loopback UDP sockets: connect with a password,
+// identity, messages both ways, fragmented messages, idle keepalives.
 func TestLoopbackClientHost(t *testing.T) {
 	srv, err := Listen("127.0.0.1:0", 0)
 	if err != nil {
@@ -216,11 +190,13 @@ func TestLoopbackClientHost(t *testing.T) {
 	}
 	defer cli.Close()
 
-	ev := &hostEvents{}
-	h := NewHost(HostConfig{}, ev, srv)
+	ev := &hostEvents{password: "abc"}
+	// Short keepalives so both sides send some while idle.
+	cfg := Config{Keepalive: 50 * time.Millisecond}
+	h := NewHost(HostConfig{Transport: cfg}, ev, srv)
 	ev.onConn = func(p *Peer) { _ = p.Send([]byte{0x20, 0x00}, true) }
 	cev := &clientEvents{}
-	c := NewClient(Config{}, cev, [4]byte{127, 0, 0, 1}, "Bot", time.Now())
+	c := NewClient(cfg, cev, ClientOptions{IP: [4]byte{127, 0, 0, 1}, Name: "Bot", Password: "ABC"}, time.Now())
 	if err := c.Connect(); err != nil {
 		t.Fatal(err)
 	}
@@ -251,13 +227,17 @@ func TestLoopbackClientHost(t *testing.T) {
 			cli.Release(pk)
 		case <-time.After(20 * time.Millisecond):
 			h.Tick(time.Now())
+			if err := c.Tick(time.Now()); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if c.State() == ClientConnected && !sentBig && len(ev.ids) == 1 {
 			_ = c.Send(big, true)
 			_ = c.Send([]byte{0x2A, 0x20}, true)
 			sentBig = true
 		}
-		if len(ev.msgs) == 2 && len(cev.msgs) == 1 {
+		p := h.Peer(2)
+		if len(ev.msgs) == 2 && len(cev.msgs) == 1 && p != nil && p.Stats().KeepalivesIn > 0 && c.Conn().Stats.KeepalivesIn > 0 {
 			break
 		}
 	}
@@ -270,34 +250,32 @@ func TestLoopbackClientHost(t *testing.T) {
 	if len(cev.msgs) != 1 || !bytes.Equal(cev.msgs[0], []byte{0x20, 0x00}) {
 		t.Fatalf("client got %X", cev.msgs)
 	}
+	// Both sides kept the idle link alive with the 1-byte keepalive.
+	if p := h.Peer(2); p == nil || p.Stats().KeepalivesIn == 0 || p.Stats().Keepalives == 0 || c.Conn().Stats.KeepalivesIn == 0 {
+		t.Fatal("no keepalives exchanged")
+	}
 }
 
 type clientEvents struct {
-	accepted []byte
-	msgs     [][]byte
-	booted   []BootReason
+	accepted     []byte
+	msgs         [][]byte
+	booted       []BootReason
+	disconnected int
+	peers        map[byte]string
+	gone         []byte
 }
 
 func (e *clientEvents) Accepted(id byte)                { e.accepted = append(e.accepted, id) }
 func (e *clientEvents) Message(b []byte, reliable bool) { e.msgs = append(e.msgs, bytes.Clone(b)) }
 func (e *clientEvents) Booted(r BootReason)             { e.booted = append(e.booted, r) }
-
-func TestIdentityRoundTrip(t *testing.T) {
-	for _, name := range []string{"", "Cady2", "Ünïcødé", string(bytes.Repeat([]byte("x"), 100))} {
-		b := AppendIdentity(nil, Identity{PeerID: 2, IP: [4]byte{1, 2, 3, 4}, Name: name})
-		id, err := ParseIdentity(b)
-		want := name
-		if len(want) > maxNameUnits {
-			want = want[:maxNameUnits]
-		}
-		if err != nil || id.Name != want || id.PeerID != 2 || id.IP != [4]byte{1, 2, 3, 4} {
-			t.Errorf("%q: %+v %v", name, id, err)
-		}
+func (e *clientEvents) Disconnected()                   { e.disconnected++ }
+func (e *clientEvents) Peer(id byte, name string) {
+	if e.peers == nil {
+		e.peers = map[byte]string{}
 	}
-	if _, err := ParseIdentity([]byte{1, 2}); err == nil {
-		t.Error("short identity accepted")
-	}
+	e.peers[id] = name
 }
+func (e *clientEvents) PeerGone(id byte) { e.gone = append(e.gone, id); delete(e.peers, id) }
 
 // FuzzHostDatagram throws arbitrary datagrams from several addresses at a
 // Host: no panic, bounded peers.
@@ -305,16 +283,24 @@ func FuzzHostDatagram(f *testing.F) {
 	f.Add(vectors.MustHex(f, "FF01030FC000000A0A0AEF5F0A00000000"), uint8(0))
 	f.Add(vectors.MustHex(f, "0203050AC00200020A0A0AEF0127000001280000"), uint8(1))
 	f.Add([]byte(`\status\`), uint8(2))
+	f.Add(vectors.MustHex(f, "FF010315C000000A0A0AEF5F0A00006100620063000000"), uint8(3))
+	f.Add(append([]byte{0x02, 0x01}, vectors.MustHex(f, "0016C00100020A0A0AEF430061006400790032000000")...), uint8(0))
+	f.Add([]byte{0x02, 0x01, 0x02}, uint8(1))
 	f.Fuzz(func(t *testing.T, b []byte, who uint8) {
-		h := NewHost(HostConfig{MaxPeers: 4}, &hostEvents{}, &capture{})
+		h := NewHost(HostConfig{MaxPeers: 4}, &hostEvents{password: "abc"}, &capture{})
 		for i := 0; i < 8; i++ {
 			addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(40000+int(who+uint8(i))%6))
 			h.HandleDatagram(t0, addr, enc(b))
 			h.HandleDatagram(t0, addr, bytes.Clone(b))
 			h.Tick(t0.Add(time.Duration(i) * time.Second))
 		}
-		if h.NumPeers() > 4 {
-			t.Fatalf("%d peers", h.NumPeers())
+		if len(h.peers) > 4 {
+			t.Fatalf("%d peers", len(h.peers))
+		}
+		h.Shutdown(t0.Add(time.Minute))
+		h.Tick(t0.Add(2 * time.Minute))
+		if !h.Done() {
+			t.Fatal("shutdown did not finish")
 		}
 	})
 }
@@ -358,3 +344,38 @@ func (d *discard) WriteToUDPAddrPort(b []byte, addr netip.AddrPort) (int, error)
 }
 
 var _ = fmt.Sprint
+
+// BenchmarkHostKeepalives measures the idle path: every op, 16 peers that
+// heard nothing for 5 s each get the 1-byte keepalive, and each sends one
+// back. It must not allocate.
+func BenchmarkHostKeepalives(b *testing.B) {
+	out := &discard{}
+	h := NewHost(HostConfig{Transport: Config{AckSends: 1}}, &hostEvents{}, out)
+	var peers []*Peer
+	for i := 0; i < 16; i++ {
+		addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(41000+i))
+		h.HandleDatagram(t0, addr, enc(vectors.MustHex(b, "FF01030FC000000A0A0AEF5F0A00000000")))
+		p := h.Peer(byte(2 + i))
+		h.HandleDatagram(t0, addr, enc([]byte{p.ID, 1, 0x01, 0x00, 0x00, 0x02})) // ACK of the reply
+		peers = append(peers, p)
+	}
+	h.Flush(t0)
+	ka := make([][]byte, len(peers))
+	for i, p := range peers {
+		ka[i] = enc([]byte{p.ID, 1, TypeKeepalive})
+	}
+	d := make([]byte, 3)
+	now := t0
+	b.ReportAllocs()
+	for b.Loop() {
+		now = now.Add(5 * time.Second)
+		for i, p := range peers {
+			copy(d, ka[i])
+			h.HandleDatagram(now, p.Addr, d)
+		}
+		h.Tick(now)
+	}
+	if out.n < b.N*16 {
+		b.Fatalf("%d keepalives for %d ops", out.n, b.N)
+	}
+}

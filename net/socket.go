@@ -127,3 +127,23 @@ func (s *Socket) Close() error {
 	})
 	return err
 }
+
+// LocalIPv4For returns the IPv4 address a client at to reaches this host
+// on: the bound address when the socket is bound to one, else the source
+// address the system would use towards to (found by routing a UDP socket
+// that sends nothing), else 0.0.0.0. The host writes it in its shutdown
+// notice (transport.md 10.4).
+func (s *Socket) LocalIPv4For(to netip.AddrPort) [4]byte {
+	if a := s.LocalAddr().Addr().Unmap(); a.Is4() && !a.IsUnspecified() {
+		return a.As4()
+	}
+	c, err := stdnet.DialUDP("udp4", nil, stdnet.UDPAddrFromAddrPort(to))
+	if err != nil {
+		return [4]byte{}
+	}
+	defer c.Close()
+	if a := c.LocalAddr().(*stdnet.UDPAddr).AddrPort().Addr().Unmap(); a.Is4() {
+		return a.As4()
+	}
+	return [4]byte{}
+}

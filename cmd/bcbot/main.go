@@ -1,7 +1,9 @@
 // Command bcbot is a headless Bridge Commander client: it joins a server
 // the way a stock client does (connect, checksum rounds answered from a
-// manifest, Settings, NewPlayerInGame), then chats and idles. With
-// -discover it lists the servers answering on the LAN instead.
+// manifest, Settings, NewPlayerInGame), then chats, idles, and for
+// play-testing a mission flies a ship (-spawn), fires at another player
+// (-fire-at) and self-destructs (-self-destruct). With -discover it lists
+// the servers answering on the LAN instead.
 package main
 
 import (
@@ -21,8 +23,8 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
-	"github.com/bcserver/bcserver/engine/bot"
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/plugins/gamespy"
 )
 
@@ -31,11 +33,20 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runContext(ctx, args, stdout, stderr)
+}
+
+// runContext is run until ctx ends (tests cancel it).
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bcbot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
 		addr     = fs.String("addr", "127.0.0.1:22101", "server address")
 		name     = fs.String("name", "bcbot", "player name")
+		password = fs.String("password", "", "server password, sent in the connect request")
+		modem    = fs.Bool("modem", false, "report a dial-up modem in NewPlayerInGame (2A 21)")
 		manifest = fs.String("manifest", "", "hash manifest to answer checksum rounds from (default: vanilla 1.1)")
 		chat     = fs.String("chat", "", "chat line to send once in the game")
 		idle     = fs.Duration("idle", 0, "stay in the game this long, then leave (0 = until interrupted)")
@@ -48,12 +59,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		secs     = fs.Float64("secs", 10, "load mode: seconds of load")
 		pid      = fs.Int("pid", 0, "load mode: the server's process id, to report its CPU time (Linux)")
 		states   = fs.Bool("state", false, "load mode: also send a StateUpdate with every message, as clients do")
+		spawn    = fs.String("spawn", "", "once in the game, fly a ship of this class (name, e.g. Sovereign, or species index); respawn after a death")
+		pos      = fs.String("pos", "", "where the ship appears: x,y,z in world units (default 0,0,0)")
+		fireAt   = fs.Int("fire-at", 0, "fire a forward phaser at this player id's ship every -fire-every")
+		every    = fs.Duration("fire-every", time.Second, "time between shots")
+		destruct = fs.Duration("self-destruct", 0, "self-destruct this long after joining (0 = never)")
 	)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	level := slog.LevelInfo
 	if *verbose {
 		level = slog.LevelDebug
@@ -76,7 +90,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		server = ua.AddrPort()
 	}
-	cfg := bot.Config{Server: server, Name: *name, Logger: log}
+	cfg := bot.Config{Server: server, Name: *name, Password: *password, Modem: *modem, Logger: log}
 	if server.Addr().IsLoopback() {
 		cfg.Local = "127.0.0.1:0"
 	} else {
@@ -92,21 +106,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *nbots > 0 {
 		lc := bot.LoadConfig{Server: server, Bots: *nbots, Rate: *rate, Duration: time.Duration(*secs * float64(time.Second)),
-			StateUpdates: *states, Manifest: cfg.Manifest, Logger: log}
+			StateUpdates: *states, Password: *password, Manifest: cfg.Manifest, Logger: log}
 		if err := runLoad(ctx, lc, *pid, stdout); err != nil {
 			fmt.Fprintf(stderr, "bcbot: %v\n", err)
 			return 1
 		}
 		return 0
 	}
-	if err := join(ctx, cfg, *chat, *idle, *timeout, log); err != nil {
+	p, err := parsePos(*pos)
+	if err != nil {
+		fmt.Fprintf(stderr, "bcbot: %v\n", err)
+		return 2
+	}
+	play := playOptions{Spawn: *spawn, Pos: p, FireAt: *fireAt, FireEvery: *every, SelfDestruct: *destruct}
+	if play.FireEvery <= 0 {
+		play.FireEvery = time.Second
+	}
+	if err := join(ctx, cfg, *chat, *idle, *timeout, play, log); err != nil {
 		fmt.Fprintf(stderr, "bcbot: %v\n", err)
 		return 1
 	}
 	return 0
 }
 
-func join(ctx context.Context, cfg bot.Config, chat string, idle, timeout time.Duration, log *slog.Logger) error {
+func join(ctx context.Context, cfg bot.Config, chat string, idle, timeout time.Duration, play playOptions, log *slog.Logger) error {
 	b, err := bot.New(cfg)
 	if err != nil {
 		return err
@@ -120,18 +143,41 @@ func join(ctx context.Context, cfg bot.Config, chat string, idle, timeout time.D
 		return fmt.Errorf("joining %s: %w", cfg.Server, err)
 	}
 	s := b.Settings()
-	log.Info("joined the game", "server", cfg.Server, "id", b.ID(), "slot", s.Slot, "map", string(s.Map), "game_time", s.GameTime)
+	log.Info("joined the game", "server", cfg.Server, "id", b.ID(), "name", b.Name(), "renamed", s.NameChanged, "slot", s.Slot, "map", string(s.Map), "game_time", s.GameTime)
 	if chat != "" {
 		if err := b.Chat(chat, false); err != nil {
 			return err
 		}
 	}
-	var deadline <-chan time.Time
+	pl, err := newPlayer(b, play, log)
+	if err != nil {
+		return err
+	}
+	if err := pl.spawn(); err != nil {
+		return err
+	}
+	var deadline, destruct <-chan time.Time
 	if idle > 0 {
 		deadline = time.After(idle)
 	}
+	if play.SelfDestruct > 0 {
+		destruct = time.After(play.SelfDestruct)
+	}
+	var shots <-chan time.Time
+	if play.FireAt > 0 {
+		t := time.NewTicker(play.FireEvery)
+		defer t.Stop()
+		shots = t.C
+	}
 	for {
 		select {
+		case <-shots:
+			pl.fire()
+		case <-destruct:
+			log.Info("self-destructing")
+			if err := b.Send(bot.SelfDestruct(), true); err != nil {
+				return err
+			}
 		case <-ctx.Done():
 			log.Info("leaving")
 			return nil
@@ -140,6 +186,9 @@ func join(ctx context.Context, cfg bot.Config, chat string, idle, timeout time.D
 			return nil
 		case m := <-b.Inbox():
 			logMessage(log, m.Payload)
+			if len(m.Payload) > 0 {
+				pl.seen(m.Payload)
+			}
 		case <-time.After(time.Second):
 			if b.State() == bot.Closed {
 				if err := b.Err(); err != nil && !errors.Is(err, context.Canceled) {

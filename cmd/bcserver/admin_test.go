@@ -16,7 +16,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
-	"github.com/bcserver/bcserver/engine/bot"
+	"github.com/bcserver/bcserver/internal/bot"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/plugins/admin"
 )
@@ -39,6 +39,7 @@ func serveAdmin(t *testing.T, mutate func(*UserConfig)) *adminRun {
 		uc.Admin.Listen = "127.0.0.1:0"
 		uc.Admin.Token = testToken
 		uc.Store.Path = filepath.Join(dir, "bcserver.db")
+		uc.Bans.File = filepath.Join(dir, "banlist.txt")
 		if mutate != nil {
 			mutate(uc)
 		}
@@ -448,8 +449,6 @@ func TestAdminEvents(t *testing.T) {
 }
 
 func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
-
-func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
 // The status carries what the stock mission library keeps: the time left
 // and, in team modes, the team scores.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 )
@@ -119,7 +120,7 @@ func TestAgonesBadPort(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = serve(t.Context(), uc, rc, discard(), nil)
-	if err == nil || !contains(err.Error(), "AGONES_SDK_HTTP_PORT") {
+	if err == nil || !strings.Contains(err.Error(), "AGONES_SDK_HTTP_PORT") {
 		t.Fatalf("serve: %v", err)
 	}
 }

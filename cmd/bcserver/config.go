@@ -15,6 +15,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/bans"
 	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/lua"
@@ -29,6 +30,7 @@ var defaultTOML []byte
 // engine's runtime Config by Runtime.
 type UserConfig struct {
 	Server   ServerSection   `toml:"server"`
+	Bans     BansSection     `toml:"bans"`
 	Game     GameSection     `toml:"game"`
 	Mission  MissionSection  `toml:"mission"`
 	Lua      LuaSection      `toml:"lua"`
@@ -43,6 +45,18 @@ type UserConfig struct {
 	// reload re-reads the layers this configuration came from (SIGHUP);
 	// nil for a configuration built in code.
 	reload func() (UserConfig, error)
+
+	// dir is the folder of the configuration file: relative paths in it
+	// (bans.file) are relative to it.
+	dir string
+}
+
+// BansSection is [bans]: fixed bans, and the ban list file the server
+// keeps (bans added or lifted at run time are written there).
+type BansSection struct {
+	File      string   `toml:"file"`
+	Addresses []string `toml:"addresses"`
+	Names     []string `toml:"names"`
 }
 
 // SimSection is [simulation].
@@ -83,21 +97,15 @@ type GameSection struct {
 	MissionsDir     string `toml:"missions_dir"`
 	CollisionDamage bool   `toml:"collision_damage"`
 	JoinInProgress  bool   `toml:"join_in_progress"`
+	// Addons are folders under missions_dir/addons loaded into the mode's
+	// Lua state after its main.lua, in this order.
+	Addons []string `toml:"addons"`
 }
 
 // MissionSection is [mission]: options for the game mode, handed to the
 // mission as bc.config. The keys below are checked here; any other key is
 // the mission's business.
 type MissionSection map[string]any
-
-// LuaSection is [lua]: the mission runtime.
-type LuaSection struct {
-	Budget       Duration `toml:"budget"`        // per call into Lua
-	MaxErrors    int      `toml:"max_errors"`    // errors within ErrorWindow before the mission is unloaded
-	ErrorWindow  Duration `toml:"error_window"`  //
-	Watch        string   `toml:"watch"`         // auto | fsnotify | poll | off
-	PollInterval Duration `toml:"poll_interval"` // for watch = poll
-}
 
 // ChecksumSection is [checksum].
 type ChecksumSection struct {
@@ -195,6 +203,7 @@ func LoadConfig(path string) (UserConfig, error) {
 		if err := os.WriteFile(path, defaultTOML, 0o644); err != nil {
 			return c, fmt.Errorf("writing the default configuration to %s: %w", path, err)
 		}
+		c.dir = filepath.Dir(path)
 		return c, nil
 	}
 	if err != nil {
@@ -202,6 +211,15 @@ func LoadConfig(path string) (UserConfig, error) {
 	}
 	if err := decodeStrict(b, &c); err != nil {
 		return c, fmt.Errorf("%s: %w", path, err)
+	}
+	c.dir = filepath.Dir(path)
+	// A relative missions_dir (or storage_dir) is the config file's
+	// neighbour, wherever the server is started from.
+	if d := c.Game.MissionsDir; d != "" && !filepath.IsAbs(d) {
+		c.Game.MissionsDir = filepath.Join(filepath.Dir(path), d)
+	}
+	if d := c.Lua.StorageDir; d != "" && !filepath.IsAbs(d) {
+		c.Lua.StorageDir = filepath.Join(filepath.Dir(path), d)
 	}
 	return c, nil
 }
@@ -212,11 +230,34 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 	var errs []error
 	rc.ServerName = c.Server.Name
 	rc.MaxPlayers = c.Server.MaxPlayers
+	if n := c.Server.MaxPlayers; n < 1 || n > engine.MaxSlots {
+		errs = append(errs, fmt.Errorf("server.max_players %d: want 1..%d (stock menus offer 2..%d)", n, engine.MaxSlots, engine.StockMaxPlayers))
+	}
 	rc.Password = c.Server.Password
+	rc.BanFile = c.BanFile()
+	for _, a := range c.Bans.Addresses {
+		if e, err := bans.Parse(a); err != nil || e.IsName() {
+			errs = append(errs, fmt.Errorf("bans.addresses: %q is not an IPv4 address (255 = any octet)", a))
+		}
+		rc.Bans = append(rc.Bans, a)
+	}
+	for _, n := range c.Bans.Names {
+		if _, err := bans.Parse(bans.NamePrefix + n); err != nil {
+			errs = append(errs, fmt.Errorf("bans.names: %q: %w", n, err))
+		}
+		rc.Bans = append(rc.Bans, bans.NamePrefix+n)
+	}
 	if fsys, where, err := c.MissionsFS(); err != nil {
 		errs = append(errs, err)
-	} else if err := lua.CheckMode(fsys, c.Game.Mode); err != nil {
-		errs = append(errs, fmt.Errorf("game.mode: %s: %w", where, err))
+	} else {
+		if err := lua.CheckMode(fsys, c.Game.Mode); err != nil {
+			errs = append(errs, fmt.Errorf("game.mode: %s: %w", where, err))
+		}
+		for _, a := range c.Game.Addons {
+			if err := lua.CheckAddon(fsys, a); err != nil {
+				errs = append(errs, fmt.Errorf("game.addons: %s: %w", where, err))
+			}
+		}
 	}
 	m, err := c.Mission.check()
 	if err != nil {
@@ -306,6 +347,16 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 	return rc, errors.Join(errs...)
 }
 
+// BanFile returns bans.file resolved against the configuration file's
+// folder ("" for none).
+func (c UserConfig) BanFile() string {
+	f := c.Bans.File
+	if f == "" || filepath.IsAbs(f) || c.dir == "" {
+		return f
+	}
+	return filepath.Join(c.dir, f)
+}
+
 // Runtime converts the TOML form into gamespy.Config.
 func (g GamespyConfig) Runtime() gamespy.Config {
 	return gamespy.Config{
@@ -330,7 +381,7 @@ func (ms MissionSection) check() (engine.Mission, error) {
 		}
 		n, isInt := v.(int64)
 		if !isInt || !ok(n) {
-			errs = append(errs, fmt.Errorf("mission.%s = %v: want %s", key, v, want))
+			errs = append(errs, fmt.Errorf("mission.%s = %s: want %s", key, describe(v), want))
 			return 0, false
 		}
 		return int(n), true
@@ -339,7 +390,7 @@ func (ms MissionSection) check() (engine.Mission, error) {
 	if v, ok := ms["system"]; ok {
 		s, _ := v.(string)
 		if lua.SystemIndex(s) == 0 {
-			errs = append(errs, fmt.Errorf("mission.system %v: want one of %s", v, strings.Join(lua.Systems(), ", ")))
+			errs = append(errs, fmt.Errorf("mission.system = %s: want one of %s", describe(v), strings.Join(lua.Systems(), ", ")))
 		} else {
 			m.System = s
 		}
@@ -350,38 +401,50 @@ func (ms MissionSection) check() (engine.Mission, error) {
 	if n, ok := intKey("frag_limit", limit, "-1 (none) or 1..254 (stock menus: 1..10)"); ok {
 		m.FragLimit = n
 	}
-	intKey("player_limit", func(n int64) bool { return n >= 2 && n <= 8 }, "2..8")
+	if _, ok := ms["player_limit"]; ok {
+		// One rule: the limit the server enforces is the one missions
+		// announce in MISSION_INIT.
+		errs = append(errs, errors.New("mission.player_limit is gone: the player limit is server.max_players, which missions announce in MISSION_INIT and the server enforces"))
+	}
 	intKey("restart_after", func(n int64) bool { return n >= -1 && n <= 86400 }, "seconds, 0 or -1 = never")
 	for _, key := range []string{"stock_killer_score_quirk", "stock_skip_weapon_kill_score_change", "check_faction_ships"} {
 		if v, ok := ms[key]; ok {
 			if _, isBool := v.(bool); !isBool {
-				errs = append(errs, fmt.Errorf("mission.%s = %v: want true or false", key, v))
+				errs = append(errs, fmt.Errorf("mission.%s = %s: want true or false", key, describe(v)))
 			}
 		}
 	}
 	return m, errors.Join(errs...)
 }
 
-// options converts [lua] into the runtime's options.
-func (l LuaSection) options() (lua.Options, error) {
-	o := lua.Options{Budget: time.Duration(l.Budget), MaxErrors: l.MaxErrors, ErrorWindow: time.Duration(l.ErrorWindow)}
-	switch l.Watch {
-	case "auto", "fsnotify", "poll", "off":
-	default:
-		return o, fmt.Errorf("lua.watch %q: want auto, fsnotify, poll or off", l.Watch)
+// describe shows a TOML value as the host wrote it, with its type, so
+// frag_limit = "2" does not read like a valid 2.
+func describe(v any) string {
+	switch v := v.(type) {
+	case string:
+		return fmt.Sprintf("%q (a string)", v)
+	case int64:
+		return fmt.Sprintf("%d (an integer)", v)
+	case float64:
+		return fmt.Sprintf("%v (a float)", v)
+	case bool:
+		return fmt.Sprintf("%v (a boolean)", v)
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "a table"
 	}
-	if l.Budget < 0 || l.MaxErrors < 0 || l.ErrorWindow < 0 || l.PollInterval < 0 {
-		return o, errors.New("lua: values must not be negative")
-	}
-	return o, nil
+	return fmt.Sprintf("%v (%T)", v, v)
 }
 
 // builtinMissions names the embedded missions in logs and errors.
 const builtinMissions = "built-in missions"
 
-// MissionsFS returns the missions root and where it is: game.missions_dir,
-// else ./missions when it exists, else the copy built into the binary
-// ("" for embedded).
+// MissionsFS returns the missions root and where it is: game.missions_dir
+// (relative to the config file's folder, or from -missions-dir relative to
+// the working directory), else ./missions when it exists, else the copy
+// built into the binary (builtinMissions). A folder of its own still
+// reaches the built-in lib/ (see startMission).
 func (c UserConfig) MissionsFS() (fs.FS, string, error) {
 	dir := c.Game.MissionsDir
 	if dir == "" {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/lua"
+	"github.com/bcserver/bcserver/missions"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/gamespy"
 	"github.com/bcserver/bcserver/plugins/metrics"
@@ -40,6 +41,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		name        = fs.String("name", "", "server name (overrides server.name)")
 		maxPlayers  = fs.Int("max-players", 0, "player limit 1..16 (overrides server.max_players)")
 		mode        = fs.String("mode", "", "game mode (overrides game.mode)")
+		missionsDir = fs.String("missions-dir", "", "folder of missions (overrides game.missions_dir)")
 		logLevel    = fs.String("log-level", "", "debug, info, warn or error (overrides server.log_level)")
 		validation  = fs.String("validation", "", "strict, verified or off (overrides checksum.validation)")
 		manifest    = fs.String("manifest", "", "hash manifest file (overrides checksum.manifest)")
@@ -49,8 +51,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		healthcheck = fs.String("healthcheck", "", "GET this URL (e.g. http://127.0.0.1:8080/healthz) and exit 0 if it answers 200 (container health checks)")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: bcserver [flags]\n\nFlags override BCSERVER_* environment variables, which override the configuration file,\nwhich overrides the built-in defaults.\n\n")
+		fmt.Fprintf(stderr, "usage: bcserver [flags]\n       bcserver missions export DIR\n       bcserver test-missions DIR\n\n"+
+			"Flags override BCSERVER_* environment variables, which override the configuration file,\nwhich overrides the built-in defaults.\n\n")
 		fs.PrintDefaults()
+	}
+	if len(args) > 0 {
+		switch args[0] {
+		case "missions":
+			return missionsCommand(args[1:], stdout, stderr)
+		case "test-missions":
+			return testMissionsCommand(args[1:], stdout, stderr)
+		}
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -84,6 +95,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		if *mode != "" {
 			uc.Game.Mode = *mode
+		}
+		if *missionsDir != "" {
+			uc.Game.MissionsDir = *missionsDir
 		}
 		if *logLevel != "" {
 			uc.Server.LogLevel = *logLevel
@@ -182,6 +196,10 @@ func serveFull(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.L
 	return err
 }
 
+// ids gives players uids that are stable for the life of the process,
+// across every game it runs.
+var ids = lua.NewIdentities()
+
 // startMission loads the configured mission on the game (before it runs)
 // and reloads it when its files change, until ctx ends.
 func startMission(ctx context.Context, uc UserConfig, g *engine.Game, log *slog.Logger, m *metrics.Metrics) (*missionSlot, error) {
@@ -193,7 +211,13 @@ func startMission(ctx context.Context, uc UserConfig, g *engine.Game, log *slog.
 	if err != nil {
 		return nil, err
 	}
-	opts.Mode, opts.FS, opts.Config, opts.Logger = uc.Game.Mode, fsys, uc.Mission, log
+	opts.Mode, opts.FS, opts.Config, opts.Logger, opts.Addons = uc.Game.Mode, fsys, uc.Mission, log, uc.Game.Addons
+	opts.Identities = ids
+	if where != builtinMissions {
+		// A host's own folder still reaches the built-in lib/ (the stock
+		// rules the tutorial builds on) for modules it does not have.
+		opts.LibFS = missions.FS()
+	}
 	ms := newMissionSlot(g, fsys, where, opts, log)
 	budget := opts.Budget
 	if budget <= 0 {

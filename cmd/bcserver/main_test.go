@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
-	"github.com/bcserver/bcserver/engine/bot"
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/lua"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/plugins/gamespy"
@@ -25,7 +25,7 @@ func TestDefaultConfigIsValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if uc.Server.Port != 22101 || rc.MaxPlayers != 16 || rc.Mission.Script != "Multiplayer.Episode.Mission1.Mission1" ||
+	if uc.Server.Port != 22101 || rc.MaxPlayers != engine.StockMaxPlayers || rc.Password != "" || rc.BanFile != "banlist.txt" || len(rc.Bans) != 0 || rc.Mission.Script != "Multiplayer.Episode.Mission1.Mission1" ||
 		rc.Validation != checksum.ModeVerified || !rc.CollisionDamage || rc.Mission.System != "Multi1" {
 		t.Fatalf("defaults: %+v / %+v", uc, rc)
 	}
@@ -46,7 +46,17 @@ func TestConfigErrors(t *testing.T) {
 		{"bad system", "[mission]\nsystem = \"Vulcan\"\n", "mission.system"},
 		{"bad time limit", "[mission]\ntime_limit = 0\n", "mission.time_limit"},
 		{"bad frag limit", "[mission]\nfrag_limit = \"five\"\n", "mission.frag_limit"},
-		{"bad player limit", "[mission]\nplayer_limit = 9\n", "mission.player_limit"},
+		{"player limit moved", "[mission]\nplayer_limit = 8\n", "server.max_players"},
+		{"no players", "[server]\nmax_players = 0\n", "server.max_players"},
+		{"bad ban address", "[bans]\naddresses = [\"10.0.0\"]\n", "bans.addresses"},
+		{"name in addresses", "[bans]\naddresses = [\"name:Bob\"]\n", "bans.addresses"},
+		{"empty ban name", "[bans]\nnames = [\" \"]\n", "bans.names"},
+		{"unknown bans key", "[bans]\nips = []\n", "bans.ips"},
+		{"frag limit as a string", "[mission]\nfrag_limit = \"2\"\n", `mission.frag_limit = "2" (a string): want -1 (none) or 1..254`},
+		{"budget over tick budget", "[lua]\nbudget = \"20ms\"\ntick_budget = \"10ms\"\n", "lua.budget 20ms is larger than lua.tick_budget 10ms"},
+		{"bad size", "[lua]\nmemory_limit = \"lots\"\n", "memory_limit"},
+		{"missing addon", "[game]\naddons = [\"nope\"]\n", `game.addons: built-in missions: addon "nope": no addons/nope/main.lua`},
+		{"tiny memory", "[lua]\nmemory_limit = \"10KiB\"\n", "lua.memory_limit 10KiB: want at least 1MiB"},
 		{"bad quirk flag", "[mission]\nstock_killer_score_quirk = 1\n", "mission.stock_killer_score_quirk"},
 		{"bad watch", "[lua]\nwatch = \"inotify\"\n", "lua.watch"},
 		{"unknown lua key", "[lua]\nbudgte = \"1s\"\n", "lua.budgte"},
@@ -91,6 +101,16 @@ func TestMissingConfigIsWritten(t *testing.T) {
 	if err != nil || rc.ServerName != "My Game" || rc.MaxPlayers != 4 || uc.Game.Mode != "team-deathmatch" || uc.Server.Port != 22101 {
 		t.Fatalf("%+v %v", rc, err)
 	}
+	// The ban file is found next to the configuration file.
+	os.WriteFile(path, []byte("[server]\npassword = \"Warp9\"\nmax_players = 16\n[bans]\naddresses = [\"10.0.0.255\"]\nnames = [\"Griefer\"]\n"), 0o644)
+	if uc, err = LoadConfig(path); err != nil {
+		t.Fatal(err)
+	}
+	rc, err = uc.Runtime()
+	if err != nil || rc.Password != "Warp9" || rc.MaxPlayers != 16 || rc.BanFile != filepath.Join(filepath.Dir(path), "banlist.txt") ||
+		strings.Join(rc.Bans, ",") != "10.0.0.255,name:Griefer" {
+		t.Fatalf("%+v %v", rc, err)
+	}
 }
 
 func TestFlagsAndPrintConfig(t *testing.T) {
@@ -112,6 +132,7 @@ func TestServeDefault(t *testing.T) {
 	uc := DefaultUserConfig()
 	uc.Server.Address = "127.0.0.1"
 	uc.Server.Port = 0
+	uc.Lua.stepTime = 100 * time.Nanosecond
 	rc, err := uc.Runtime()
 	if err != nil {
 		t.Fatal(err)
@@ -157,8 +178,8 @@ func TestServeDefault(t *testing.T) {
 	if err := b.WaitState(bctx, bot.Closed); err != nil {
 		t.Fatal(err)
 	}
-	if b.BootReason() != bcnet.BootTimedOut {
-		t.Fatalf("shutdown notice reason %d", b.BootReason())
+	if !b.ServerShutDown() || b.BootReason() != bcnet.BootNone {
+		t.Fatalf("shutdown: notice %v, boot reason %d", b.ServerShutDown(), b.BootReason())
 	}
 }
 

@@ -6,8 +6,8 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
-	"github.com/bcserver/bcserver/engine/bot"
 	"github.com/bcserver/bcserver/engine/ships"
+	"github.com/bcserver/bcserver/internal/bot"
 )
 
 // spawn sends a bot's ObjCreateTeam for a ship of the given species with

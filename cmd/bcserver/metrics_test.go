@@ -14,7 +14,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/bcserver/bcserver/engine"
-	"github.com/bcserver/bcserver/engine/bot"
+	"github.com/bcserver/bcserver/internal/bot"
 )
 
 // scrape reads /metrics (no token needed) and returns the families.
@@ -160,7 +160,7 @@ func TestMetricsLuaOverrun(t *testing.T) {
 	a := serveAdmin(t, func(uc *UserConfig) {
 		uc.Game.MissionsDir, uc.Game.Mode = dir, "spin"
 		uc.Lua.Watch = "off"
-		uc.Lua.Budget = Duration(20 * time.Millisecond)
+		uc.Lua.Budget = Duration(5 * time.Millisecond)
 	})
 	alice := a.join(t, "Alice")
 	if err := alice.Chat("spin", false); err != nil {

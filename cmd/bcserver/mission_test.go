@@ -5,6 +5,7 @@ import (
 	"context"
 	"io/fs"
 	"log/slog"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,9 +15,11 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
-	"github.com/bcserver/bcserver/engine/bot"
+	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/missions"
+	bcnet "github.com/bcserver/bcserver/net"
+	"github.com/bcserver/bcserver/plugins/gamespy"
 )
 
 type lockedBuf struct {
@@ -77,6 +80,7 @@ func serveTest(t *testing.T, mutate func(*UserConfig)) *running {
 	uc.Server.Address = "127.0.0.1"
 	uc.Server.Port = 0
 	uc.Plugins.Gamespy.Enabled = false
+	uc.Lua.stepTime = 100 * time.Nanosecond // deterministic budgets
 	if mutate != nil {
 		mutate(&uc)
 	}
@@ -172,6 +176,29 @@ func TestUDPMissionJoinAndChat(t *testing.T) {
 	r.do(t, func(g *engine.Game) { script, mapName = g.Mission().Script, g.Mission().MapName })
 	if script != "Multiplayer.Episode.Mission1.Mission1" || mapName != "DM" {
 		t.Fatalf("mission %q %q", script, mapName)
+	}
+}
+
+// The limit the mission announces in MISSION_INIT is server.max_players,
+// and it is the one enforced: the next joiner is told "server full".
+func TestUDPPlayerLimitAnnouncedIsEnforced(t *testing.T) {
+	r := serveTest(t, func(uc *UserConfig) { uc.Server.MaxPlayers = 2 })
+	a := r.join(t, "Alice")
+	await(t, a, "MISSION_INIT", []byte{0x35, 2, 1, 0xff, 0xff}, 5*time.Second)
+	r.join(t, "Bob")
+	c, err := bot.New(bot.Config{Server: r.srv.Addr(), Name: "Carl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c.Start(ctx)
+	t.Cleanup(c.Close)
+	if err := c.WaitState(ctx, bot.Closed); err != nil {
+		t.Fatal(err)
+	}
+	if c.BootReason() != bcnet.BootFull {
+		t.Fatalf("third player: boot reason %d", c.BootReason())
 	}
 }
 
@@ -294,5 +321,39 @@ func saveByRename(t *testing.T, path, content string) {
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A password set in the configuration is enforced (stock refusal, reason
+// 2) and browsers see the server as locked (gamespy.md 2.1).
+func TestUDPPasswordLockedAndEnforced(t *testing.T) {
+	r := serveTest(t, func(uc *UserConfig) { uc.Server.Password = "Warp9"; uc.Plugins.Gamespy.Enabled = true })
+	conn, err := netListenUDP()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	found, err := gamespy.Discover(ctx, conn, []netip.AddrPort{r.srv.Addr()}, 500*time.Millisecond)
+	conn.Close()
+	if err != nil || len(found) != 1 || found[0].Info["password"] != "1" || !strings.HasPrefix(found[0].Info["hostname"], "*") {
+		t.Fatalf("discover: %+v %v", found, err)
+	}
+	for _, tc := range []struct {
+		password string
+		want     bot.State
+	}{{"", bot.Closed}, {"warp9", bot.InGame}} {
+		b, err := bot.New(bot.Config{Server: r.srv.Addr(), Name: "P" + tc.password, Password: tc.password})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Start(ctx)
+		t.Cleanup(b.Close)
+		if err := b.WaitState(ctx, tc.want); err != nil {
+			t.Fatal(err)
+		}
+		if tc.want == bot.Closed && b.BootReason() != bcnet.BootRefused {
+			t.Fatalf("no password: boot reason %d", b.BootReason())
+		}
 	}
 }

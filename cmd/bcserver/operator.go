@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -71,6 +72,15 @@ func (c UserConfig) checkOperator() error {
 		errs = append(errs, errors.New("agones.health_interval: must not be negative"))
 	}
 	return errors.Join(errs...)
+}
+
+// resolve makes a relative path of the configuration file relative to the
+// file's folder, as bans.file is.
+func (c UserConfig) resolve(p string) string {
+	if p == "" || filepath.IsAbs(p) || c.dir == "" {
+		return p
+	}
+	return filepath.Join(c.dir, p)
 }
 
 func isLoopback(host string) bool {
@@ -137,7 +147,7 @@ func startOperator(uc UserConfig, srv *engine.Server, ms *missionSlot, gs *games
 		return nil, err
 	}
 	if uc.Store.Path != "" {
-		st, err := store.Open(uc.Store.Path, store.Options{Logger: log})
+		st, err := store.Open(uc.resolve(uc.Store.Path), store.Options{Logger: log})
 		if err != nil {
 			return nil, fmt.Errorf("plugin/store: %w", err)
 		}
@@ -165,23 +175,16 @@ func startOperator(uc UserConfig, srv *engine.Server, ms *missionSlot, gs *games
 	if uc.Admin.Listen == "" {
 		return op, nil
 	}
-	bans, err := newPluginBans(g, op.store, log)
-	if err != nil {
-		op.close()
-		return nil, fmt.Errorf("plugin/admin: %w", err)
-	}
-	if err := g.AddPlugin(bans); err != nil {
-		op.close()
-		return nil, err
-	}
-	tok, err := adminToken(uc.Admin, log)
+	as := uc.Admin
+	as.TokenFile = uc.resolve(as.TokenFile)
+	tok, err := adminToken(as, log)
 	if err != nil {
 		op.close()
 		return nil, fmt.Errorf("plugin/admin: %w", err)
 	}
 	op.token = tok
 	aopts := admin.Options{
-		Server: srv, Token: tok, Version: versionString(), Missions: ms, Bans: bans,
+		Server: srv, Token: tok, Version: versionString(), Missions: ms, Bans: newBanList(g, func() []string { return g.Config().Bans }),
 		Metrics: promhttp.HandlerFor(m.Registry(), promhttp.HandlerOpts{}), Tail: tail,
 		Audit: m.AdminAction, Logger: log,
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/internal/bot"
+	bcnet "github.com/bcserver/bcserver/net"
 )
 
 // Every key can be set from the environment; flags win over it, and it
@@ -26,7 +29,7 @@ func TestEnvPrecedence(t *testing.T) {
 		"BCSERVER_SERVER_NAME=from env",
 		"BCSERVER_SERVER_PORT=22300",
 		"BCSERVER_GAME_COLLISION_DAMAGE=false",
-		"BCSERVER_LUA_BUDGET=20ms",
+		"BCSERVER_LUA_BUDGET=5ms",
 		"BCSERVER_PLUGINS_GAMESPY_MASTERS=m1.example, m2.example",
 		"BCSERVER_ADMIN_TOKEN=0123456789abcdefXYZ",
 		"BCSERVER_MISSION_TIME_LIMIT=10",
@@ -38,7 +41,7 @@ func TestEnvPrecedence(t *testing.T) {
 		t.Fatal(err)
 	}
 	if uc.Server.Name != "from env" || uc.Server.Port != 22400 || uc.Server.MaxPlayers != 6 || uc.Game.CollisionDamage ||
-		time.Duration(uc.Lua.Budget) != 20*time.Millisecond || strings.Join(uc.Plugins.Gamespy.Masters, "|") != "m1.example|m2.example" ||
+		time.Duration(uc.Lua.Budget) != 5*time.Millisecond || strings.Join(uc.Plugins.Gamespy.Masters, "|") != "m1.example|m2.example" ||
 		uc.Admin.Token != "0123456789abcdefXYZ" || uc.Mission["time_limit"] != int64(10) || uc.Mission["system"] != "Multi3" {
 		t.Fatalf("layers: %+v", uc)
 	}
@@ -127,7 +130,8 @@ func TestSIGHUPReconfigures(t *testing.T) {
 	}, func(x *served) { s = x })
 	a := &adminRun{running: *r, s: s, base: "http://" + s.op.addr.String()}
 	a.join(t, "Alice")
-	write("[server]\nname = \"after\"\naddress = \"127.0.0.1\"\nport = 0\nmax_players = 4\nlog_level = \"debug\"\n[game]\nmode = \"team-deathmatch\"\n[plugins.gamespy]\nenabled = false\n")
+	bob := a.join(t, "Bob")
+	write("[server]\nname = \"after\"\naddress = \"127.0.0.1\"\nport = 0\nmax_players = 4\nlog_level = \"debug\"\n[bans]\nnames = [\"Bob\"]\n[game]\nmode = \"team-deathmatch\"\n[plugins.gamespy]\nenabled = false\n")
 	if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
@@ -142,6 +146,12 @@ func TestSIGHUPReconfigures(t *testing.T) {
 	st := a.status(t)
 	if st.Server.Name != "after" || st.Server.MaxPlayers != 4 || st.Mission.Mode != "deathmatch" || st.Mission.PendingMode != "team-deathmatch" {
 		t.Fatalf("after SIGHUP: %+v %+v", st.Server, st.Mission)
+	}
+	// The new [bans] entry took Bob off the server.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := bob.WaitState(ctx, bot.Closed); err != nil || bob.BootReason() != bcnet.BootBanned {
+		t.Fatalf("Bob after the ban: %v, boot %d", err, bob.BootReason())
 	}
 	// A broken file changes nothing.
 	write("[server]\nname = 3\n")

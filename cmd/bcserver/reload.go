@@ -60,9 +60,10 @@ func watchHUP(ctx context.Context, uc UserConfig, srv *engine.Server, ms *missio
 	}
 }
 
-// reconfigure applies a re-read configuration: names, limits, password and
-// the mission (a changed mode or [mission] table takes over when the match
-// ends; the same mission is reloaded from its files). What cannot change
+// reconfigure applies a re-read configuration: names, limits, password, the
+// ban list (its file read again) and the mission (a changed mode or
+// [mission] table takes over when the match ends; the same mission is
+// reloaded from its files). What cannot change
 // while running is named in the log. A configuration that does not load
 // or validate changes nothing.
 func reconfigure(ctx context.Context, cur UserConfig, srv *engine.Server, ms *missionSlot, log *slog.Logger) UserConfig {
@@ -73,8 +74,9 @@ func reconfigure(ctx context.Context, cur UserConfig, srv *engine.Server, ms *mi
 		return cur
 	}
 	next, err := cur.reload()
+	var rc engine.Config
 	if err == nil {
-		_, err = next.Runtime()
+		rc, err = next.Runtime()
 	}
 	if err != nil {
 		log.Error("SIGHUP: the configuration has errors, nothing changed", "err", err)
@@ -83,7 +85,7 @@ func reconfigure(ctx context.Context, cur UserConfig, srv *engine.Server, ms *mi
 	var restart []string
 	for _, d := range diffSections(cur, next) {
 		switch d {
-		case "server.name", "server.max_players", "server.password", "game.mode", "mission":
+		case "server.name", "server.max_players", "server.password", "game.mode", "mission", "bans.file", "bans.addresses", "bans.names":
 		default:
 			restart = append(restart, d)
 		}
@@ -96,6 +98,10 @@ func reconfigure(ctx context.Context, cur UserConfig, srv *engine.Server, ms *mi
 	defer cancel()
 	err = srv.Do(dctx, func(g *engine.Game) {
 		if applyErr = g.SetLive(live); applyErr != nil {
+			return
+		}
+		// The ban list is read again too: the file may have been edited.
+		if applyErr = g.ReloadBans(rc.Bans, rc.BanFile); applyErr != nil {
 			return
 		}
 		if modeChanged {
@@ -124,6 +130,7 @@ func reconfigure(ctx context.Context, cur UserConfig, srv *engine.Server, ms *mi
 	running := cur
 	running.Server.Name, running.Server.MaxPlayers, running.Server.Password = next.Server.Name, next.Server.MaxPlayers, next.Server.Password
 	running.Game.Mode, running.Mission = next.Game.Mode, next.Mission
+	running.Bans = next.Bans
 	return running
 }
 
@@ -148,6 +155,9 @@ func diffSections(a, b UserConfig) []string {
 		}
 		ft := fa.Type()
 		for j := 0; j < ft.NumField(); j++ {
+			if !ft.Field(j).IsExported() {
+				continue
+			}
 			key := strings.Split(ft.Field(j).Tag.Get("toml"), ",")[0]
 			if !reflect.DeepEqual(fa.Field(j).Interface(), fb.Field(j).Interface()) {
 				out = append(out, tag+"."+key)

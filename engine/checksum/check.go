@@ -130,9 +130,9 @@ func (m *Manifest) Check(req codec.ChecksumRequest, resp codec.ChecksumResponse,
 	}
 	if req.Round == 0 {
 		if want := m.RefHash(); resp.RefHash != want {
-			// The stock dialog names a file; App.pyc is what round 0
-			// asks for (handshake.md 2.4 rule 1).
-			res.fail(codec.ChecksumFailVersionOpcode, versionFailName(req),
+			// 0x23 carries the host's version string, not a file name:
+			// stock sends 23 02 00 36 30 ("60", handshake.md 2.4).
+			res.fail(codec.ChecksumFailVersionOpcode, m.versionString(),
 				fmt.Sprintf("version mismatch: ref_hash 0x%08X, want 0x%08X", resp.RefHash, want))
 			return res
 		}
@@ -163,11 +163,16 @@ func (r *Result) fail(op uint8, file, reason string) {
 	r.Reason = reason
 }
 
-func versionFailName(req codec.ChecksumRequest) string {
-	if req.Filter != "" && !strings.ContainsAny(req.Filter, "*?") {
-		return req.Filter
+// versionString is the version string the 0x23 reply carries: the
+// manifest's, "60" for the stock one.
+func (m *Manifest) versionString() string {
+	if m != nil && m.VersionString != "" {
+		return m.VersionString
 	}
-	return "App.pyc"
+	if m == nil || m.RefHash() == StockVersionHash {
+		return StockVersionString
+	}
+	return ""
 }
 
 type checker struct {

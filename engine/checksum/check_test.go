@@ -169,8 +169,8 @@ func TestCheckBranches(t *testing.T) {
 			map[Mode]want{ModeVerified: {opcode: 0x22, file: "scripts/ships", reason: "round 3"}, ModeOff: pass}},
 		{"bad ref hash", m, r0, func() codec.ChecksumResponse { r := good0; r.RefHash = StringHash("61"); return r }(),
 			map[Mode]want{
-				ModeVerified: {opcode: 0x23, file: "App.pyc", reason: "version"},
-				ModeStrict:   {opcode: 0x23, file: "App.pyc", reason: "version"},
+				ModeVerified: {opcode: 0x23, file: "60", reason: "version"},
+				ModeStrict:   {opcode: 0x23, file: "60", reason: "version"},
 				ModeOff:      pass,
 			}},
 		{"dir hash with the slash", m, r0, func() codec.ChecksumResponse { r := good0; r.DirHash = StringHash("scripts/"); return r }(),
@@ -229,7 +229,7 @@ func TestCheckBranches(t *testing.T) {
 		{"no manifest: structure only", nil, r2, mod2(func(r *codec.ChecksumResponse) { r.Tree = codec.ChecksumTree{} }),
 			map[Mode]want{ModeStrict: {ok: true, note: true}}},
 		{"no manifest: ref hash still checked", nil, r0, func() codec.ChecksumResponse { r := good0; r.RefHash = 0; return r }(),
-			map[Mode]want{ModeVerified: {opcode: 0x23, file: "App.pyc"}}},
+			map[Mode]want{ModeVerified: {opcode: 0x23, file: "60"}}},
 	}
 	for _, tc := range tests {
 		for mode, w := range tc.modes {

@@ -28,9 +28,13 @@ type Engine struct {
 	Epoch  time.Time
 	Out    []Sent
 	Kicked []byte
+	// Queued sets a player's transport queue length (SendQueue).
+	Queued map[byte]int
 	// NoPost makes Post refuse work (a full queue); set it with SetNoPost
 	// once other goroutines may post.
-	NoPost  bool
+	NoPost bool
+	// Limit is the player limit the fake enforces (0: the stock 8).
+	Limit   int
 	postMu  sync.Mutex
 	posted  []func()
 	mission engine.Mission
@@ -207,6 +211,14 @@ func (e *Engine) Send(p *engine.Player, payload []byte) error {
 	return nil
 }
 
+// SendQueue implements lua.Engine: Queued[id] messages of QueueLimit.
+func (e *Engine) SendQueue(p *engine.Player) (int, int) {
+	return e.Queued[p.ID], QueueLimit
+}
+
+// QueueLimit is the fake transport's queue limit (the engine default).
+const QueueLimit = 8192
+
 // SendInGame implements lua.Engine: every in-game player but except, in
 // slot order.
 func (e *Engine) SendInGame(payload []byte, except *engine.Player) {
@@ -320,6 +332,14 @@ func (e *Engine) Mission() engine.Mission { return e.mission }
 
 // SetMission implements lua.Engine.
 func (e *Engine) SetMission(m engine.Mission) { e.mission = m }
+
+// MaxPlayers implements lua.Engine: Limit, or the stock 8 when unset.
+func (e *Engine) MaxPlayers() int {
+	if e.Limit > 0 {
+		return e.Limit
+	}
+	return engine.StockMaxPlayers
+}
 
 // SetTeamMode implements lua.Engine.
 func (e *Engine) SetTeamMode(on bool) { e.teamMode = on }

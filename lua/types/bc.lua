@@ -25,16 +25,18 @@
 ---| "weapon_hit"       # a weapon hit a ship (damage model)
 ---| "game_ended"       # END_GAME was sent
 ---| "game_restarted"   # RESTART_GAME was sent
+---| string             # a custom event "namespace:name" (bc.emit)
 
 ---@class bc.Player
----@field id integer       network player id (2, 3, ...; the host is 1)
+---@field id integer       network player id (2, 3, ...; the host is 1); reused after a player leaves
+---@field uid integer      identity for the life of the process: never reused, kept on a rejoin (same name and IP within 5 minutes)
 ---@field slot integer     0-based player slot
 ---@field name string
 ---@field state "checksum"|"loading"|"in-game"|"rejected"|"unknown"
 ---@field in_game boolean
 ---@field team integer?    engine team (set with bc.set_team), nil for none
 ---@field ship_id integer  object id of the current ship, 0 for none
----@field kills integer    as last reported with bc.set_score
+---@field kills integer    as last reported with bc.set_score (counts and points, no unit)
 ---@field deaths integer
 ---@field score integer
 
@@ -93,7 +95,7 @@
 
 ---@class bc.TickEvent
 ---@field dt number        seconds since the last tick
----@field game_time number
+---@field game_time number seconds of the game clock
 
 ---@class bc.ShipCreatedEvent
 ---@field ship bc.Object
@@ -102,7 +104,7 @@
 ---@field victim bc.Object
 ---@field killer_id integer  firing player, 0 for none
 ---@field cause "weapon"|"collision"|"self_destruct"|"environment"
----@field lifetime number
+---@field lifetime number  seconds the explosion lasts
 
 ---@class bc.ObjectDestroyedEvent
 ---@field object bc.Object
@@ -117,11 +119,30 @@
 ---@class bc.WeaponHitEvent
 ---@field target bc.Object
 ---@field shooter_id integer  0 for AI
----@field damage number
----@field hull_hit boolean
+---@field damage number     hit points
+---@field hull_hit boolean  false when shields took it
 
 ---@class bc.GameEndedEvent
 ---@field reason integer
+
+---@class bc.CommandEvent
+---@field player bc.Player
+---@field from integer     the player's id
+---@field name string      the command, lower case
+---@field args string[]    the arguments: split on blanks, "double quotes" group
+---@field text string      the rest of the line as typed
+---@field team boolean     said in team chat
+
+---@class bc.json
+local json = {}
+---Encode a value as JSON text: 1..n tables are arrays, others objects, {} is {}.
+---@param v any
+---@return string? text, string? error
+function json.encode(v) end
+---Decode JSON text; null becomes nil.
+---@param text string
+---@return any value, string? error
+function json.decode(text) end
 
 ---@class bc.Writer
 local Writer = {}
@@ -308,6 +329,7 @@ function log.error(msg, fields) end
 ---@field msg bc.msg
 ---@field parse bc.parse
 ---@field log bc.log
+---@field json bc.json
 ---@field species table<integer, bc.Species> SpeciesToShip, index 0..45
 ---@field systems string[]     stock systems, index 1..9
 ---@field modifier number[][]  damage modifier [attacker class][victim class], 0-based
@@ -323,6 +345,15 @@ bc = {}
 ---@param fn function?
 ---@return string id
 function bc.on(event, id_or_fn, fn) end
+---Call the handlers of a custom event ("namespace:name") now, in order.
+---@param name string
+---@param payload any
+function bc.emit(name, payload) end
+---Register the chat command !name; a string the handler returns is sent to the player.
+---@param name string 1..24 of a-z 0-9 _ -
+---@param handler fun(ev: bc.CommandEvent): string?
+---@param help string? shown by !help
+function bc.command(name, handler, help) end
 ---@param event bc.Event
 ---@param id string
 ---@return boolean removed
@@ -333,6 +364,9 @@ function bc.players() end
 ---@param id integer
 ---@return bc.Player?
 function bc.player(id) end
+---@param uid integer
+---@return bc.Player? the connected player with this uid
+function bc.player_by_uid(uid) end
 ---@param id integer
 ---@param team integer? nil for none
 function bc.set_team(id, team) end
@@ -392,17 +426,19 @@ function bc.mission() end
 function bc.set_mission(m) end
 ---@return number seconds of the synchronised game clock
 function bc.game_time() end
----@return number wall-clock seconds (Unix time)
+---@return number wall-clock seconds (Unix time); advances inside a call
 function bc.clock() end
 ---@param name string
 ---@return integer index 1..9, 0 if not a stock system
 function bc.system_index(name) end
 
----@param seconds number
+---Call fn once, on the first tick at or after `seconds` from now.
+---@param seconds number >= 0
 ---@param fn function
 ---@return integer id
 function bc.after(seconds, fn) end
----@param seconds number
+---Call fn every `seconds`.
+---@param seconds number >= 0.1 ([lua] min_period)
 ---@param fn function
 ---@return integer id
 function bc.every(seconds, fn) end
@@ -412,4 +448,5 @@ function bc.every(seconds, fn) end
 ---@return integer id
 function bc.timer(name, seconds, rep) end
 ---@param id integer
+---@return boolean cancelled false if no such timer was pending
 function bc.cancel(id) end

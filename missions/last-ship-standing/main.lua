@@ -57,8 +57,8 @@ local function check_winner()
   else
     say("Nobody survived.")
   end
+  -- The server restarts the game [mission] restart_after seconds later.
   bc.end_game(bc.END.ITS_JUST_OVER)
-  bc.after(bc.config.restart_after or 10, bc.restart_game)
 end
 
 bc.on("player_left", function(ev)

@@ -8,7 +8,7 @@
 --   S.teams[id]                              team modes: 0 or 1
 --   S.team_kills[t], S.team_score[t]         team modes: t = 0, 1
 --   S.ledger[object_id][player_id] = {shield_damage, hull_damage}
---   S.game_over, S.time_left, S.restart_at
+--   S.game_over, S.time_left
 local stock = {}
 
 local S = bc.storage
@@ -47,7 +47,6 @@ function stock.options(overrides)
   local c = bc.config
   local o = {
     system = c.system or "Multi1",
-    player_limit = c.player_limit or 8,
     time_limit = c.time_limit or -1,
     frag_limit = c.frag_limit or -1,
     -- missions.md 3.5: stock writes 0 as the killer's score when he is not
@@ -56,9 +55,6 @@ function stock.options(overrides)
     -- missions.md 4.5.4: a stock server sent no SCORE_CHANGE for weapon
     -- kills; off by default, the scripts' intent is followed.
     skip_weapon_kill_score_change = c.stock_skip_weapon_kill_score_change == true,
-    -- Seconds from END_GAME to an automatic RESTART_GAME; a dedicated
-    -- server has no operator to press Restart. 0 or less: never.
-    restart_after = c.restart_after or 30,
   }
   for k, v in pairs(overrides or {}) do
     if c[k] == nil then o[k] = v end
@@ -136,7 +132,8 @@ end
 function stock.mission_init(mode)
   local o = mode.options
   local m = {
-    player_limit = o.player_limit,
+    -- player_limit is left out: bc.msg.mission_init announces the server's
+    -- enforced limit (server.max_players).
     system = bc.system_index(o.system),
     frag_limit = o.frag_limit,
   }
@@ -272,7 +269,6 @@ local function restart(mode)
     S.team_score = { [0] = 0, [1] = 0 }
   end
   S.game_over = false
-  S.restart_at = nil
   if mode.options.time_limit > 0 then S.time_left = mode.options.time_limit * 60 end
   if mode.on_restart then mode.on_restart() end
   stock.report_all()
@@ -336,15 +332,10 @@ function stock.install(mode)
     end
   end)
 
-  -- The 1-second countdown (missions.md 3.6) and the automatic restart.
+  -- The 1-second countdown (missions.md 3.6). The automatic restart after
+  -- END_GAME is the server's rule for every mode ([mission] restart_after).
   bc.on("second", "stock", function()
-    if S.game_over then
-      if S.restart_at and bc.clock() >= S.restart_at then
-        S.restart_at = nil
-        bc.restart_game()
-      end
-      return
-    end
+    if S.game_over then return end
     if o.time_limit <= 0 or not S.time_left then return end
     S.time_left = S.time_left - 1
     if S.time_left <= 0 then
@@ -353,10 +344,7 @@ function stock.install(mode)
     end
   end)
 
-  bc.on("game_ended", "stock", function()
-    S.game_over = true
-    if o.restart_after > 0 then S.restart_at = bc.clock() + o.restart_after end
-  end)
+  bc.on("game_ended", "stock", function() S.game_over = true end)
 
   bc.on("game_restarted", "stock", function() restart(mode) end)
 

@@ -29,6 +29,9 @@ type MatchPlayer struct {
 	Kills    int    `json:"kills"`
 	Deaths   int    `json:"deaths"`
 	Score    int    `json:"score"`
+	// Address is the IP address the player played from ("" in matches
+	// recorded before schema version 2).
+	Address string `json:"address,omitempty"`
 }
 
 // PlayerStats sums a player's recorded matches.
@@ -66,8 +69,8 @@ func (s *Store) RecordMatch(m Match) bool {
 			return err
 		}
 		for _, p := range m.Players {
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO match_players(match_id, identity, name, team, kills, deaths, score) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-				id, p.Identity, p.Name, p.Team, p.Kills, p.Deaths, p.Score); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO match_players(match_id, identity, name, team, kills, deaths, score, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+				id, p.Identity, p.Name, p.Team, p.Kills, p.Deaths, p.Score, p.Address); err != nil {
 				return fmt.Errorf("inserting player %q: %w", p.Name, err)
 			}
 		}
@@ -108,7 +111,7 @@ func (s *Store) Matches(ctx context.Context, limit int, before int64) ([]Match, 
 	if len(out) == 0 {
 		return out, nil
 	}
-	prows, err := s.db.QueryContext(ctx, `SELECT match_id, identity, name, team, kills, deaths, score FROM match_players
+	prows, err := s.db.QueryContext(ctx, `SELECT match_id, identity, name, team, kills, deaths, score, address FROM match_players
 		WHERE match_id <= ? AND match_id >= ? ORDER BY match_id, score DESC, name`, out[0].ID, out[len(out)-1].ID)
 	if err != nil {
 		return nil, fmt.Errorf("listing match players: %w", err)
@@ -117,7 +120,7 @@ func (s *Store) Matches(ctx context.Context, limit int, before int64) ([]Match, 
 	for prows.Next() {
 		var id int64
 		var p MatchPlayer
-		if err := prows.Scan(&id, &p.Identity, &p.Name, &p.Team, &p.Kills, &p.Deaths, &p.Score); err != nil {
+		if err := prows.Scan(&id, &p.Identity, &p.Name, &p.Team, &p.Kills, &p.Deaths, &p.Score, &p.Address); err != nil {
 			return nil, err
 		}
 		if i, ok := index[id]; ok {

@@ -144,6 +144,7 @@ func (r *Recorder) note(p *engine.Player) {
 		r.cur.order = append(r.cur.order, id)
 	}
 	mp.Name, mp.Team, mp.Kills, mp.Deaths, mp.Score = p.Name, p.Team, p.Kills, p.Deaths, p.Score
+	mp.Address = p.Addr.Addr().Unmap().String()
 }
 
 func (r *Recorder) snapshot() {

@@ -32,13 +32,8 @@ var migrations = []string{
 		PRIMARY KEY (match_id, identity)
 	);
 	CREATE INDEX match_players_identity ON match_players(identity);`,
-	// 2: bans kept by the admin API ("203.0.113.7", "203.0.113.255" for
-	// the /24, or "name:Player": the engine's ban-file syntax).
-	`CREATE TABLE bans (
-		entry      TEXT    PRIMARY KEY,
-		reason     TEXT    NOT NULL DEFAULT '',
-		created_at INTEGER NOT NULL -- unix milliseconds
-	);`,
+	// 2: the address each player played from (to find whom to ban).
+	`ALTER TABLE match_players ADD COLUMN address TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the version this build writes.

@@ -126,10 +126,9 @@ func TestFullQueueDrops(t *testing.T) {
 	}
 }
 
-// Bans are written through the queue and read back after a reopen; a file
-// at schema version 1 is migrated to the current version with its
-// matches kept.
-func TestBansAndMigration(t *testing.T) {
+// A file at schema version 1 is migrated to the current version with its
+// matches kept; new matches carry the players' addresses.
+func TestMigrationFromVersion1(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
@@ -142,24 +141,18 @@ func TestBansAndMigration(t *testing.T) {
 	if _, err := db.Exec(`INSERT INTO matches(mode, map, started_at, ended_at, reason) VALUES ('deathmatch', 'Multi1', 1, 2, 'time_up')`); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := db.Exec(`INSERT INTO match_players(match_id, identity, name, team, kills, deaths, score) VALUES (1, 'old', 'Old', -1, 1, 2, 3)`); err != nil {
+		t.Fatal(err)
+	}
 	db.Close()
 	s := open(t, path)
 	if v, _ := s.Version(ctx); v != SchemaVersion || SchemaVersion < 2 {
 		t.Fatalf("version %d", v)
 	}
-	if ms, err := s.Matches(ctx, 10, 0); err != nil || len(ms) != 1 {
-		t.Fatalf("matches after the migration: %v %v", ms, err)
-	}
-	at := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
-	s.SaveBan(BanRecord{Entry: "name:Griefer", Reason: "ramming", Created: at})
-	s.SaveBan(BanRecord{Entry: "203.0.113.255", Created: at.Add(time.Second)})
-	s.SaveBan(BanRecord{Entry: "198.51.100.7", Created: at.Add(2 * time.Second)})
-	s.DeleteBan("198.51.100.7")
+	s.RecordMatch(Match{Mode: "deathmatch", Map: "Multi2", Reason: "score_limit", Players: []MatchPlayer{{Identity: "new", Name: "New", Address: "192.0.2.7"}}})
 	flush(t, s)
-	s.Close()
-	s2 := open(t, path)
-	bs, err := s2.Bans(ctx)
-	if err != nil || len(bs) != 2 || bs[0].Entry != "name:Griefer" || bs[0].Reason != "ramming" || !bs[0].Created.Equal(at) || bs[1].Entry != "203.0.113.255" {
-		t.Fatalf("bans %+v %v", bs, err)
+	ms, err := s.Matches(ctx, 10, 0)
+	if err != nil || len(ms) != 2 || ms[1].Players[0].Name != "Old" || ms[1].Players[0].Address != "" || ms[0].Players[0].Address != "192.0.2.7" {
+		t.Fatalf("matches after the migration: %+v %v", ms, err)
 	}
 }

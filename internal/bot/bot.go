@@ -40,6 +40,15 @@ func (s State) String() string {
 type Config struct {
 	Server netip.AddrPort
 	Name   string
+	// Password is sent in the connect request.
+	Password string
+	// Modem is the "using modem" flag the bot reports in NewPlayerInGame
+	// (2A 21 instead of 2A 20).
+	Modem bool
+	// StayOnReject keeps the bot connected after a checksum-failure reply
+	// (0x22/0x23). A stock client disconnects at once (handshake.md 2.4);
+	// tests use it to play a client that does not.
+	StayOnReject bool
 	// Manifest answers the checksum requests; nil means vanilla 1.1.
 	Manifest *checksum.Manifest
 	// Tamper, if set, may alter each checksum response before it is sent
@@ -88,9 +97,12 @@ type Bot struct {
 	changed  chan struct{} // closed and replaced on every state change
 	settings codec.Settings
 	boot     bcnet.BootReason
+	shutdown bool // the host ended the session with its 0x05
 	err      error
 	dropped  int
 	id       byte
+	name     string
+	peers    map[byte]string
 
 	manifest *checksum.Manifest
 	buf      []byte
@@ -123,12 +135,13 @@ func New(cfg Config) (*Bot, error) {
 		cfg: cfg, log: log.With("component", "bot", "name", cfg.Name), sock: sock,
 		cmds: make(chan func(), 256), inbox: make(chan Message, cfg.Inbox), done: make(chan struct{}),
 		changed: make(chan struct{}), manifest: m, buf: make([]byte, 0, 512),
+		name: cfg.Name, peers: make(map[byte]string), id: bcnet.PeerUnassigned,
 	}
 	ip := [4]byte{127, 0, 0, 1}
 	if a := sock.LocalAddr().Addr(); a.Is4() {
 		ip = a.As4()
 	}
-	b.client = bcnet.NewClient(cfg.Transport, (*botEvents)(b), ip, cfg.Name, time.Now())
+	b.client = bcnet.NewClient(cfg.Transport, (*botEvents)(b), bcnet.ClientOptions{IP: ip, Name: cfg.Name, Password: cfg.Password}, time.Now())
 	return b, nil
 }
 
@@ -154,6 +167,34 @@ func (b *Bot) ID() byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.id
+}
+
+// Name returns the bot's player name: the configured one, or the one the
+// server gave it when that was in use (Settings bit 2).
+func (b *Bot) Name() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.name
+}
+
+// Peers returns the other clients the server announced (identity relays),
+// by wire id, as the stock client's peer list holds them.
+func (b *Bot) Peers() map[byte]string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make(map[byte]string, len(b.peers))
+	for id, n := range b.peers {
+		out[id] = n
+	}
+	return out
+}
+
+// ServerShutDown reports whether the server ended the session with its
+// shutdown notice (a 0x05 naming the host, transport.md 10.4).
+func (b *Bot) ServerShutDown() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.shutdown
 }
 
 // Settings returns the Settings message the server sent.
@@ -286,6 +327,12 @@ func (b *Bot) run(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
+			// Leave as a quitting stock client does, so the server need
+			// not wait for a timeout.
+			if b.client.State() == bcnet.ClientConnected {
+				_ = b.client.Disconnect()
+				b.flush(time.Now())
+			}
 			b.setState(Closed, ctx.Err())
 			return
 		case p, ok := <-in:
@@ -332,100 +379,4 @@ func (b *Bot) flush(now time.Time) {
 			b.log.Debug("send failed", "err", err)
 		}
 	}
-}
-
-// botEvents implements net.ClientEvents. The client, and so these methods,
-// run only on the bot's goroutine; b.mu guards what other goroutines read.
-type botEvents Bot
-
-func (e *botEvents) Accepted(id byte) {
-	b := (*Bot)(e)
-	b.mu.Lock()
-	b.id = id
-	b.mu.Unlock()
-	b.setState(Checksums, nil)
-}
-
-func (e *botEvents) Booted(r bcnet.BootReason) {
-	b := (*Bot)(e)
-	b.mu.Lock()
-	b.boot = r
-	b.mu.Unlock()
-	b.setState(Closed, fmt.Errorf("booted by the server (reason %d)", r))
-}
-
-func (e *botEvents) Message(payload []byte, reliable bool) {
-	b := (*Bot)(e)
-	if len(payload) == 0 {
-		return
-	}
-	switch payload[0] {
-	case codec.OpChecksumRequest:
-		b.answerChecksum(payload)
-		return
-	case codec.OpSettings:
-		if s, err := codec.DecodeSettings(payload); err == nil {
-			s.Map = append([]byte(nil), s.Map...)
-			b.mu.Lock()
-			b.settings = s
-			b.mu.Unlock()
-		}
-	case codec.OpGameInit:
-		// The stock client answers Settings + GameInit with 2A 20.
-		_ = b.client.Send(codec.NewPlayerInGame{}.AppendTo(nil), true)
-		b.setState(Loading, nil)
-	case codec.OpPlayerListEvent:
-		if ev, err := codec.DecodePlayerListEvent(payload); err == nil && ev.Code == codec.EventNewPlayerInGame && ev.PeerID == b.client.ID() {
-			b.setState(InGame, nil)
-		}
-	}
-	now := time.Now()
-	if b.cfg.OnMessage != nil && b.cfg.OnMessage(now, payload) {
-		return
-	}
-	m := Message{At: now, Payload: append([]byte(nil), payload...), Reliable: reliable}
-	select {
-	case b.inbox <- m:
-	default:
-		// Drop the oldest so the newest (usually what a test waits for)
-		// gets in.
-		b.mu.Lock()
-		b.dropped++
-		b.mu.Unlock()
-		select {
-		case <-b.inbox:
-		default:
-		}
-		select {
-		case b.inbox <- m:
-		default:
-		}
-	}
-}
-
-func (b *Bot) answerChecksum(payload []byte) {
-	req, err := codec.DecodeChecksumRequest(payload)
-	if err != nil {
-		b.log.Debug("bad checksum request", "err", err)
-		return
-	}
-	resp, ok := b.manifest.Answer(req)
-	if !ok {
-		if b.cfg.Silent {
-			return // a stock client with no matching files sends nothing
-		}
-		resp = codec.ChecksumResponse{Round: req.Round, DirHash: checksum.RequestDirHash(req.Dir)}
-		if req.Round == 0 {
-			resp.RefHash = b.manifest.RefHash()
-		}
-	}
-	if b.cfg.Tamper != nil {
-		b.cfg.Tamper(req, &resp)
-	}
-	out, err := resp.AppendTo(nil)
-	if err != nil {
-		b.log.Debug("encoding checksum response", "err", err)
-		return
-	}
-	_ = b.client.Send(out, true)
 }

@@ -30,8 +30,10 @@ type LoadConfig struct {
 	// StateUpdates also sends an unreliable StateUpdate per tick per bot,
 	// as real clients do, which the host answers with its own.
 	StateUpdates bool
-	Manifest     *checksum.Manifest
-	Logger       *slog.Logger
+	// Password is what each bot sends in its connect request.
+	Password string
+	Manifest *checksum.Manifest
+	Logger   *slog.Logger
 }
 
 // LoadReport is the outcome of a load run.
@@ -89,7 +91,7 @@ func RunLoad(ctx context.Context, cfg LoadConfig) (LoadReport, error) {
 	for i := range bots {
 		i := i
 		b, err := New(Config{
-			Server: cfg.Server, Name: fmt.Sprintf("load%02d", i), Manifest: cfg.Manifest, Logger: cfg.Logger, Inbox: 64,
+			Server: cfg.Server, Name: fmt.Sprintf("load%02d", i), Password: cfg.Password, Manifest: cfg.Manifest, Logger: cfg.Logger, Inbox: 64,
 			OnMessage: func(now time.Time, p []byte) bool {
 				if len(p) != 25 || p[0] != codec.OpStartFiring || binary.LittleEndian.Uint32(p[5:]) != loadMagic {
 					return false

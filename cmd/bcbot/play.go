@@ -1,0 +1,146 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/ships"
+	"github.com/bcserver/bcserver/internal/bot"
+)
+
+// playOptions are the bot's actions for live play-testing a mission: fly a
+// ship, fire at another player's ship, blow itself up.
+type playOptions struct {
+	Spawn        string        // ship class name or species index; "" = none
+	Pos          [3]float32    // where the ship appears (world units)
+	FireAt       int           // player id whose ship to fire at; 0 = none
+	FireEvery    time.Duration // between shots
+	SelfDestruct time.Duration // after joining; 0 = never
+}
+
+func parsePos(s string) ([3]float32, error) {
+	var p [3]float32
+	if s == "" {
+		return p, nil
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return p, fmt.Errorf("-pos %q: want x,y,z", s)
+	}
+	for i, f := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 32)
+		if err != nil {
+			return p, fmt.Errorf("-pos %q: %w", s, err)
+		}
+		p[i] = float32(v)
+	}
+	return p, nil
+}
+
+// player is a bot playing: its ship and what it knows of the others'.
+type player struct {
+	b       *bot.Bot
+	o       playOptions
+	log     *slog.Logger
+	reg     *ships.Registry
+	ship    int32
+	species int
+	spawns  int
+	// Ships of other players, by owner id, and the last position seen.
+	ships map[byte]int32
+	pos   map[int32][3]float32
+	fired int
+}
+
+func newPlayer(b *bot.Bot, o playOptions, log *slog.Logger) (*player, error) {
+	reg, err := ships.Vanilla()
+	if err != nil {
+		return nil, err
+	}
+	p := &player{b: b, o: o, log: log, reg: reg, ships: make(map[byte]int32), pos: make(map[int32][3]float32)}
+	if o.Spawn != "" {
+		if n, err := strconv.Atoi(o.Spawn); err == nil {
+			p.species = n
+		} else if c, ok := reg.ClassByName(o.Spawn); ok {
+			p.species = c.Species()
+		} else {
+			for _, c := range reg.Classes() {
+				if strings.EqualFold(c.Name, o.Spawn) {
+					p.species = c.Species()
+				}
+			}
+		}
+		if _, ok := reg.Class(p.species); !ok || p.species <= 0 {
+			return nil, fmt.Errorf("-spawn %q: no such ship class", o.Spawn)
+		}
+	}
+	return p, nil
+}
+
+// spawn creates the bot's ship (again, after a death: the next id of its
+// block, as a stock client respawns).
+func (p *player) spawn() error {
+	if p.species == 0 {
+		return nil
+	}
+	s := p.b.Settings()
+	id := codec.FirstObjectID(int(s.Slot)) + int32(p.spawns)*0x100
+	msg, err := bot.Spawn(int(s.Slot), p.b.ID(), "bcbot", uint8(p.species), id)
+	if err != nil {
+		return err
+	}
+	if err := p.b.Send(msg, true); err != nil {
+		return err
+	}
+	p.spawns++
+	p.ship = id
+	p.pos[id] = p.o.Pos
+	p.log.Info("ship spawned", "id", id, "species", p.species)
+	return p.b.Send(bot.Move(id, p.o.Pos, [3]float32{0, 1, 0}), false)
+}
+
+// seen tracks other players' ships and deaths from what the server sends.
+func (p *player) seen(m []byte) {
+	switch m[0] {
+	case codec.OpObjCreate, codec.OpObjCreateTeam:
+		if o, err := codec.DecodeObjCreate(m); err == nil && o.OwnerPlayer != p.b.ID() {
+			p.ships[o.OwnerPlayer] = o.ObjectID
+		}
+	case codec.OpStateUpdate:
+		if u, err := codec.DecodeStateUpdate(m, codec.SubsystemsToEnd); err == nil && u.Flags&codec.StatePosition != 0 {
+			p.pos[u.ObjectID] = u.Position
+		}
+	case codec.OpPythonEvent:
+		if ev, err := codec.DecodeObjectExploding(m); err == nil && ev.Dst == p.ship {
+			p.log.Info("our ship was destroyed; respawning", "killer", ev.FiringPlayer)
+			p.ship = 0
+			if err := p.spawn(); err != nil {
+				p.log.Warn("respawn failed", "err", err)
+			}
+		}
+	}
+}
+
+// fire shoots a forward phaser at the target player's ship, if both exist.
+func (p *player) fire() {
+	target, ok := p.ships[byte(p.o.FireAt)]
+	if !ok || p.ship == 0 {
+		return
+	}
+	off, err := bot.ForwardPhaser(p.reg, p.species)
+	if err != nil {
+		p.log.Warn("cannot fire", "err", err)
+		return
+	}
+	from, to := p.pos[p.ship], p.pos[target]
+	dir := [3]float32{to[0] - from[0], to[1] - from[1], to[2] - from[2]}
+	_ = p.b.Send(bot.Move(p.ship, from, dir), false)
+	if err := p.b.Send(bot.Beam(p.ship+int32(off), target, dir), true); err == nil {
+		p.fired++
+		p.log.Debug("fired", "at", target)
+	}
+}

@@ -1,0 +1,185 @@
+package engine
+
+import (
+	"fmt"
+	"net/netip"
+	"strconv"
+	"time"
+
+	"github.com/bcserver/bcserver/engine/bans"
+	bcnet "github.com/bcserver/bcserver/net"
+)
+
+// spareTransportPeers is how many transport peers the host keeps beyond
+// the player limit: a joiner past the limit still gets the connect reply
+// and then the "server full" boot (handshake.md 2.1), and lingers until it
+// ACKs that boot.
+const spareTransportPeers = 8
+
+// Admit implements net.Events. It runs before anything is allocated for
+// the stranger, in the stock order (transport.md 4.5): the ban list
+// (reason 5), then the password when one is set (reason 2). A game that
+// is not taking players refuses with reason 2 as well.
+func (g *Game) Admit(addr netip.AddrPort, req *bcnet.ConnectRequest) bcnet.BootReason {
+	if e, banned := g.bans.BannedAddr(addr.Addr()); banned {
+		g.refused(addr, "banned", "ban", e.String())
+		return bcnet.BootBanned
+	}
+	if !req.PasswordMatches(g.cfg.Password) {
+		g.refused(addr, "wrong password", "sent_password", req.HasPassword())
+		return bcnet.BootRefused
+	}
+	if !g.accepting || (g.running && !g.cfg.JoinInProgress) {
+		g.refused(addr, "not accepting players")
+		return bcnet.BootRefused
+	}
+	return bcnet.BootNone
+}
+
+// refused counts and logs a refused connect. A stock client repeats its
+// connect about once a second, so the log says it at most once a second.
+func (g *Game) refused(addr netip.AddrPort, why string, args ...any) {
+	g.Stats.Refused.Add(1)
+	if g.now.Sub(g.refusedLogAt) < time.Second {
+		return
+	}
+	g.refusedLogAt = g.now
+	g.log.Info("connect refused: "+why, append([]any{"addr", addr}, args...)...)
+}
+
+func (g *Game) freeSlot() int {
+	for i := 0; i < g.cfg.MaxPlayers; i++ {
+		if g.bySlot[i] == nil {
+			return i
+		}
+	}
+	return -1
+}
+
+// Connected implements net.Events: take the lowest free slot and send
+// checksum round 0, which leaves in the same datagram as the connect
+// reply. Past the player limit the stock host boots the newcomer with
+// reason 3 right after the reply (handshake.md 2.1).
+func (g *Game) Connected(peer *bcnet.Peer) {
+	slot := g.freeSlot()
+	if slot < 0 || g.NumPlayers(false) >= g.cfg.MaxPlayers {
+		g.Stats.Refused.Add(1)
+		g.log.Info("server full", "addr", peer.Addr, "max_players", g.cfg.MaxPlayers)
+		g.host.Boot(g.now, peer, bcnet.BootFull)
+		return
+	}
+	p := &Player{ID: peer.ID, Slot: slot, Addr: peer.Addr, State: StateChecksum, ConnectedAt: g.now, Team: -1, peer: peer}
+	g.bySlot[slot] = p
+	g.byID[p.ID] = p
+	g.log.Debug("player connecting", "player", p.ID, "slot", slot, "addr", p.Addr)
+	g.sendRound(p, 0)
+	g.bus.emit(&PlayerConnected{Player: p})
+}
+
+// Identity implements net.Events: the player's name from its identity
+// message. A banned name is booted with reason 5: the name is only known
+// here, after the connect reply (README, "Bans"). Once Settings has fixed
+// the name, a change that clashes with another player's is not taken (and
+// not relayed); the stock client only re-sends its identity to adopt a
+// rename.
+func (g *Game) Identity(peer *bcnet.Peer, id bcnet.Identity) bool {
+	p := g.byID[peer.ID]
+	if p == nil || p.peer != peer {
+		return false
+	}
+	if e, banned := g.bans.BannedName(id.Name); banned {
+		g.Stats.Refused.Add(1)
+		g.log.Info("banned name, booting", "player", p.ID, "name", id.Name, "addr", p.Addr, "ban", e.String())
+		g.host.Boot(g.now, peer, bcnet.BootBanned)
+		return false
+	}
+	if p.State != StateChecksum && id.Name != p.Name && g.nameTaken(id.Name, p) {
+		g.log.Info("name change refused: in use", "player", p.ID, "name", p.Name, "wanted", id.Name)
+		return false
+	}
+	p.Name = id.Name
+	return true
+}
+
+// nameTaken reports whether another player whose name is settled (past
+// the checksum rounds) has name, compared as stock compares names.
+func (g *Game) nameTaken(name string, except *Player) bool {
+	for _, o := range g.bySlot {
+		if o != nil && o != except && (o.State == StateLoading || o.State == StateInGame) && bcnet.FoldEqual(o.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// uniqueName returns p's name, or, when another player already has it, a
+// new one: "Name (2)", "Name (3)", ... The stock format string is not
+// recovered (handshake.md 2.5, 7); the name is cut so the result still
+// fits an identity message.
+func (g *Game) uniqueName(p *Player) (string, bool) {
+	if !g.nameTaken(p.Name, p) {
+		return p.Name, false
+	}
+	base := p.Name
+	if base == "" {
+		base = "Player"
+	}
+	for n := 2; ; n++ {
+		suffix := " (" + strconv.Itoa(n) + ")"
+		name := bcnet.TruncateName(base, bcnet.MaxNameUnits-len(suffix)) + suffix
+		if !g.nameTaken(name, p) {
+			return name, true
+		}
+	}
+}
+
+// Ban adds entry to the ban list file ("203.0.113.7", "203.0.113.255"
+// for the whole /24 as stock, or "name:Griefer") and boots the connected
+// players it matches with reason 5. Call it on the game goroutine.
+func (g *Game) Ban(entry string) error {
+	e, err := bans.Parse(entry)
+	if err != nil {
+		return err
+	}
+	added, err := g.bans.Add(e)
+	if err != nil {
+		return err
+	}
+	if added {
+		g.log.Info("ban added", "ban", e.String(), "file", g.bans.Path())
+	}
+	for _, p := range g.Players() {
+		if e.MatchAddr(p.Addr.Addr()) || e.MatchName(p.Name) {
+			g.log.Info("booting banned player", "player", p.ID, "name", p.Name, "addr", p.Addr, "ban", e.String())
+			g.host.Boot(g.now, p.peer, bcnet.BootBanned)
+		}
+	}
+	return nil
+}
+
+// Unban removes entry from the ban list file. Bans from the configuration
+// file cannot be lifted at run time.
+func (g *Game) Unban(entry string) error {
+	e, err := bans.Parse(entry)
+	if err != nil {
+		return err
+	}
+	removed, err := g.bans.Remove(e)
+	if err != nil {
+		return err
+	}
+	if !removed {
+		return fmt.Errorf("%s is not in the ban list", e)
+	}
+	g.log.Info("ban lifted", "ban", e.String(), "file", g.bans.Path())
+	return nil
+}
+
+// Bans returns every ban in force, those of the configuration first.
+func (g *Game) Bans() []string {
+	var out []string
+	for _, e := range g.bans.Entries() {
+		out = append(out, e.String())
+	}
+	return out
+}

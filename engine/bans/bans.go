@@ -1,0 +1,302 @@
+// Package bans is the server's ban list: IPv4 address patterns (an octet
+// 255 matches any value, as in the stock banlist.txt, transport.md 4.5) and
+// player names (compared like stock names: only A..Z case-insensitive).
+//
+// A List combines fixed entries from the configuration with the entries of
+// a file the server keeps, one entry per line. Entries added or removed at
+// run time change the file, which is rewritten atomically (a temporary
+// file in the same folder, synced, then renamed over the old one); its
+// comments and blank lines are kept.
+package bans
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+
+	bcnet "github.com/bcserver/bcserver/net"
+)
+
+// NamePrefix starts a name entry in the file and in API calls.
+const NamePrefix = "name:"
+
+// maxLine bounds a line of the ban file.
+const maxLine = 4096
+
+// Entry is one ban: an IPv4 pattern or a player name.
+type Entry struct {
+	// IP is the address pattern; 255 in an octet matches any value.
+	IP [4]byte
+	// Name is set for a name ban.
+	Name string
+}
+
+// IsName reports whether the entry bans a name.
+func (e Entry) IsName() bool { return e.Name != "" }
+
+// String returns the entry as it is written in the file.
+func (e Entry) String() string {
+	if e.IsName() {
+		return NamePrefix + e.Name
+	}
+	return netip.AddrFrom4(e.IP).String()
+}
+
+// Parse reads one entry: a dotted IPv4 address ("203.0.113.7",
+// "198.51.100.255") or "name:" followed by a player name.
+func Parse(s string) (Entry, error) {
+	s = strings.TrimSpace(s)
+	if rest, ok := strings.CutPrefix(s, NamePrefix); ok {
+		name := strings.TrimSpace(rest)
+		if name == "" {
+			return Entry{}, errors.New("empty name")
+		}
+		if bcnet.TruncateName(name, bcnet.MaxNameUnits) != name {
+			return Entry{}, fmt.Errorf("name longer than %d characters", bcnet.MaxNameUnits)
+		}
+		return Entry{Name: name}, nil
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil || !a.Is4() {
+		return Entry{}, fmt.Errorf("%q is neither an IPv4 address nor %s<player name>", s, NamePrefix)
+	}
+	return Entry{IP: a.As4()}, nil
+}
+
+// MatchAddr reports whether the entry bans the address.
+func (e Entry) MatchAddr(a netip.Addr) bool {
+	if e.IsName() {
+		return false
+	}
+	a = a.Unmap()
+	if !a.Is4() {
+		return false
+	}
+	ip := a.As4()
+	for i, o := range e.IP {
+		if o != 255 && o != ip[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// MatchName reports whether the entry bans the player name.
+func (e Entry) MatchName(name string) bool {
+	return e.IsName() && bcnet.FoldEqual(e.Name, name)
+}
+
+// same reports whether two entries ban the same thing.
+func (e Entry) same(o Entry) bool {
+	if e.IsName() || o.IsName() {
+		return e.IsName() && o.IsName() && bcnet.FoldEqual(e.Name, o.Name)
+	}
+	return e.IP == o.IP
+}
+
+// line is one line of the ban file: an entry, or text kept as it is.
+type line struct {
+	text  string
+	entry *Entry
+}
+
+// List is the ban list of one server. It is not safe for concurrent use;
+// the game goroutine owns it.
+type List struct {
+	fixed []Entry
+	path  string
+	lines []line
+}
+
+// header starts a ban file the server creates.
+const header = `# bcserver ban list, kept by the server (bans added or removed at run time
+# are written here). One entry per line:
+#   an IPv4 address; an octet 255 matches any value (203.0.113.255 bans 203.0.113.*)
+#   name:<player name>, compared with only A..Z case-insensitive
+`
+
+// Load builds a list from the fixed entries and the file at path ("" for
+// none; a missing file is an empty list, created on the first Add).
+func Load(fixed []string, path string) (*List, error) {
+	l := &List{path: path}
+	for _, s := range fixed {
+		e, err := Parse(s)
+		if err != nil {
+			return nil, fmt.Errorf("ban %q: %w", s, err)
+		}
+		l.fixed = append(l.fixed, e)
+	}
+	if path == "" {
+		return l, nil
+	}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return l, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the ban list: %w", err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 256), maxLine)
+	for n := 1; sc.Scan(); n++ {
+		text := strings.TrimRight(sc.Text(), "\r")
+		t := strings.TrimSpace(text)
+		if t == "" || strings.HasPrefix(t, "#") {
+			l.lines = append(l.lines, line{text: text})
+			continue
+		}
+		e, err := Parse(t)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		l.lines = append(l.lines, line{text: e.String(), entry: &e})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return l, nil
+}
+
+// Path returns the file the list keeps ("" for none).
+func (l *List) Path() string { return l.path }
+
+func (l *List) each(fn func(e Entry, fixed bool) bool) {
+	for _, e := range l.fixed {
+		if !fn(e, true) {
+			return
+		}
+	}
+	for _, ln := range l.lines {
+		if ln.entry != nil && !fn(*ln.entry, false) {
+			return
+		}
+	}
+}
+
+// Entries returns every ban, the fixed ones first.
+func (l *List) Entries() []Entry {
+	var out []Entry
+	l.each(func(e Entry, _ bool) bool { out = append(out, e); return true })
+	return out
+}
+
+// BannedAddr returns the first entry that bans the address.
+func (l *List) BannedAddr(a netip.Addr) (Entry, bool) {
+	var hit Entry
+	found := false
+	l.each(func(e Entry, _ bool) bool {
+		if e.MatchAddr(a) {
+			hit, found = e, true
+		}
+		return !found
+	})
+	return hit, found
+}
+
+// BannedName returns the first entry that bans the player name.
+func (l *List) BannedName(name string) (Entry, bool) {
+	var hit Entry
+	found := false
+	l.each(func(e Entry, _ bool) bool {
+		if e.MatchName(name) {
+			hit, found = e, true
+		}
+		return !found
+	})
+	return hit, found
+}
+
+// Add bans e and rewrites the file. It reports false when e was already
+// banned (nothing changes).
+func (l *List) Add(e Entry) (bool, error) {
+	dup := false
+	l.each(func(o Entry, _ bool) bool { dup = o.same(e); return !dup })
+	if dup {
+		return false, nil
+	}
+	if l.path == "" {
+		return false, errors.New("no ban file configured (bans.file)")
+	}
+	lines := l.lines[:len(l.lines):len(l.lines)]
+	if len(lines) == 0 {
+		for _, h := range strings.SplitAfter(strings.TrimSuffix(header, "\n"), "\n") {
+			lines = append(lines, line{text: strings.TrimSuffix(h, "\n")})
+		}
+	}
+	lines = append(lines, line{text: e.String(), entry: &e})
+	if err := l.write(lines); err != nil {
+		return false, err
+	}
+	l.lines = lines
+	return true, nil
+}
+
+// Remove lifts the ban e from the file and rewrites it. It reports false
+// when the file has no such entry; a ban from the configuration cannot be
+// lifted at run time.
+func (l *List) Remove(e Entry) (bool, error) {
+	for _, f := range l.fixed {
+		if f.same(e) {
+			return false, fmt.Errorf("%s is banned in the configuration file, not in the ban list", e)
+		}
+	}
+	var lines []line
+	removed := false
+	for _, ln := range l.lines {
+		if ln.entry != nil && ln.entry.same(e) {
+			removed = true
+			continue
+		}
+		lines = append(lines, ln)
+	}
+	if !removed {
+		return false, nil
+	}
+	if err := l.write(lines); err != nil {
+		return false, err
+	}
+	l.lines = lines
+	return true, nil
+}
+
+// write replaces the file atomically with lines.
+func (l *List) write(lines []line) error {
+	var b strings.Builder
+	for _, ln := range lines {
+		b.WriteString(ln.text)
+		b.WriteByte('\n')
+	}
+	dir := filepath.Dir(l.path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(l.path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing the ban list: %w", err)
+	}
+	tmp := f.Name()
+	_, err = f.WriteString(b.String())
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, l.path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing the ban list %s: %w", l.path, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync() // make the rename durable where the filesystem allows
+		d.Close()
+	}
+	return nil
+}

@@ -1,0 +1,199 @@
+package missiontest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/netip"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/internal/bot"
+	bcnet "github.com/bcserver/bcserver/net"
+)
+
+// Bot is a scripted client in a World: it joins as a stock client does and
+// plays with the messages a stock client sends.
+type Bot struct {
+	w      *World
+	name   string
+	addr   netip.AddrPort
+	c      *bcnet.Client
+	id     byte
+	slot   int
+	booted bool
+	gone   bool
+
+	inbox   [][]byte // every game message received, oldest first
+	ship    int32    // current ship, 0 for none
+	species int
+	spawns  int
+	pos     [3]float32
+}
+
+type botEvents Bot
+
+func (e *botEvents) Accepted(id byte) { e.id = id }
+
+func (e *botEvents) Booted(bcnet.BootReason) { e.booted = true }
+
+// Disconnected: the host shut the session down.
+func (e *botEvents) Disconnected() { e.booted = true }
+
+// Peer and PeerGone: other players' identities; the test bots track
+// players through the game messages instead.
+func (e *botEvents) Peer(byte, string) {}
+func (e *botEvents) PeerGone(byte)     {}
+
+func (e *botEvents) Message(payload []byte, reliable bool) {
+	b := (*Bot)(e)
+	if len(payload) == 0 {
+		return
+	}
+	switch payload[0] {
+	case codec.OpChecksumRequest:
+		if req, err := codec.DecodeChecksumRequest(payload); err == nil {
+			resp, ok := b.w.manifest.Answer(req)
+			if !ok {
+				resp = codec.ChecksumResponse{Round: req.Round, DirHash: checksum.RequestDirHash(req.Dir)}
+				if req.Round == 0 {
+					resp.RefHash = b.w.manifest.RefHash()
+				}
+			}
+			if out, err := resp.AppendTo(nil); err == nil {
+				_ = b.c.Send(out, true)
+			}
+		}
+		return
+	case codec.OpSettings:
+		if s, err := codec.DecodeSettings(payload); err == nil {
+			b.slot = int(s.Slot)
+		}
+	case codec.OpGameInit:
+		_ = b.c.Send(codec.NewPlayerInGame{}.AppendTo(nil), true)
+	}
+	b.inbox = append(b.inbox, bytes.Clone(payload))
+}
+
+func (b *Bot) inGame() bool {
+	p := b.w.Game.Player(b.id)
+	return !b.booted && p != nil && p.InGame() && p.Addr == b.addr
+}
+
+// ID is the bot's network player id.
+func (b *Bot) ID() byte { return b.id }
+
+// Ship is the bot's current ship id, 0 for none.
+func (b *Bot) Ship() int32 { return b.ship }
+
+func (b *Bot) send(payload []byte, reliable bool) error {
+	if b.gone {
+		return fmt.Errorf("%s has left", b.name)
+	}
+	if err := b.c.Send(payload, reliable); err != nil {
+		return err
+	}
+	b.w.pump()
+	return nil
+}
+
+// Spawn creates a ship of species at pos, facing +Y, with the next id of
+// the bot's block (as a stock client respawns).
+func (b *Bot) Spawn(species int, pos [3]float32) (int32, error) {
+	if _, ok := b.w.ships.Class(species); !ok || species <= 0 || species > 255 {
+		return 0, fmt.Errorf("species %d is not a ship class", species)
+	}
+	id := codec.FirstObjectID(b.slot) + int32(b.spawns)*0x100
+	msg, err := bot.Spawn(b.slot, b.id, b.name, uint8(species), id)
+	if err != nil {
+		return 0, err
+	}
+	if err := b.send(msg, true); err != nil {
+		return 0, err
+	}
+	b.spawns++
+	b.ship, b.species, b.pos = id, species, pos
+	return id, b.send(bot.Move(id, pos, [3]float32{0, 1, 0}), false)
+}
+
+// Move flies the bot's ship to pos facing forward.
+func (b *Bot) Move(pos, forward [3]float32) error {
+	if b.ship == 0 {
+		return errors.New("no ship")
+	}
+	b.pos = pos
+	return b.send(bot.Move(b.ship, pos, forward), false)
+}
+
+// alive reports whether the bot's ship still exists and has not exploded.
+func (b *Bot) alive() bool {
+	if b.ship == 0 {
+		return false
+	}
+	return b.w.Game.Object(b.ship).Alive()
+}
+
+// Fire turns the bot's ship toward target's and fires a forward phaser
+// bank at it once.
+func (b *Bot) Fire(target *Bot) error {
+	if !b.alive() {
+		return fmt.Errorf("%s has no ship to fire from", b.name)
+	}
+	if target.ship == 0 {
+		return fmt.Errorf("%s has no ship to fire at", target.name)
+	}
+	off, err := bot.ForwardPhaser(b.w.ships, b.species)
+	if err != nil {
+		return err
+	}
+	dir := [3]float32{target.pos[0] - b.pos[0], target.pos[1] - b.pos[1], target.pos[2] - b.pos[2]}
+	if err := b.send(bot.Move(b.ship, b.pos, dir), false); err != nil {
+		return err
+	}
+	return b.send(bot.Beam(b.ship+int32(off), target.ship, dir), true)
+}
+
+// Ram flies the bot's ship into target's: the target's client reports the
+// collision, as stock clients do.
+func (b *Bot) Ram(target *Bot) error {
+	if !b.alive() || !target.alive() {
+		return errors.New("ram: both need a ship")
+	}
+	// Right behind the target, nose on.
+	p := target.pos
+	if err := b.Move([3]float32{p[0], p[1] - 30, p[2]}, [3]float32{0, 1, 0}); err != nil {
+		return err
+	}
+	if err := target.send(bot.Move(target.ship, p, [3]float32{0, 1, 0}), false); err != nil {
+		return err
+	}
+	return target.send(bot.Ram(b.ship, target.ship, [3]float32{0, -1, 0}), true)
+}
+
+// SelfDestruct asks the host to blow the bot's ship up.
+func (b *Bot) SelfDestruct() error { return b.send(bot.SelfDestruct(), true) }
+
+// Chat says text (to the team with team set).
+func (b *Bot) Chat(text string, team bool) error {
+	return b.send(codec.Chat{Team: team, Sender: int32(b.id), Text: []byte(text)}.AppendTo(nil), true)
+}
+
+// Leave disconnects the bot.
+func (b *Bot) Leave() error {
+	if b.gone {
+		return nil
+	}
+	if err := b.c.Disconnect(); err != nil {
+		return err
+	}
+	b.w.pump()
+	b.gone = true
+	return nil
+}
+
+// Take returns the messages received since the last Take.
+func (b *Bot) Take() [][]byte {
+	out := b.inbox
+	b.inbox = nil
+	return out
+}

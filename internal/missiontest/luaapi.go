@@ -1,0 +1,296 @@
+package missiontest
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	glua "github.com/yuin/gopher-lua"
+
+	"github.com/bcserver/bcserver/lua"
+)
+
+// suite is one test file's Lua state and what it registered.
+type suite struct {
+	r     *Runner
+	file  string // slash path in the missions folder
+	mode  string // default mode: the file's top folder
+	L     *glua.LState
+	cases []testCase
+
+	worlds []*World // of the running case, closed after it
+	seen   map[*World]int
+}
+
+type testCase struct {
+	name string
+	fn   *glua.LFunction
+	line int
+}
+
+// open builds the test API: the global `test`, plus base, string, table
+// and math. Tests run in their own state, never in the mission's.
+func (s *suite) open() {
+	L := s.L
+	for _, lib := range []struct {
+		name string
+		fn   glua.LGFunction
+	}{{glua.BaseLibName, glua.OpenBase}, {glua.TabLibName, glua.OpenTable}, {glua.StringLibName, glua.OpenString}, {glua.MathLibName, glua.OpenMath}} {
+		L.Push(L.NewFunction(lib.fn))
+		L.Push(glua.LString(lib.name))
+		L.Call(1, 0)
+	}
+	for _, name := range []string{"dofile", "loadfile", "module", "require", "collectgarbage"} {
+		L.SetGlobal(name, glua.LNil)
+	}
+	L.SetGlobal("print", L.NewFunction(func(L *glua.LState) int {
+		parts := make([]string, 0, L.GetTop())
+		for i := 1; i <= L.GetTop(); i++ {
+			parts = append(parts, L.ToStringMeta(L.Get(i)).String())
+		}
+		fmt.Fprintf(s.r.Out, "    %s\n", strings.Join(parts, "\t"))
+		return 0
+	}))
+	t := L.NewTable()
+	fn := func(name string, f glua.LGFunction) { t.RawSetString(name, L.NewFunction(f)) }
+	fn("case", func(L *glua.LState) int {
+		name := L.CheckString(1)
+		f := L.CheckFunction(2)
+		s.cases = append(s.cases, testCase{name: name, fn: f, line: currentLine(L)})
+		return 0
+	})
+	fn("game", s.game)
+	fn("ok", func(L *glua.LState) int {
+		if !L.ToBool(1) {
+			msg := "expected a true value"
+			if s, ok := L.Get(2).(glua.LString); ok {
+				msg = string(s)
+			}
+			L.RaiseError("%s (got %s)", msg, show(L.Get(1)))
+		}
+		return 0
+	})
+	fn("eq", func(L *glua.LState) int {
+		got, want := L.Get(1), L.Get(2)
+		if !deepEqual(got, want, 0) {
+			L.RaiseError("%s", msgOr(L, 3, "")+fmt.Sprintf("got %s, want %s", show(got), show(want)))
+		}
+		return 0
+	})
+	fn("near", func(L *glua.LState) int {
+		got, want, eps := float64(L.CheckNumber(1)), float64(L.CheckNumber(2)), float64(L.OptNumber(3, 1e-6))
+		if math.Abs(got-want) > eps {
+			L.RaiseError("%s", msgOr(L, 4, "")+fmt.Sprintf("got %v, want %v ± %v", got, want, eps))
+		}
+		return 0
+	})
+	fn("fail", func(L *glua.LState) int {
+		L.RaiseError("%s", L.OptString(1, "failed"))
+		return 0
+	})
+	L.SetGlobal("test", t)
+}
+
+func msgOr(L *glua.LState, n int, def string) string {
+	if s, ok := L.Get(n).(glua.LString); ok {
+		return string(s) + ": "
+	}
+	return def
+}
+
+func currentLine(L *glua.LState) int {
+	if dbg, ok := L.GetStack(1); ok {
+		if _, err := L.GetInfo("l", dbg, glua.LNil); err == nil {
+			return dbg.CurrentLine
+		}
+	}
+	return 0
+}
+
+// show renders a value for a failure message.
+func show(v glua.LValue) string {
+	switch v := v.(type) {
+	case glua.LString:
+		return fmt.Sprintf("%q", string(v))
+	case *glua.LTable:
+		var parts []string
+		v.ForEach(func(k, val glua.LValue) {
+			if len(parts) < 16 {
+				parts = append(parts, fmt.Sprintf("[%s]=%s", show(k), show(val)))
+			}
+		})
+		sort.Strings(parts)
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return v.String()
+}
+
+func deepEqual(a, b glua.LValue, depth int) bool {
+	ta, okA := a.(*glua.LTable)
+	tb, okB := b.(*glua.LTable)
+	if !okA || !okB {
+		return a == b
+	}
+	if depth > 32 {
+		return ta == tb
+	}
+	eq := true
+	n := 0
+	ta.ForEach(func(k, v glua.LValue) {
+		n++
+		if !deepEqual(v, tb.RawGet(k), depth+1) {
+			eq = false
+		}
+	})
+	tb.ForEach(func(glua.LValue, glua.LValue) { n-- })
+	return eq && n == 0
+}
+
+// game is test.game{mode, config, addons}: a fresh game running the mode.
+func (s *suite) game(L *glua.LState) int {
+	o := Options{Mode: s.mode, FS: s.r.FS, LibFS: s.r.LibFS}
+	if t, ok := L.Get(1).(*glua.LTable); ok {
+		if m, ok := t.RawGetString("mode").(glua.LString); ok {
+			o.Mode = string(m)
+		}
+		if c, ok := t.RawGetString("config").(*glua.LTable); ok {
+			o.Config = plainMap(c)
+		}
+		if a, ok := t.RawGetString("addons").(*glua.LTable); ok {
+			a.ForEach(func(_, v glua.LValue) { o.Addons = append(o.Addons, v.String()) })
+		}
+	}
+	w, err := NewWorld(o)
+	if err != nil {
+		L.RaiseError("test.game: %v", err)
+	}
+	s.worlds = append(s.worlds, w)
+	L.Push(s.gameTable(L, w))
+	return 1
+}
+
+// plainMap converts a config table into what the TOML decoder would give:
+// integers as int64.
+func plainMap(t *glua.LTable) map[string]any {
+	out := make(map[string]any)
+	t.ForEach(func(k, v glua.LValue) {
+		key, ok := k.(glua.LString)
+		if !ok {
+			return
+		}
+		switch v := v.(type) {
+		case glua.LNumber:
+			if f := float64(v); f == math.Trunc(f) {
+				out[string(key)] = int64(f)
+			} else {
+				out[string(key)] = f
+			}
+		case glua.LString:
+			out[string(key)] = string(v)
+		case glua.LBool:
+			out[string(key)] = bool(v)
+		}
+	})
+	return out
+}
+
+func (s *suite) gameTable(L *glua.LState, w *World) *glua.LTable {
+	g := L.NewTable()
+	fn := func(name string, f glua.LGFunction) { g.RawSetString(name, L.NewFunction(f)) }
+	fn("join", func(L *glua.LState) int {
+		b, err := w.Join(L.CheckString(2))
+		if err != nil {
+			L.RaiseError("join: %v", err)
+		}
+		L.Push(s.botTable(L, w, b))
+		return 1
+	})
+	fn("advance", func(L *glua.LState) int {
+		sec := float64(L.CheckNumber(2))
+		if sec < 0 || sec > 24*3600 || math.IsNaN(sec) {
+			L.ArgError(2, "seconds must be 0..86400")
+		}
+		w.Advance(time.Duration(sec * float64(time.Second)))
+		return 0
+	})
+	fn("storage", func(L *glua.LState) int {
+		L.Push(toLua(L, w.Host.Storage()))
+		return 1
+	})
+	fn("game_over", func(L *glua.LState) int {
+		L.Push(glua.LBool(w.Game.GameOver()))
+		return 1
+	})
+	fn("mission", func(L *glua.LState) int {
+		mi := w.Game.Mission()
+		t := L.CreateTable(0, 5)
+		t.RawSetString("script", glua.LString(mi.Script))
+		t.RawSetString("map_name", glua.LString(mi.MapName))
+		t.RawSetString("system", glua.LString(mi.System))
+		t.RawSetString("time_limit", glua.LNumber(mi.TimeLimit))
+		t.RawSetString("frag_limit", glua.LNumber(mi.FragLimit))
+		L.Push(t)
+		return 1
+	})
+	fn("loaded", func(L *glua.LState) int {
+		L.Push(glua.LBool(w.Host.Loaded()))
+		return 1
+	})
+	fn("errors", func(L *glua.LState) int {
+		errs := w.MissionErrors()
+		s.seen[w] = len(errs)
+		t := L.CreateTable(len(errs), 0)
+		for _, e := range errs {
+			t.Append(glua.LString(e))
+		}
+		L.Push(t)
+		return 1
+	})
+	fn("log", func(L *glua.LState) int {
+		L.Push(glua.LString(w.Logs()))
+		return 1
+	})
+	fn("reload", func(L *glua.LState) int {
+		if err := w.Host.ReloadNow(); err != nil {
+			L.Push(glua.LString(err.Error()))
+			return 1
+		}
+		return 0
+	})
+	return g
+}
+
+// toLua rebuilds a storage copy in the test state.
+func toLua(L *glua.LState, t *lua.Table) glua.LValue {
+	if t == nil {
+		return glua.LNil
+	}
+	var conv func(v any) glua.LValue
+	seen := map[*lua.Table]*glua.LTable{}
+	conv = func(v any) glua.LValue {
+		switch v := v.(type) {
+		case nil:
+			return glua.LNil
+		case bool:
+			return glua.LBool(v)
+		case float64:
+			return glua.LNumber(v)
+		case string:
+			return glua.LString(v)
+		case *lua.Table:
+			if out, ok := seen[v]; ok {
+				return out
+			}
+			out := L.NewTable()
+			seen[v] = out
+			for _, p := range *v {
+				out.RawSet(conv(p.Key), conv(p.Value))
+			}
+			return out
+		}
+		return glua.LNil
+	}
+	return conv(t)
+}

@@ -1,0 +1,205 @@
+package lua
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/bcserver/bcserver/engine"
+)
+
+// Budgets per tick. All of a mission's calls in one tick of TickInterval
+// (on the engine's clock) share TickBudget; each call is also bounded by
+// Budget. A call that runs out is stopped with an error naming the budget;
+// handlers and timers due after the tick's budget is spent are not run
+// (timers wait for the next tick). A mission that overruns in MaxOverruns
+// ticks, or fails MaxErrors times, within ErrorWindow is suspended.
+
+// tickKey numbers the tick the engine clock is in.
+func (h *Host) tickKey() int64 {
+	return h.eng.Now().UnixNano() / int64(h.opts.TickInterval)
+}
+
+func (h *Host) syncTick() {
+	if k := h.tickKey(); k != h.tick {
+		h.tick = k
+		h.tickSpent = 0
+	}
+}
+
+// tickBudgetLeft is what the current tick still allows.
+func (h *Host) tickBudgetLeft() time.Duration {
+	h.syncTick()
+	return h.opts.TickBudget - h.tickSpent
+}
+
+// Which budget bounds a call, for the error when it runs out.
+type budgetKind uint8
+
+const (
+	budgetCall budgetKind = iota
+	budgetTick
+	budgetLoad
+)
+
+func (h *Host) budgetMessage(k budgetKind, limit time.Duration) string {
+	switch k {
+	case budgetLoad:
+		return fmt.Sprintf("time budget exceeded: loading may take %v per call", limit)
+	case budgetTick:
+		return fmt.Sprintf("time budget exceeded: the mission's calls this tick took its %v tick budget", h.opts.TickBudget)
+	}
+	return fmt.Sprintf("time budget exceeded: one call may take %v", limit)
+}
+
+// callBudget is the limit of the next outermost call of m.
+func (h *Host) callBudget(m *mission) (time.Duration, budgetKind, error) {
+	if m.building {
+		return h.opts.LoadBudget, budgetLoad, nil
+	}
+	left := h.tickBudgetLeft()
+	if left <= 0 {
+		return 0, 0, &luaError{overrun: true, msg: fmt.Sprintf("not run: the mission used its tick budget of %v", h.opts.TickBudget)}
+	}
+	if left < h.opts.Budget {
+		return left, budgetTick, nil
+	}
+	return h.opts.Budget, budgetCall, nil
+}
+
+// spend charges a finished call to the tick (loading is not a tick's
+// work: a reload runs between ticks).
+func (h *Host) spend(m *mission, d time.Duration) {
+	if !m.building {
+		h.tickSpent += d
+	}
+}
+
+// now is bc.clock's time: the engine's clock plus the time the mission's
+// calls took so far this tick, so it advances inside a call.
+func (h *Host) now(m *mission) time.Time {
+	t := h.eng.Now()
+	if !m.building {
+		h.syncTick()
+		t = t.Add(h.tickSpent)
+	}
+	return t.Add(m.meter.elapsed())
+}
+
+// skipped reports work not run because the tick budget is spent.
+func (h *Host) skipped(m *mission, what string) {
+	h.errLogs.log(h.log, slogWarn, "mission tick budget used up; "+what+" deferred to the next tick", "version", m.version, "budget", h.opts.TickBudget)
+	h.count(m, &luaError{overrun: true})
+}
+
+// count records a failure of m and marks it for suspension when it fails
+// too often.
+func (h *Host) count(m *mission, le *luaError) {
+	now := h.eng.Now()
+	prune := func(ts []time.Time) []time.Time {
+		keep := ts[:0]
+		for _, t := range ts {
+			if now.Sub(t) < h.opts.ErrorWindow {
+				keep = append(keep, t)
+			}
+		}
+		return keep
+	}
+	switch {
+	case le != nil && le.memory:
+		// Still over the limit once the call is gone (the data is kept,
+		// not garbage): every further call would fail the same way.
+		if err := m.mem.measure(); err != nil && m.failed == "" {
+			m.failed = fmt.Sprintf("suspended: %v", err)
+		}
+	case le != nil && le.overrun:
+		k := h.tickKey()
+		if k == h.overrunTick {
+			return // one overrun per tick, however many handlers it stopped
+		}
+		h.overrunTick = k
+		m.overruns = append(prune(m.overruns), now)
+		if len(m.overruns) >= h.opts.MaxOverruns && m.failed == "" {
+			m.failed = fmt.Sprintf("suspended after overrunning its time budget in %d ticks within %v", len(m.overruns), h.opts.ErrorWindow)
+		}
+	default:
+		m.errs = append(prune(m.errs), now)
+		if len(m.errs) >= h.opts.MaxErrors && m.failed == "" {
+			m.failed = fmt.Sprintf("suspended after %d errors within %v", len(m.errs), h.opts.ErrorWindow)
+		}
+	}
+}
+
+// settle suspends m if it failed too often, once no call into it runs.
+func (h *Host) settle(m *mission) {
+	if m.failed != "" && m.depth == 0 && !m.building {
+		h.suspend(m)
+	}
+}
+
+// suspend stops a mission that keeps failing. The game goes on without
+// it (no scoring); its storage waits for the next version, which a reload
+// (a saved file, SIGHUP) loads.
+func (h *Host) suspend(m *mission) {
+	if h.cur != m {
+		return
+	}
+	h.kept = h.carry(m)
+	m.close()
+	h.cur = nil
+	msg := fmt.Sprintf("mission %q %s; fix it and save to reload", h.opts.Mode, m.failed)
+	h.log.Error(msg, "version", h.version)
+	h.tell(msg)
+}
+
+// restartAfter is the one rule for every mode: [mission] restart_after
+// seconds after END_GAME the game restarts; 0 or -1 never.
+func (h *Host) restartAfter() time.Duration {
+	v, ok := h.opts.Config["restart_after"]
+	if !ok {
+		return DefaultRestartAfter
+	}
+	var s float64
+	switch v := v.(type) {
+	case int64:
+		s = float64(v)
+	case int:
+		s = float64(v)
+	case float64:
+		s = v
+	default:
+		return 0
+	}
+	if s <= 0 || math.IsNaN(s) {
+		return 0
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+// DefaultRestartAfter is the restart delay when [mission] restart_after
+// is not set.
+const DefaultRestartAfter = 30 * time.Second
+
+func (h *Host) gameEnded(engine.Event) {
+	d := h.restartAfter()
+	if d <= 0 {
+		return
+	}
+	if h.restart != nil {
+		h.restart()
+	}
+	h.restart = h.eng.After(d, func() {
+		h.restart = nil
+		if h.eng.GameOver() {
+			h.log.Info("restarting the game", "after", d)
+			h.eng.RestartGame()
+		}
+	})
+}
+
+func (h *Host) gameRestarted(engine.Event) {
+	if h.restart != nil {
+		h.restart()
+		h.restart = nil
+	}
+}

@@ -1,0 +1,209 @@
+package lua
+
+import (
+	"errors"
+	"math/bits"
+	"strings"
+
+	glua "github.com/yuin/gopher-lua"
+)
+
+// The parts of the standard library that do work in Go proportional to
+// their arguments are replaced or wrapped here, so that work is charged
+// to the mission's budget before it is done and results stay under the
+// string cap (Options.MaxString). The rest of string/table/base is O(1)
+// per call or bounded by values that are already capped.
+
+// maxUnpack bounds the values unpack and string.byte push (PUC Lua's
+// "too many results to unpack" at LUAI_MAXCSTACK = 8000).
+const maxUnpack = 8000
+
+func (m *mission) guardLibs() {
+	L := m.L
+	fn := func(t *glua.LTable, name string, f glua.LGFunction) { t.RawSetString(name, L.NewFunction(f)) }
+	orig := func(t *glua.LTable, name string) *glua.LFunction { return t.RawGetString(name).(*glua.LFunction) }
+
+	str := L.GetGlobal("string").(*glua.LTable)
+	str.RawSetString("dump", glua.LNil)
+	fn(str, "find", m.strFind(true))
+	fn(str, "match", m.strFind(false))
+	fn(str, "gmatch", m.strGmatch)
+	fn(str, "gsub", m.strGsub)
+	fn(str, "rep", m.strRep)
+	format := orig(str, "format")
+	fn(str, "format", func(L *glua.LState) int {
+		f := L.CheckString(1)
+		if err := checkFormat(f); err != nil {
+			L.RaiseError("string.format: %v", err)
+		}
+		// The strings formatted are charged (and capped) before the call,
+		// the result after: it exceeds them by at most 999 characters of
+		// padding per directive.
+		n := len(f)
+		for i := 2; i <= L.GetTop(); i++ {
+			if s, ok := L.Get(i).(glua.LString); ok {
+				n += len(s)
+			}
+		}
+		m.meter.chargeBytes(L, "string.format", n)
+		r := m.callOrig(format)
+		if s, ok := L.Get(-1).(glua.LString); ok && len(s) > m.meter.maxString {
+			L.RaiseError("string.format: result of %d bytes exceeds the %d-byte string cap", len(s), m.meter.maxString)
+		}
+		return r
+	})
+	for _, name := range []string{"upper", "lower", "reverse"} {
+		f := orig(str, name)
+		qualified := "string." + name
+		fn(str, name, func(L *glua.LState) int {
+			m.meter.chargeBytes(L, qualified, len(L.CheckString(1)))
+			return m.callOrig(f)
+		})
+	}
+	byteFn := orig(str, "byte")
+	fn(str, "byte", func(L *glua.LState) int {
+		s := L.CheckString(1)
+		i := startIndex(L.OptInt(2, 1), len(s))
+		j := L.OptInt(3, i+1)
+		if j < 0 {
+			j = len(s) + j + 1
+		}
+		if j-i > maxUnpack {
+			L.RaiseError("string.byte: too many results (%d, at most %d)", j-i, maxUnpack)
+		}
+		m.meter.charge(L, int64(max(j-i, 0)/8))
+		return m.callOrig(byteFn)
+	})
+
+	tbl := L.GetGlobal("table").(*glua.LTable)
+	fn(tbl, "concat", m.tableConcat)
+	for _, name := range []string{"insert", "remove", "maxn", "getn"} {
+		f := orig(tbl, name)
+		fn(tbl, name, func(L *glua.LState) int {
+			// Inserting or removing at a position moves the rest of the
+			// array; maxn scans it.
+			if t, ok := L.Get(1).(*glua.LTable); ok {
+				m.meter.charge(L, int64(tableArrayLen(t)/8))
+			}
+			return m.callOrig(f)
+		})
+	}
+	sortFn := orig(tbl, "sort")
+	fn(tbl, "sort", func(L *glua.LState) int {
+		if t, ok := L.Get(1).(*glua.LTable); ok {
+			n := tableArrayLen(t)
+			m.meter.charge(L, int64(n*bits.Len(uint(n))))
+		}
+		return m.callOrig(sortFn)
+	})
+	L.SetGlobal("unpack", L.NewFunction(m.unpack))
+}
+
+// callOrig calls a library function with the current arguments and
+// returns its results.
+func (m *mission) callOrig(f *glua.LFunction) int {
+	L := m.L
+	top := L.GetTop()
+	L.Push(f)
+	for i := 1; i <= top; i++ {
+		L.Push(L.Get(i))
+	}
+	L.Call(top, glua.MultRet)
+	return L.GetTop() - top
+}
+
+func (m *mission) strRep(L *glua.LState) int {
+	s := L.CheckString(1)
+	n := L.CheckInt(2)
+	if n <= 0 || len(s) == 0 {
+		L.Push(glua.LString(""))
+		return 1
+	}
+	if n > m.meter.maxString/len(s) {
+		L.RaiseError("string.rep: result of %d x %d bytes exceeds the %d-byte string cap", n, len(s), m.meter.maxString)
+	}
+	m.meter.chargeBytes(L, "string.rep", len(s)*n)
+	L.Push(glua.LString(strings.Repeat(s, n)))
+	return 1
+}
+
+// tableConcat is table.concat(t [, sep [, i [, j]]]) with the result
+// length known, capped and charged before it is built.
+func (m *mission) tableConcat(L *glua.LState) int {
+	t := L.CheckTable(1)
+	sep := L.OptString(2, "")
+	i := L.OptInt(3, 1)
+	j := L.OptInt(4, t.Len())
+	if i > j {
+		L.Push(glua.LString(""))
+		return 1
+	}
+	if j-i >= m.meter.maxString {
+		L.RaiseError("table.concat: %d elements exceed the %d-byte string cap", j-i+1, m.meter.maxString)
+	}
+	m.meter.charge(L, int64(j-i+1)/4)
+	n := 0
+	for k := i; k <= j; k++ {
+		v := t.RawGetInt(k)
+		switch v := v.(type) {
+		case glua.LString:
+			n += len(v)
+		case glua.LNumber:
+			n += 24
+		default:
+			L.RaiseError("table.concat: invalid value (a %s) at index %d", v.Type().String(), k)
+		}
+		if k < j {
+			n += len(sep)
+		}
+		if n > m.meter.maxString {
+			break
+		}
+	}
+	m.meter.chargeBytes(L, "table.concat", n)
+	var b strings.Builder
+	b.Grow(n)
+	for k := i; k <= j; k++ {
+		b.WriteString(t.RawGetInt(k).String())
+		if k < j {
+			b.WriteString(sep)
+		}
+	}
+	L.Push(glua.LString(b.String()))
+	return 1
+}
+
+// unpack is unpack(t [, i [, j]]) with at most maxUnpack results.
+func (m *mission) unpack(L *glua.LState) int {
+	t := L.CheckTable(1)
+	i := L.OptInt(2, 1)
+	j := L.OptInt(3, t.Len())
+	if i > j {
+		return 0
+	}
+	if j-i >= maxUnpack {
+		L.RaiseError("unpack: too many results (%d, at most %d)", j-i+1, maxUnpack)
+	}
+	m.meter.charge(L, int64(j-i+1)/8)
+	for k := i; k <= j; k++ {
+		L.Push(t.RawGetInt(k))
+	}
+	return j - i + 1
+}
+
+// checkFormat refuses widths and precisions that would make one
+// string.format call allocate megabytes ("%999999999d").
+func checkFormat(f string) error {
+	run := 0
+	for i := 0; i < len(f); i++ {
+		if f[i] >= '0' && f[i] <= '9' {
+			run++
+			if run > 3 {
+				return errors.New("width or precision above 999")
+			}
+		} else {
+			run = 0
+		}
+	}
+	return nil
+}

@@ -1,0 +1,313 @@
+package lua
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	glua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/ast"
+	"github.com/yuin/gopher-lua/parse"
+)
+
+// Limits on source structure. gopher-lua's compiler recurses once per
+// level of the syntax tree, so a file of nothing but "((((((" or
+// "function() function() ..." makes the Go stack (and the compile time)
+// grow without bound; PUC Lua stops at LUAI_MAXCCALLS = 200 with "chunk
+// has too many syntax levels". maxSyntaxLevels bounds brackets and blocks
+// before the parser runs; maxTreeDepth bounds the tree the parser built
+// (long operator chains and a.b.c chains nest without brackets) before the
+// compiler walks it.
+const (
+	maxSyntaxLevels = 200
+	maxTreeDepth    = 1000
+)
+
+// opener is one unclosed bracket or block found by scanNesting.
+type opener struct {
+	tok  string
+	line int
+}
+
+// scanNesting is a small Lua lexer that only tracks nesting: brackets,
+// block keywords and their closers, skipping strings and comments. It
+// refuses nesting deeper than maxSyntaxLevels and returns the openers left
+// unclosed at the end (a hint for "syntax error at end of file"). It never
+// recurses and reads each byte once.
+func scanNesting(src []byte, name string) ([]opener, int, error) {
+	var stack []opener
+	line := 1
+	push := func(tok string) error {
+		stack = append(stack, opener{tok, line})
+		if len(stack) > maxSyntaxLevels {
+			return fmt.Errorf("%s:%d: chunk has too many syntax levels (more than %d nested brackets and blocks)", name, line, maxSyntaxLevels)
+		}
+		return nil
+	}
+	pop := func() {
+		if len(stack) > 0 {
+			stack = stack[:len(stack)-1]
+		}
+	}
+	// longBracket returns the level of a long bracket "[==[" at i, or -1.
+	longBracket := func(i int) int {
+		if i >= len(src) || src[i] != '[' {
+			return -1
+		}
+		j := i + 1
+		for j < len(src) && src[j] == '=' {
+			j++
+		}
+		if j < len(src) && src[j] == '[' {
+			return j - i - 1
+		}
+		return -1
+	}
+	// skipLong skips a long string or comment of the given level opening
+	// at i and returns the index after it.
+	skipLong := func(i, level int) int {
+		closer := append(append([]byte{']'}, bytes.Repeat([]byte{'='}, level)...), ']')
+		start := i + level + 2
+		end := bytes.Index(src[start:], closer)
+		if end < 0 {
+			line += bytes.Count(src[start:], []byte{'\n'})
+			return len(src)
+		}
+		line += bytes.Count(src[start:start+end], []byte{'\n'})
+		return start + end + len(closer)
+	}
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '\n':
+			line++
+			i++
+		case c == '-' && i+1 < len(src) && src[i+1] == '-':
+			if lv := longBracket(i + 2); lv >= 0 {
+				i = skipLong(i+2, lv)
+				continue
+			}
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case c == '[':
+			if lv := longBracket(i); lv >= 0 {
+				i = skipLong(i, lv)
+				continue
+			}
+			if err := push("["); err != nil {
+				return nil, line, err
+			}
+			i++
+		case c == '(' || c == '{':
+			if err := push(string(c)); err != nil {
+				return nil, line, err
+			}
+			i++
+		case c == ')' || c == ']' || c == '}':
+			pop()
+			i++
+		case c == '"' || c == '\'':
+			i++
+			for i < len(src) && src[i] != c && src[i] != '\n' {
+				if src[i] == '\\' && i+1 < len(src) {
+					if src[i+1] == '\n' {
+						line++
+					}
+					i++
+				}
+				i++
+			}
+			i++
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i
+			for j < len(src) && (src[j] == '_' || src[j] >= 'a' && src[j] <= 'z' || src[j] >= 'A' && src[j] <= 'Z' || src[j] >= '0' && src[j] <= '9') {
+				j++
+			}
+			switch w := string(src[i:j]); w {
+			case "function", "do", "then", "repeat":
+				if err := push(w); err != nil {
+					return nil, line, err
+				}
+			case "end", "until":
+				pop()
+			case "elseif":
+				pop() // its own "then" opens again
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return stack, line, nil
+}
+
+// treeDepth checks the nesting of a parsed chunk without recursing more
+// than maxTreeDepth levels itself.
+type treeDepth struct {
+	name string
+	err  error
+}
+
+func (d *treeDepth) fail(line int) {
+	if d.err == nil {
+		d.err = fmt.Errorf("%s:%d: expression or block nested too deeply (more than %d levels)", d.name, line, maxTreeDepth)
+	}
+}
+
+func (d *treeDepth) stmts(ss []ast.Stmt, depth int) {
+	for _, s := range ss {
+		if d.err != nil {
+			return
+		}
+		d.stmt(s, depth)
+	}
+}
+
+func (d *treeDepth) exprs(es []ast.Expr, depth int) {
+	for _, e := range es {
+		if d.err != nil {
+			return
+		}
+		d.expr(e, depth)
+	}
+}
+
+func (d *treeDepth) stmt(s ast.Stmt, depth int) {
+	if depth > maxTreeDepth {
+		d.fail(s.Line())
+		return
+	}
+	depth++
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		d.exprs(s.Lhs, depth)
+		d.exprs(s.Rhs, depth)
+	case *ast.LocalAssignStmt:
+		d.exprs(s.Exprs, depth)
+	case *ast.FuncCallStmt:
+		d.expr(s.Expr, depth)
+	case *ast.DoBlockStmt:
+		d.stmts(s.Stmts, depth)
+	case *ast.WhileStmt:
+		d.expr(s.Condition, depth)
+		d.stmts(s.Stmts, depth)
+	case *ast.RepeatStmt:
+		d.expr(s.Condition, depth)
+		d.stmts(s.Stmts, depth)
+	case *ast.IfStmt:
+		d.expr(s.Condition, depth)
+		d.stmts(s.Then, depth)
+		d.stmts(s.Else, depth)
+	case *ast.NumberForStmt:
+		d.exprs([]ast.Expr{s.Init, s.Limit, s.Step}, depth)
+		d.stmts(s.Stmts, depth)
+	case *ast.GenericForStmt:
+		d.exprs(s.Exprs, depth)
+		d.stmts(s.Stmts, depth)
+	case *ast.FuncDefStmt:
+		if s.Name != nil {
+			d.expr(s.Name.Func, depth)
+			d.expr(s.Name.Receiver, depth)
+		}
+		d.expr(s.Func, depth)
+	case *ast.ReturnStmt:
+		d.exprs(s.Exprs, depth)
+	}
+}
+
+func (d *treeDepth) expr(e ast.Expr, depth int) {
+	if e == nil || d.err != nil {
+		return
+	}
+	if depth > maxTreeDepth {
+		d.fail(e.Line())
+		return
+	}
+	depth++
+	switch e := e.(type) {
+	case *ast.AttrGetExpr:
+		d.expr(e.Object, depth)
+		d.expr(e.Key, depth)
+	case *ast.TableExpr:
+		for _, f := range e.Fields {
+			d.expr(f.Key, depth)
+			d.expr(f.Value, depth)
+		}
+	case *ast.FuncCallExpr:
+		d.expr(e.Func, depth)
+		d.expr(e.Receiver, depth)
+		d.exprs(e.Args, depth)
+	case *ast.LogicalOpExpr:
+		d.expr(e.Lhs, depth)
+		d.expr(e.Rhs, depth)
+	case *ast.RelationalOpExpr:
+		d.expr(e.Lhs, depth)
+		d.expr(e.Rhs, depth)
+	case *ast.StringConcatOpExpr:
+		d.expr(e.Lhs, depth)
+		d.expr(e.Rhs, depth)
+	case *ast.ArithmeticOpExpr:
+		d.expr(e.Lhs, depth)
+		d.expr(e.Rhs, depth)
+	case *ast.UnaryMinusOpExpr:
+		d.expr(e.Expr, depth)
+	case *ast.UnaryNotOpExpr:
+		d.expr(e.Expr, depth)
+	case *ast.UnaryLenOpExpr:
+		d.expr(e.Expr, depth)
+	case *ast.FunctionExpr:
+		d.stmts(e.Stmts, depth)
+	}
+}
+
+// compileChunk checks the nesting of Lua source, then parses and
+// compiles it. Every error reads "name:line: message". charge, if set, is
+// called between the cheap scan and the expensive parse.
+func compileChunk(b []byte, name string, charge func()) (*glua.FunctionProto, error) {
+	open, lines, err := scanNesting(b, name)
+	if err != nil {
+		return nil, err
+	}
+	if charge != nil {
+		charge()
+	}
+	chunk, err := parse.Parse(bytes.NewReader(b), name)
+	if err != nil {
+		if len(b) > 0 && b[len(b)-1] == '\n' && lines > 1 {
+			lines-- // the last line is the one the newline ends
+		}
+		return nil, syntaxError(err, name, open, lines)
+	}
+	d := &treeDepth{name: name}
+	d.stmts(chunk, 0)
+	if d.err != nil {
+		return nil, d.err
+	}
+	proto, err := glua.Compile(chunk, name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return proto, nil
+}
+
+// syntaxError rewrites gopher-lua's parse errors ("name line:2(column:7)
+// near 'x': syntax error", or "name at EOF: syntax error" with no line at
+// all) as "name:2: syntax error near 'x'". At the end of the file it names
+// the innermost block or bracket left open, which is nearly always the
+// mistake.
+func syntaxError(err error, name string, open []opener, lines int) error {
+	var pe *parse.Error
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if pe.Pos.Line == parse.EOF {
+		msg := fmt.Sprintf("%s:%d: %s at the end of the file", name, lines, pe.Message)
+		if n := len(open); n > 0 {
+			o := open[n-1]
+			msg += fmt.Sprintf(" ('%s' at line %d is not closed)", o.tok, o.line)
+		}
+		return errors.New(msg)
+	}
+	return fmt.Errorf("%s:%d: %s near '%s' (column %d)", name, pe.Pos.Line, pe.Message, pe.Token, pe.Pos.Column)
+}

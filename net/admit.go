@@ -1,0 +1,198 @@
+package net
+
+import (
+	"net/netip"
+	"time"
+)
+
+// Wire ids handed to clients (transport.md 2.2).
+const (
+	minWireID = 2
+	maxWireID = 126
+)
+
+// The budget for refusals sent to strangers: each one answers a datagram
+// nobody vouched for, so a spoofed flood must not make the host a
+// reflector. The stock client repeats its connect about once a second.
+const (
+	refusalRate  = 20 // per second
+	refusalBurst = 40
+)
+
+// Identity changes a peer may make: a stock client sends its identity once
+// at connect and once after a rename; every change is relayed to all peers.
+const (
+	identityRate  = 0.2 // per second
+	identityBurst = 4
+)
+
+// stranger handles a datagram from an address that is not a peer: only a
+// connect request opens a connection.
+func (h *Host) stranger(now time.Time, from netip.AddrPort, b []byte) {
+	_, msgs, err := ParseDatagram(b, h.msgs[:0])
+	defer func() { clear(msgs); h.msgs = msgs[:0] }()
+	if len(msgs) == 0 || b[0] != PeerUnassigned || msgs[0].Type != TypeConnect || !msgs[0].HasSeq {
+		for i := range msgs {
+			m := &msgs[i]
+			if m.Type == TypeDisconnect && m.HasSeq {
+				// A peer we already removed did not get our ACK of its
+				// disconnect; ACK it again so it stops retransmitting.
+				h.Stats.StaleDisconnect++
+				ack := Message{Type: TypeAck, Seq: m.Seq, Low: true}
+				d := AppendMessage(append(h.buf[:0], PeerHost, 1), &ack)
+				h.writeGame(d, from)
+				return
+			}
+		}
+		h.Stats.Strangers++
+		if err != nil {
+			h.Stats.Malformed++
+		}
+		return
+	}
+	if h.shutdown {
+		h.Stats.Strangers++
+		return
+	}
+	// Admission before work (transport.md 4.5): ban, then password, both
+	// answered without allocating anything for the stranger.
+	req := ParseConnect(msgs[0].Payload)
+	if reason := h.ev.Admit(from, &req); reason != BootNone {
+		h.refuse(now, from, reason)
+		return
+	}
+	if len(h.peers) >= h.cfg.MaxPeers {
+		h.log.Info("connection refused: no free transport peer", "addr", from, "peers", len(h.peers))
+		h.refuse(now, from, BootFull)
+		return
+	}
+	id, ok := h.allocID()
+	if !ok {
+		h.refuse(now, from, BootFull)
+		return
+	}
+	p := &Peer{ID: id, Addr: from, host: h, conn: NewConn(h.cfg.Transport, PeerHost, now), nonce: req.Nonce}
+	p.rx = peerRx{p}
+	p.idRate = tokenBucket{rate: identityRate, burst: identityBurst}
+	p.conn.SetKeepalive(true)
+	h.peers[from] = p
+	h.byID[id] = p
+	h.log.Debug("peer connected", "peer", id, "addr", from, "nonce", req.Nonce)
+	_ = p.conn.SendControl(TypeConnect, []byte{id})
+	// The newcomer learns every other peer's id, address and name
+	// (transport.md 4.5 step 4), then the game layer takes it (step 5).
+	for _, o := range &h.byID {
+		if o != nil && o != p && !o.closing && o.Identity != nil {
+			_ = p.conn.SendControl(TypeData, o.Identity)
+		}
+	}
+	h.ev.Connected(p)
+	// The reply (and whatever Connected queued) leaves before the ACK of
+	// the connect exists, so it matches the stock datagram exactly; the ACK
+	// follows in the next one (handshake.md 2.1).
+	h.flushPeer(now, p)
+	if err := p.conn.Receive(now, b, &p.rx); err != nil {
+		h.log.Debug("malformed datagram", "peer", p.ID, "addr", from, "err", err)
+	}
+	h.finishLeaving(now, p)
+}
+
+// refuse answers a refused connect with a boot naming peer 0xFF as the
+// first low-channel message to the address (seq 0) and no connect reply:
+// `01 01 04 07 C0 00 00 <reason> FF` (transport.md 4.5, 10.4). Nothing is
+// kept: a retransmitted connect is judged again.
+func (h *Host) refuse(now time.Time, from netip.AddrPort, reason BootReason) {
+	h.Stats.Refused++
+	if !h.refusals.take(now) {
+		h.Stats.RefusalsDropped++
+		return
+	}
+	boot := Message{Type: TypeBoot, Reliable: true, Priority: true, HasSeq: true, Payload: []byte{byte(reason), PeerUnassigned}}
+	d := AppendMessage(append(h.buf[:0], PeerHost, 1), &boot)
+	h.writeGame(d, from)
+}
+
+// allocID takes the first free wire id at or after the cursor, wrapping
+// from 126 to 2, and moves the cursor past it: the stock next-fit rule
+// (transport.md 2.2), so a client that leaves and rejoins gets a new id.
+func (h *Host) allocID() (byte, bool) {
+	n := maxWireID - minWireID + 1
+	for i := 0; i < n; i++ {
+		id := minWireID + (h.cursor-minWireID+i)%n
+		if h.byID[id] == nil {
+			h.cursor = id + 1
+			if h.cursor > maxWireID {
+				h.cursor = minWireID
+			}
+			return byte(id), true
+		}
+	}
+	return 0, false
+}
+
+// reconnect looks at a datagram from a known address that still carries
+// the unassigned id 0xFF. A connect with the session's nonce is a
+// retransmission: the normal receive path ACKs it again, and the reply goes
+// out again at once. A connect with a new nonce is a new session: the old
+// peer is dropped as if it had timed out (the others are told with a
+// reason-1 boot) and the connect is handled afresh. It reports whether it
+// consumed the datagram.
+func (h *Host) reconnect(now time.Time, p *Peer, b []byte) bool {
+	if b[1] == 0 {
+		return false
+	}
+	m, _, err := ParseMessage(b[HeaderSize:])
+	if err != nil || m.Type != TypeConnect || !m.HasSeq {
+		return false
+	}
+	req := ParseConnect(m.Payload)
+	if req.Nonce == p.nonce {
+		p.conn.resendNow(now, 0)
+		return false
+	}
+	if h.shutdown {
+		return true
+	}
+	h.Stats.Replaced++
+	h.log.Info("new session from a connected address, dropping the old one", "peer", p.ID, "addr", p.Addr, "name", p.Name)
+	if p.closing {
+		h.retire(p)
+	} else {
+		h.drop(p, LeftReplaced)
+	}
+	h.stranger(now, p.Addr, b)
+	return true
+}
+
+// identity handles a peer's identity message: checked, offered to the
+// owner, then relayed unchanged as a new reliable message to every
+// connected peer, the sender included (transport.md 10.2).
+func (h *Host) identity(p *Peer, payload []byte) {
+	id, err := ParseIdentity(payload)
+	if err == nil && id.PeerID != p.ID {
+		err = errWrongIdentity
+	}
+	if err != nil {
+		h.Stats.BadIdentity++
+		h.log.Debug("identity refused", "peer", p.ID, "err", err)
+		return
+	}
+	if string(payload) == string(p.Identity) {
+		return // nothing new to tell anyone
+	}
+	if !p.idRate.take(h.now) {
+		h.Stats.BadIdentity++
+		h.log.Debug("identity changes too frequent", "peer", p.ID)
+		return
+	}
+	if !h.ev.Identity(p, id) || p.closing || p.leaving != 0 {
+		return
+	}
+	p.Identity = append(p.Identity[:0], payload...)
+	p.Name = id.Name
+	for _, o := range &h.byID {
+		if o != nil && !o.closing {
+			_ = o.conn.SendControl(TypeData, p.Identity)
+		}
+	}
+}
