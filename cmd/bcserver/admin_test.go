@@ -47,13 +47,16 @@ func serveAdmin(t *testing.T, mutate func(*UserConfig)) *adminRun {
 	return &adminRun{running: *r, s: s, base: "http://" + s.op.addr.String(), stop: stop}
 }
 
-// serveWith is serveTest with access to the served internals.
+// serveWith serves a test configuration on a free loopback port; got, if
+// not nil, sees the served internals. The server stops at the end of the
+// test or when stop is called.
 func serveWith(t *testing.T, mutate func(*UserConfig), got func(*served)) (*running, func()) {
 	t.Helper()
 	uc := DefaultUserConfig()
 	uc.Server.Address = "127.0.0.1"
 	uc.Server.Port = 0
 	uc.Plugins.Gamespy.Enabled = false
+	uc.Lua.stepTime = 100 * time.Nanosecond // deterministic budgets
 	if mutate != nil {
 		mutate(&uc)
 	}
@@ -68,7 +71,9 @@ func serveWith(t *testing.T, mutate func(*UserConfig), got func(*served)) (*runn
 	done := make(chan error, 1)
 	go func() {
 		done <- serveFull(ctx, uc, rc, log, func(s *served) {
-			got(s)
+			if got != nil {
+				got(s)
+			}
 			ready <- &running{srv: s.srv, host: s.missions.current(), logs: logs}
 		})
 	}()
