@@ -81,6 +81,7 @@ type Game struct {
 	buf          []byte // scratch for building messages
 	inbox        chan func()
 	plugins      []Plugin
+	obs          Observer
 
 	// Stats is updated by the game goroutine and safe to read anywhere.
 	Stats Stats
@@ -151,10 +152,13 @@ func NewGame(opts Options) (*Game, error) {
 	})
 	g.host = bcnet.NewHost(bcnet.HostConfig{
 		Transport: cfg.Transport,
-		MaxPeers:  cfg.MaxPlayers + spareTransportPeers,
-		Logger:    log,
-		Query:     g.handleQuery,
-		LocalIP:   opts.LocalIP,
+		// Spare transport peers let a refused connect get its notice while
+		// the game is full; sized for the largest player limit, which a
+		// host may raise while the game runs (SetLive).
+		MaxPeers: MaxSlots + spareTransportPeers,
+		Logger:   log,
+		Query:    g.handleQuery,
+		LocalIP:  opts.LocalIP,
 	}, g, opts.Out)
 	return g, nil
 }
@@ -376,6 +380,10 @@ const maxCatchUp = 3
 // caught up in one call share one simulation step (it measures elapsed
 // time itself) and one round of StateUpdates, which would only repeat.
 func (g *Game) Advance(now time.Time) {
+	var start time.Time
+	if g.obs != nil {
+		start = time.Now()
+	}
 	g.now = now
 	g.timers.run(now)
 	g.checkDeadlines()
@@ -401,6 +409,9 @@ func (g *Game) Advance(now time.Time) {
 		g.world.SendStateUpdates(now)
 	}
 	g.host.Tick(now)
+	if ran > 0 && g.obs != nil {
+		g.obs.TickDone(time.Since(start))
+	}
 }
 
 // Ticks reports the game ticks run so far (for tests and stats).

@@ -56,6 +56,18 @@ func (g *Game) ShipOf(p *Player) *Object {
 	return g.world.ShipOf(&p.Owner)
 }
 
+// PlayerOf returns the connected player who owns o; nil for an object the
+// host owns or whose owner is gone.
+func (g *Game) PlayerOf(o *Object) *Player {
+	if o == nil || o.Owner == nil {
+		return nil
+	}
+	if p := g.byID[o.Owner.ID]; p != nil && &p.Owner == o.Owner {
+		return p
+	}
+	return nil
+}
+
 // SetWeaponModel replaces the weapon damage model; nil turns host-side
 // weapon damage off (weapon kills then go unnoticed by the host).
 func (g *Game) SetWeaponModel(m world.WeaponModel) { g.world.SetWeaponModel(m) }

@@ -58,6 +58,15 @@ func (o *Object) OwnerID() int {
 // Alive reports whether a ship exists and has not been destroyed.
 func (o *Object) Alive() bool { return o != nil && !o.sim.dead }
 
+// HullFraction returns the hull condition from 0 to 1, and false when the
+// host has no model of the ship (unknown species, not a ship).
+func (o *Object) HullFraction() (float32, bool) {
+	if o.Model == nil {
+		return 0, false
+	}
+	return o.Model.ConditionFraction(o.Model.Class().Hull), true
+}
+
 // Shields returns the ship's shield facing hit points (front, rear, top,
 // bottom, left, right).
 func (o *Object) Shields() [6]float32 { return o.sim.shields }

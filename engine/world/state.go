@@ -58,8 +58,8 @@ func (o *Object) viewFor(receiver byte) *view {
 	return v
 }
 
-// Position returns the owner's latest reported position of the object,
-// false before any.
+// Position returns the ship's latest position from its owner's updates
+// (or its creation message), and whether one is known.
 func (o *Object) Position() ([3]float32, bool) { return o.state.pos, o.state.hasPos }
 
 // StateUpdate takes an owner's StateUpdate (opcodes.md 2, 0x1C) for one of
