@@ -283,3 +283,21 @@ func TestHostBuiltStateUpdates(t *testing.T) {
 		t.Fatal("client 0x20-only update accepted")
 	}
 }
+
+// PlayerOf finds the player behind an object: the owner of a player ship,
+// nobody for a host object or after the owner left.
+func TestPlayerOf(t *testing.T) {
+	l := simLAN(t, "A", "B")
+	a, ship := l.g.Player(2), l.g.Object(shipA)
+	if l.g.PlayerOf(ship) != a || l.g.ShipOf(a) != ship || l.g.PlayerOf(nil) != nil {
+		t.Fatalf("PlayerOf(A's ship) = %v", l.g.PlayerOf(ship))
+	}
+	if l.g.PlayerOf(&Object{ID: 0x1000}) != nil {
+		t.Fatal("a host object has a player")
+	}
+	_ = l.cs[0].c.Disconnect()
+	l.pump(nil)
+	if l.g.PlayerOf(ship) != nil || l.g.Object(shipA) != nil {
+		t.Fatal("a departed owner still owns the ship")
+	}
+}
