@@ -4,12 +4,27 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build run test test-short bench fuzz lint fmt clean sync-shared
+.PHONY: all build release run test test-short bench fuzz lint fmt clean sync-shared
 
 all: build
 
+# The version and commit go into -version (and the admin status).
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT    ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+PLATFORMS ?= linux/amd64 linux/arm64 windows/amd64 windows/arm64 darwin/amd64 darwin/arm64
+
 build:
-	$(GO) build -o bin/ ./cmd/...
+	$(GO) build -ldflags "-X main.version=$(VERSION) -X main.commit=$(COMMIT)" -o bin/ ./cmd/...
+
+# Static binaries for every platform into dist/<os>-<arch>/ (pure Go, no
+# cgo: SQLite is modernc.org/sqlite).
+release:
+	@set -e; for p in $(PLATFORMS); do \
+	  os=$${p%/*}; arch=$${p#*/}; out=dist/$$os-$$arch; \
+	  echo "== $$os/$$arch -> $$out"; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $$out/ ./cmd/...; \
+	done
 
 run:
 	$(GO) run ./cmd/bcserver $(ARGS)
@@ -42,7 +57,7 @@ fmt:
 	gofmt -w .
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
 
 # Refresh the repo's copies (testdata/vectors, the embedded vanilla data set,
 # the embedded hash manifest) from the shared reference folder beside the

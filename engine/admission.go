@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine/bans"
+	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -68,7 +69,7 @@ func (g *Game) Connected(peer *bcnet.Peer) {
 		g.host.Boot(g.now, peer, bcnet.BootFull)
 		return
 	}
-	p := &Player{ID: peer.ID, Slot: slot, Addr: peer.Addr, State: StateChecksum, ConnectedAt: g.now, Team: -1, peer: peer}
+	p := &Player{Owner: world.Owner{ID: peer.ID, Slot: slot, Team: -1}, Addr: peer.Addr, State: StateChecksum, ConnectedAt: g.now, peer: peer}
 	g.bySlot[slot] = p
 	g.byID[p.ID] = p
 	g.log.Debug("player connecting", "player", p.ID, "slot", slot, "addr", p.Addr)

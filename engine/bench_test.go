@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bcserver/bcserver/codec"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/net/alby"
 )
@@ -119,6 +120,39 @@ func BenchmarkRelay(b *testing.B) {
 	for _, c := range l.cs[1:] {
 		if q := g.Player(c.ev.accepted).peer.Queued(); q != 0 {
 			b.Fatalf("player %d has %d messages unACKed: the ACK loop is broken", c.ev.accepted, q)
+		}
+	}
+}
+
+// BenchmarkSimTick16 measures one game tick with 16 ships: the world's
+// simulation step plus the host-built StateUpdates for 16 ships × 16
+// receivers, queued and flushed through the transport.
+func BenchmarkSimTick16(b *testing.B) {
+	names := make([]string, 16)
+	for i := range names {
+		names[i] = string(rune('A' + i))
+	}
+	t := &testing.T{}
+	l := newLAN(t, DefaultConfig(), names...)
+	for i, c := range l.cs {
+		l.send(c, retarget(vec(t, "simulation.json", "objcreateteam_sovereign_collision_test"), i, 1, 7), true)
+		l.send(c, moveMsg(codec.FirstObjectID(i), [3]float32{float32(i * 20), 0, 0}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127}), false)
+	}
+	g := l.g
+	g.host.SetWriter(&countWriter{})
+	now := l.now
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		now = now.Add(100 * time.Millisecond)
+		g.now = now
+		g.world.Tick(now)
+		g.world.SendStateUpdates(now)
+		g.host.Flush(now)
+		for _, p := range g.bySlot {
+			if p != nil {
+				p.peer.SetLastReceived(now) // no client answers in a benchmark
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/engine/ships"
+	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -129,7 +130,7 @@ func DefaultConfig() Config {
 		ExplosionRadius: 10.1,
 		ExplosionDamage: 50,
 		Integrity:       IntegrityLog,
-		IntegrityHashes: StockIntegrityHashes(),
+		IntegrityHashes: world.StockIntegrityHashes(),
 	}
 }
 

@@ -1,7 +1,16 @@
-// Package engine owns the game: the per-peer join handshake (checksum
-// validation against a manifest, Settings, NewPlayerInGame), the player
-// slots, the engine events that missions and plugins subscribe to, and the
-// loop that ties the transport to them.
+// Package engine runs a game for the players connected to it: the per-peer
+// join handshake (checksum validation against a manifest, Settings,
+// NewPlayerInGame), admission (player limit, password, bans), the player
+// slots, the routing table that relays, consumes or drops each game
+// message, chat, the engine events that missions and plugins subscribe
+// to, timers, the game tick and the loop that ties the transport to them.
+//
+// The model of the game's objects — ships, damage, weapons, collisions,
+// deaths, repair, the host's StateUpdates — is the world (engine/world):
+// the routing table hands it the messages it consumes, the tick advances
+// it, and the Game is its Host, carrying its events on the event bus and
+// its messages to the players. The world's types keep their engine names
+// (Object, ShipDestroyed, ...) for missions and plugins.
 //
 // One goroutine owns one Game. The Server loop reads datagrams from the
 // socket reader's channel, feeds them to the transport Host, which calls

@@ -4,6 +4,8 @@ import "time"
 
 // Event is something the engine reports to missions and plugins. Each
 // event type has a stable Name used for subscriptions (and by Lua's bc.on).
+// The world's events (ship_created, ship_destroyed, object_destroyed,
+// weapon_hit) are defined in engine/world and travel on the same bus.
 type Event interface{ Name() string }
 
 // Event names.
@@ -15,6 +17,9 @@ const (
 	EvPlayerLeft      = "player_left"
 	EvScriptMessage   = "script_message"
 	EvTick            = "tick"
+	EvWeaponFired     = "weapon_fired"
+	EvGameEnded       = "game_ended"
+	EvGameRestarted   = "game_restarted"
 )
 
 // PlayerConnected: a connect was accepted and the checksum exchange begins.
@@ -78,6 +83,21 @@ type Tick struct {
 	Dt  time.Duration
 }
 
+// WeaponFired: an in-game player fired (StartFiring, TorpedoFire,
+// BeamFire); Target is the target object id when the message names one.
+type WeaponFired struct {
+	Shooter *Player
+	Opcode  byte
+	Weapon  int32 // the firing subsystem's object id
+	Target  int32 // 0 when none
+}
+
+// GameEnded: the mission ended the game with a stock END_GAME reason.
+type GameEnded struct{ Reason int32 }
+
+// GameRestarted: the game restarted; missions reset their tables.
+type GameRestarted struct{}
+
 // Name implements Event.
 func (*PlayerConnected) Name() string { return EvPlayerConnected }
 
@@ -98,6 +118,15 @@ func (*ScriptMessage) Name() string { return EvScriptMessage }
 
 // Name implements Event.
 func (*Tick) Name() string { return EvTick }
+
+// Name implements Event.
+func (*WeaponFired) Name() string { return EvWeaponFired }
+
+// Name implements Event.
+func (*GameEnded) Name() string { return EvGameEnded }
+
+// Name implements Event.
+func (*GameRestarted) Name() string { return EvGameRestarted }
 
 // Handler receives events.
 type Handler func(Event)

@@ -13,33 +13,30 @@ import (
 	"github.com/bcserver/bcserver/engine/bans"
 	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/engine/ships"
+	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
 // Stats counts what the game dropped or did; readable from any goroutine.
 type Stats struct {
-	Joins             atomic.Uint64 // players that reached the game
-	Leaves            atomic.Uint64
-	Refused           atomic.Uint64 // connects refused (full, not accepting)
-	ChecksumFailures  atomic.Uint64
-	Renamed           atomic.Uint64 // joiners renamed because their name was in use
-	HandshakeDropped  atomic.Uint64 // messages out of order for the sender's join state
-	Malformed         atomic.Uint64 // game messages that failed to parse
-	Timeouts          atomic.Uint64 // handshake steps that timed out
-	ChatDropped       atomic.Uint64 // chat lines refused by the core's hardening
-	Relayed           atomic.Uint64 // messages relayed (each to every other player)
-	RelayDropped      atomic.Uint64 // game messages a client may not send, or host-owned data
-	Spoofed           atomic.Uint64 // messages acting on another player's objects
-	Throttled         atomic.Uint64 // messages dropped by the per-player flow limit
-	Collisions        atomic.Uint64 // collision reports that caused damage
-	CollisionsDropped atomic.Uint64 // collision reports refused (dead ship, duplicate, too far, cooldown)
-	WeaponHits        atomic.Uint64 // weapon hits the host damage model applied
-	WeaponRejected    atomic.Uint64 // fire messages the damage model found implausible
-	Ticks             atomic.Uint64 // game ticks run
-	TicksDropped      atomic.Uint64 // ticks skipped because the game fell too far behind
-	// IntegrityMismatches counts ships whose integrity hash differed from
-	// the reference of their species.
-	IntegrityMismatches atomic.Uint64
+	Joins            atomic.Uint64 // players that reached the game
+	Leaves           atomic.Uint64
+	Refused          atomic.Uint64 // connects refused (full, not accepting)
+	ChecksumFailures atomic.Uint64
+	Renamed          atomic.Uint64 // joiners renamed because their name was in use
+	HandshakeDropped atomic.Uint64 // messages out of order for the sender's join state
+	Malformed        atomic.Uint64 // game messages that failed to parse
+	Timeouts         atomic.Uint64 // handshake steps that timed out
+	ChatDropped      atomic.Uint64 // chat lines refused by the core's hardening
+	Relayed          atomic.Uint64 // messages relayed (each to every other player)
+	RelayDropped     atomic.Uint64 // game messages a client may not send, or host-owned data
+	Spoofed          atomic.Uint64 // messages acting on another player's objects
+	Throttled        atomic.Uint64 // messages dropped by the per-player flow limit
+	Ticks            atomic.Uint64 // game ticks run
+	TicksDropped     atomic.Uint64 // ticks skipped because the game fell too far behind
+	// Stats are the world's counters: collisions, weapon hits, integrity
+	// mismatches.
+	world.Stats
 }
 
 // Options configures a Game.
@@ -78,16 +75,13 @@ type Game struct {
 	running      bool
 	teamMode     bool
 	gameOver     bool
-	objects      map[int32]*Object
-	ships        *ships.Registry
-	collisions   map[[2]int32]time.Time
-	weapons      WeaponModel
-	integrity    map[int]uint16 // species -> reference integrity hash
+	world        *world.World
 	bans         *bans.List
 	refusedLogAt time.Time
 	buf          []byte // scratch for building messages
 	inbox        chan func()
 	plugins      []Plugin
+	obs          Observer
 
 	// Stats is updated by the game goroutine and safe to read anywhere.
 	Stats Stats
@@ -126,37 +120,45 @@ func NewGame(opts Options) (*Game, error) {
 		now = time.Now()
 	}
 	g := &Game{
-		cfg:        cfg,
-		log:        log.With("component", "engine"),
-		out:        opts.Out,
-		manifest:   m,
-		requests:   checksum.StockRequests(),
-		epoch:      now,
-		now:        now,
-		nextTick:   now.Add(cfg.TickInterval),
-		accepting:  true,
-		running:    true,
-		buf:        make([]byte, 0, 512),
-		inbox:      make(chan func(), 256),
-		objects:    make(map[int32]*Object),
-		ships:      reg,
-		collisions: make(map[[2]int32]time.Time),
-		weapons:    DefaultWeapons(),
-		integrity:  make(map[int]uint16),
-		bans:       banList,
+		cfg:       cfg,
+		log:       log.With("component", "engine"),
+		out:       opts.Out,
+		manifest:  m,
+		requests:  checksum.StockRequests(),
+		epoch:     now,
+		now:       now,
+		nextTick:  now.Add(cfg.TickInterval),
+		accepting: true,
+		running:   true,
+		buf:       make([]byte, 0, 512),
+		inbox:     make(chan func(), 256),
+		bans:      banList,
 	}
+	var weapons world.WeaponModel = world.DefaultWeapons()
 	if cfg.NoWeaponDamage {
-		g.weapons = nil
+		weapons = nil
 	}
-	for sp, h := range cfg.IntegrityHashes {
-		g.integrity[sp] = h
-	}
+	g.world = world.New(world.Options{
+		Host:            (*worldHost)(g),
+		Ships:           reg,
+		Logger:          log,
+		Epoch:           now,
+		Weapons:         weapons,
+		ExplosionRadius: cfg.ExplosionRadius,
+		ExplosionDamage: cfg.ExplosionDamage,
+		CheckIntegrity:  cfg.Integrity != IntegrityOff && cfg.Integrity != "",
+		IntegrityHashes: cfg.IntegrityHashes,
+		Stats:           &g.Stats.Stats,
+	})
 	g.host = bcnet.NewHost(bcnet.HostConfig{
 		Transport: cfg.Transport,
-		MaxPeers:  cfg.MaxPlayers + spareTransportPeers,
-		Logger:    log,
-		Query:     g.handleQuery,
-		LocalIP:   opts.LocalIP,
+		// Spare transport peers let a refused connect get its notice while
+		// the game is full; sized for the largest player limit, which a
+		// host may raise while the game runs (SetLive).
+		MaxPeers: MaxSlots + spareTransportPeers,
+		Logger:   log,
+		Query:    g.handleQuery,
+		LocalIP:  opts.LocalIP,
 	}, g, opts.Out)
 	return g, nil
 }
@@ -167,16 +169,12 @@ func (g *Game) Config() Config { return g.cfg }
 // Logger returns the game's logger.
 func (g *Game) Logger() *slog.Logger { return g.log }
 
-// SetWeaponModel replaces the weapon damage model; nil turns host-side
-// weapon damage off (weapon kills then go unnoticed by the host).
-func (g *Game) SetWeaponModel(m WeaponModel) { g.weapons = m }
-
 // MaxPlayers returns the player limit: the one the server enforces and
 // the one missions announce in MISSION_INIT.
 func (g *Game) MaxPlayers() int { return g.cfg.MaxPlayers }
 
 // Ships returns the ship data registry.
-func (g *Game) Ships() *ships.Registry { return g.ships }
+func (g *Game) Ships() *ships.Registry { return g.world.Ships() }
 
 // Host exposes the transport host (for stats and tests).
 func (g *Game) Host() *bcnet.Host { return g.host }
@@ -382,6 +380,10 @@ const maxCatchUp = 3
 // caught up in one call share one simulation step (it measures elapsed
 // time itself) and one round of StateUpdates, which would only repeat.
 func (g *Game) Advance(now time.Time) {
+	var start time.Time
+	if g.obs != nil {
+		start = time.Now()
+	}
 	g.now = now
 	g.timers.run(now)
 	g.checkDeadlines()
@@ -403,10 +405,13 @@ func (g *Game) Advance(now time.Time) {
 		}
 	}
 	if ran > 0 {
-		g.simTick()
-		g.sendStateUpdates()
+		g.world.Tick(now)
+		g.world.SendStateUpdates(now)
 	}
 	g.host.Tick(now)
+	if ran > 0 && g.obs != nil {
+		g.obs.TickDone(time.Since(start))
+	}
 }
 
 // Ticks reports the game ticks run so far (for tests and stats).

@@ -192,7 +192,7 @@ func (g *Game) Left(peer *bcnet.Peer, reason bcnet.LeaveReason) {
 	// At shutdown every client has its own notice and nobody is told of
 	// the others (transport.md 10.4).
 	if wasInGame && reason != bcnet.LeftShutdown {
-		g.dropPlayerObjects(p)
+		g.world.RemoveOwner(&p.Owner)
 		g.buf = codec.PlayerListEvent{Code: codec.EventPlayerLeft, PeerID: p.ID}.AppendTo(g.buf[:0])
 		g.SendInGame(g.buf, nil)
 		// Stock clients look the "has left" text up in a TGL file and crash

@@ -3,12 +3,14 @@ package engine
 import (
 	"fmt"
 
-	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
 // IntegrityPolicy is what the host does when a ship's subsystem integrity
-// hash (StateUpdate flag 0x01, simulation.md 4.4) does not match.
+// hash (StateUpdate flag 0x01, simulation.md 4.4) does not match. The
+// world checks the hashes (world.StockIntegrityHashes are the known
+// references); the policy is the engine's because it acts on the player.
 type IntegrityPolicy string
 
 // Integrity policies.
@@ -27,34 +29,12 @@ func ParseIntegrityPolicy(s string) (IntegrityPolicy, error) {
 	return "", fmt.Errorf("integrity policy %q: want off, log or boot", s)
 }
 
-// StockIntegrityHashes are the per-species hashes stock clients send:
-// constant per class because only property values feed the hash. The
-// Akira's 0xFB37 is captured (vectors/session.json stateupdate_client_0x9d
-// in a session whose ship is an Akira).
-func StockIntegrityHashes() map[int]uint16 { return map[int]uint16{1: 0xFB37} }
-
-// checkIntegrity compares a client's integrity hash with the reference for
-// its ship's species. The host cannot compute the stock hash (it needs
-// property fields the data set lacks, simulation.md 4.4), so the reference
-// is a known stock value or, for a species without one, the first hash a
-// client sent for it in this game: a client whose ship properties differ
-// from everyone else's stands out either way.
-func (g *Game) checkIntegrity(p *Player, o *Object, m *codec.StateUpdate) {
-	if g.cfg.Integrity == IntegrityOff || g.cfg.Integrity == "" || !m.HasHash || o.Species == 0 || o.sim.hashChecked {
-		return
-	}
-	o.sim.hashChecked = true // constant per ship: one check per ship is enough
-	want, ok := g.integrity[o.Species]
-	if !ok {
-		g.integrity[o.Species] = m.Hash
-		return
-	}
-	if m.Hash == want {
-		return
-	}
-	g.Stats.IntegrityMismatches.Add(1)
-	g.log.Warn("ship integrity hash mismatch", "player", p.ID, "name", p.Name, "species", o.Species,
-		"hash", fmt.Sprintf("0x%04X", m.Hash), "want", fmt.Sprintf("0x%04X", want))
+// integrityMismatch applies the policy to a ship the world found with a
+// foreign integrity hash: the world has counted it; the engine logs it and,
+// under IntegrityBoot, boots the owner (reason 4, as stock).
+func (g *Game) integrityMismatch(p *Player, mm world.HashMismatch) {
+	g.log.Warn("ship integrity hash mismatch", "player", p.ID, "name", p.Name, "species", mm.Species,
+		"hash", fmt.Sprintf("0x%04X", mm.Hash), "want", fmt.Sprintf("0x%04X", mm.Want))
 	if g.cfg.Integrity == IntegrityBoot {
 		g.Kick(p, bcnet.BootKicked)
 	}

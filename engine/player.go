@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -40,12 +41,10 @@ func (s PlayerState) String() string {
 // Player is one connected client. Fields are read-only outside the engine
 // except where noted.
 type Player struct {
-	// ID is the wire peer id (2, 3, …): the "player id" of the script
-	// messages and of 0x17 (handshake.md 1).
-	ID byte
-	// Slot is the 0-based player slot: Settings' slot and the owner of the
-	// object-id block 0x3FFFFFFF + Slot*0x40000.
-	Slot int
+	// Owner is the player as the world knows it: ID (the wire peer id),
+	// Slot, Team (the mission's team number, -1 for none) and ShipID (the
+	// current ship, 0 without one).
+	world.Owner
 	// Name is the player name from the identity message.
 	Name  string
 	Addr  netip.AddrPort
@@ -55,12 +54,8 @@ type Player struct {
 	ConnectedAt, JoinedAt time.Time
 
 	// Kills, Deaths and Score are kept by the mission; the engine only
-	// reports them (GameSpy, admin). Team is the mission's team number,
-	// -1 for none.
+	// reports them (GameSpy, admin).
 	Kills, Deaths, Score int
-	Team                 int
-	// ShipID is the object id of the player's current ship, 0 without one.
-	ShipID int32
 
 	peer     *bcnet.Peer
 	round    int       // index into the request list
@@ -71,7 +66,6 @@ type Player struct {
 	flowTokens  float64   // flow-limit token bucket
 	flowAt      time.Time
 	overSince   time.Time // throttled continuously since
-	torpedoType int       // last TorpedoTypeChange value
 	modem       bool      // the client's "using modem" flag from 0x2A
 }
 

@@ -58,16 +58,16 @@ var routes = [codec.MaxMessageTypes]route{
 	codec.OpStartWarp:          {action: actRelay, check: checkEventSource},
 	codec.OpRepairListPriority: {action: actRelay, check: checkEventSource, apply: applyRepairPriority},
 	codec.OpSetPhaserLevel:     {action: actRelay, check: checkEventSource},
-	codec.OpHostMsg:            {action: actConsume, apply: func(g *Game, p *Player, _ []byte, _ bool) { g.selfDestruct(p) }},
+	codec.OpHostMsg:            {action: actConsume, apply: applySelfDestruct},
 	codec.OpDestroyObject:      {action: actDrop},
-	codec.OpCollisionEffect:    {action: actConsume, apply: func(g *Game, p *Player, b []byte, _ bool) { g.collision(p, b) }},
+	codec.OpCollisionEffect:    {action: actConsume, apply: applyCollision},
 	codec.OpUICollisionSetting: {action: actDrop},
 	codec.OpPlayerListEvent:    {action: actDrop},
 	codec.OpDeletePlayerAnim:   {action: actDrop},
 	codec.OpTorpedoFire:        {action: actRelay, check: checkTorpedo, apply: applyWeaponEvent},
 	codec.OpBeamFire:           {action: actRelay, check: checkBeam, apply: applyWeaponEvent},
 	codec.OpTorpedoTypeChange:  {action: actRelay, check: checkEventSource, apply: applyTorpedoType},
-	codec.OpStateUpdate:        {action: actConsume, apply: stateUpdate},
+	codec.OpStateUpdate:        {action: actConsume, apply: applyStateUpdate},
 	codec.OpObjectPrompt:       {action: actDrop},
 	codec.OpRequestObject:      {action: actConsume, apply: applyRequestObject},
 	codec.OpEnterSet:           {action: actDrop},
@@ -243,56 +243,4 @@ func checkBeam(g *Game, p *Player, payload []byte) bool {
 		return false
 	}
 	return true
-}
-
-// applyWeaponEvent raises weapon_fired for missions and plugins and runs
-// the weapon damage model on shots that name a target.
-func applyWeaponEvent(g *Game, p *Player, payload []byte, _ bool) {
-	op := payload[0]
-	if op == codec.OpStartFiring && !g.bus.has(EvWeaponFired) {
-		return // nothing to raise, and StartFiring carries no hit for the model
-	}
-	ev := &WeaponFired{Shooter: p, Opcode: op}
-	var aim *codec.ScaledPoint
-	switch payload[0] {
-	case codec.OpTorpedoFire:
-		if m, err := codec.DecodeTorpedoFire(payload); err == nil {
-			ev.Weapon = m.TubeID
-			if m.HasTarget() {
-				ev.Target = m.Target
-				aim = &m.Point
-			}
-		}
-	case codec.OpBeamFire:
-		if m, err := codec.DecodeBeamFire(payload); err == nil {
-			ev.Weapon = m.BeamID
-			if m.HasTarget() {
-				ev.Target = m.Target
-			}
-		}
-	default:
-		if m, err := codec.DecodeEvent(payload); err == nil {
-			ev.Weapon, ev.Target = m.Src, m.Dst
-		}
-	}
-	if g.bus.has(EvWeaponFired) {
-		g.bus.emit(ev)
-	}
-	if ev.Opcode == codec.OpTorpedoFire || ev.Opcode == codec.OpBeamFire {
-		g.fireWeapon(p, ev.Opcode, ev.Weapon, ev.Target, aim)
-	}
-}
-
-// applyRequestObject answers 0x1E with the object's creation message, to
-// the requester only, when the object exists and is not dying; an unknown
-// or dying id gets no answer at all (opcodes.md 3.10).
-func applyRequestObject(g *Game, p *Player, payload []byte, _ bool) {
-	m, err := codec.DecodeRequestObject(payload)
-	if err != nil {
-		g.malformed(p, payload[0], err)
-		return
-	}
-	if o := g.objects[m.ObjectID]; o != nil && o.Alive() && len(o.Create) > 0 {
-		_ = g.Send(p, o.Create)
-	}
 }

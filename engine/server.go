@@ -23,10 +23,11 @@ const maxBatch = 64
 
 // Server runs a Game on a UDP socket.
 type Server struct {
-	game *Game
-	sock *bcnet.Socket
-	log  *slog.Logger
-	done chan struct{}
+	game  *Game
+	sock  *bcnet.Socket
+	log   *slog.Logger
+	done  chan struct{}
+	stats ServerStats
 }
 
 // ServerOptions configures Listen.
@@ -49,12 +50,14 @@ func Listen(opts ServerOptions) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := NewGame(Options{Config: opts.Config, Logger: log, Out: sock, LocalIP: sock.LocalIPv4For})
+	s := &Server{sock: sock, log: log, done: make(chan struct{})}
+	g, err := NewGame(Options{Config: opts.Config, Logger: log, Out: countingWriter{sock, &s.stats}, LocalIP: sock.LocalIPv4For})
 	if err != nil {
 		sock.Close()
 		return nil, err
 	}
-	return &Server{game: g, sock: sock, log: log, done: make(chan struct{})}, nil
+	s.game = g
+	return s, nil
 }
 
 // Addr returns the bound address.
@@ -106,6 +109,8 @@ func (s *Server) Run(ctx context.Context) error {
 				return fmt.Errorf("socket closed")
 			}
 			now := time.Now()
+			n := 1
+			s.stats.BytesIn.Add(uint64(p.N))
 			g.HandleDatagram(now, p.Addr, p.Data())
 			s.sock.Release(p)
 		drain:
@@ -115,6 +120,8 @@ func (s *Server) Run(ctx context.Context) error {
 					if !ok {
 						break drain
 					}
+					n++
+					s.stats.BytesIn.Add(uint64(p.N))
 					g.HandleDatagram(now, p.Addr, p.Data())
 					s.sock.Release(p)
 				default:
@@ -122,6 +129,10 @@ func (s *Server) Run(ctx context.Context) error {
 				}
 			}
 			g.Flush(now)
+			s.stats.DatagramsIn.Add(uint64(n))
+			if g.obs != nil {
+				g.obs.BatchDone(time.Since(now))
+			}
 		case now := <-tick.C:
 			g.Advance(now)
 		case fn := <-g.inbox:

@@ -37,13 +37,16 @@ func (c *Conn) queueAck(now time.Time, m *Message) {
 
 // ackReceived removes one matching entry from the retransmit queue
 // (transport.md 6.3).
-func (c *Conn) ackReceived(m *Message) {
+func (c *Conn) ackReceived(now time.Time, m *Message) {
 	ch := chGame
 	if m.Low {
 		ch = chLow
 	}
 	for i, o := range c.inflight {
 		if o.ch == ch && o.seq == m.Seq && o.fragment == m.Fragment && (!o.fragment || o.fragIdx == m.FragIdx) {
+			if o.sends == 1 {
+				c.rtt.sample(now.Sub(o.firstSent))
+			}
 			copy(c.inflight[i:], c.inflight[i+1:])
 			c.inflight[len(c.inflight)-1] = nil
 			c.inflight = c.inflight[:len(c.inflight)-1]

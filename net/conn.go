@@ -79,6 +79,7 @@ type Conn struct {
 	started   bool
 
 	Stats Stats
+	rtt   rttEstimator
 	msgs  []Message // scratch for parsing
 }
 
@@ -223,7 +224,7 @@ func (c *Conn) handle(now time.Time, m *Message, r Receiver) {
 	c.Stats.MessagesIn++
 	if m.Type == TypeAck {
 		c.Stats.AcksIn++
-		c.ackReceived(m)
+		c.ackReceived(now, m)
 		return
 	}
 	if !m.Reliable {

@@ -38,6 +38,13 @@ type UserConfig struct {
 	Limits   LimitsSection   `toml:"limits"`
 	Sim      SimSection      `toml:"simulation"`
 	Plugins  PluginsSection  `toml:"plugins"`
+	Admin    AdminSection    `toml:"admin"`
+	Store    StoreSection    `toml:"store"`
+	Agones   AgonesSection   `toml:"agones"`
+
+	// reload re-reads the layers this configuration came from (SIGHUP);
+	// nil for a configuration built in code.
+	reload func() (UserConfig, error)
 
 	// dir is the folder of the configuration file: relative paths in it
 	// (bans.file) are relative to it.
@@ -325,6 +332,9 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 	}
 	if f := c.Server.LogFormat; f != "text" && f != "json" {
 		errs = append(errs, fmt.Errorf("server.log_format %q: want text or json", f))
+	}
+	if err := c.checkOperator(); err != nil {
+		errs = append(errs, err)
 	}
 	if err := c.Plugins.Gamespy.Runtime().Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("plugins.gamespy: %w", err))

@@ -20,7 +20,9 @@ import (
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/missions"
+	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/gamespy"
+	"github.com/bcserver/bcserver/plugins/metrics"
 )
 
 func main() {
@@ -43,11 +45,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		logLevel    = fs.String("log-level", "", "debug, info, warn or error (overrides server.log_level)")
 		validation  = fs.String("validation", "", "strict, verified or off (overrides checksum.validation)")
 		manifest    = fs.String("manifest", "", "hash manifest file (overrides checksum.manifest)")
+		adminAddr   = fs.String("admin", "", "admin API, console and metrics address, e.g. 127.0.0.1:8080 (overrides admin.listen)")
 		printConfig = fs.Bool("print-config", false, "print the default configuration and exit")
+		showVersion = fs.Bool("version", false, "print the version and exit")
+		healthcheck = fs.String("healthcheck", "", "GET this URL (e.g. http://127.0.0.1:8080/healthz) and exit 0 if it answers 200 (container health checks)")
 	)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: bcserver [flags]\n       bcserver missions export DIR\n       bcserver test-missions DIR\n\n"+
-			"Flags override the configuration file, which overrides the built-in defaults.\n\n")
+			"Flags override BCSERVER_* environment variables, which override the configuration file,\nwhich overrides the built-in defaults.\n\n")
 		fs.PrintDefaults()
 	}
 	if len(args) > 0 {
@@ -65,37 +70,56 @@ func run(args []string, stdout, stderr io.Writer) int {
 		stdout.Write(defaultTOML)
 		return 0
 	}
-	uc, err := LoadConfig(*cfgPath)
+	if *showVersion {
+		fmt.Fprintf(stdout, "bcserver %s\n", versionString())
+		return 0
+	}
+	if *healthcheck != "" {
+		return probe(*healthcheck, stderr)
+	}
+	if *cfgPath == "" {
+		*cfgPath = os.Getenv("BCSERVER_CONFIG")
+	}
+	flags := func(uc *UserConfig) {
+		if *port >= 0 {
+			uc.Server.Port = *port
+		}
+		if *addr != "" {
+			uc.Server.Address = *addr
+		}
+		if *name != "" {
+			uc.Server.Name = *name
+		}
+		if *maxPlayers != 0 {
+			uc.Server.MaxPlayers = *maxPlayers
+		}
+		if *mode != "" {
+			uc.Game.Mode = *mode
+		}
+		if *missionsDir != "" {
+			uc.Game.MissionsDir = *missionsDir
+		}
+		if *logLevel != "" {
+			uc.Server.LogLevel = *logLevel
+		}
+		if *validation != "" {
+			uc.Checksum.Validation = *validation
+		}
+		if *manifest != "" {
+			uc.Checksum.Manifest = *manifest
+		}
+		if *adminAddr != "" {
+			uc.Admin.Listen = *adminAddr
+		}
+	}
+	_, statErr := os.Stat(*cfgPath)
+	uc, err := loadLayers(*cfgPath, os.Environ(), flags)
 	if err != nil {
 		fmt.Fprintf(stderr, "bcserver: configuration: %v\n", err)
 		return 1
 	}
-	if *port >= 0 {
-		uc.Server.Port = *port
-	}
-	if *addr != "" {
-		uc.Server.Address = *addr
-	}
-	if *name != "" {
-		uc.Server.Name = *name
-	}
-	if *maxPlayers != 0 {
-		uc.Server.MaxPlayers = *maxPlayers
-	}
-	if *mode != "" {
-		uc.Game.Mode = *mode
-	}
-	if *missionsDir != "" {
-		uc.Game.MissionsDir = *missionsDir
-	}
-	if *logLevel != "" {
-		uc.Server.LogLevel = *logLevel
-	}
-	if *validation != "" {
-		uc.Checksum.Validation = *validation
-	}
-	if *manifest != "" {
-		uc.Checksum.Manifest = *manifest
+	if *cfgPath != "" && errors.Is(statErr, os.ErrNotExist) {
+		fmt.Fprintf(stderr, "bcserver: %s did not exist: wrote the default configuration there\n", *cfgPath)
 	}
 	rc, err := uc.Runtime()
 	if err != nil {
@@ -116,6 +140,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 // serve runs the server until ctx ends. started, if set, is called once
 // the server takes traffic (tests use it).
 func serve(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logger, started func(*engine.Server, *lua.Host)) error {
+	return serveFull(ctx, uc, rc, log, func(s *served) {
+		if started != nil {
+			started(s.srv, s.missions.current())
+		}
+	})
+}
+
+// served is a running server as the tests see it.
+type served struct {
+	srv      *engine.Server
+	missions *missionSlot
+	op       *operator
+}
+
+func serveFull(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logger, started func(*served)) error {
+	// The log tail feeds the console; every logger below writes through it.
+	tail := admin.NewTail(300)
+	log = slog.New(tail.Handler(log.Handler()))
 	srv, err := engine.Listen(engine.ServerOptions{
 		Addr:   net.JoinHostPort(uc.Server.Address, strconv.Itoa(uc.Server.Port)),
 		Config: rc,
@@ -124,7 +166,8 @@ func serve(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logge
 	if err != nil {
 		return err
 	}
-	host, err := startMission(ctx, uc, srv.Game(), log)
+	m := metrics.New(metrics.Options{Server: srv, Logger: log})
+	ms, err := startMission(ctx, uc, srv.Game(), log, m)
 	if err != nil {
 		return err
 	}
@@ -134,8 +177,17 @@ func serve(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logge
 	if err := srv.Game().AddPlugin(gs); err != nil {
 		return err
 	}
+	m.SetGamespy(func() (uint64, uint64) { s := gs.Stats(); return s.Queries, s.RateLimited })
+	op, err := startOperator(uc, srv, ms, gs, m, tail, log)
+	if err != nil {
+		return err
+	}
+	defer op.stop()
+	stopHUP := watchHUP(ctx, uc, srv, ms, log)
+	defer stopHUP()
+	op.ready()
 	if started != nil {
-		started(srv, host)
+		started(&served{srv: srv, missions: ms, op: op})
 	}
 	err = srv.Run(ctx)
 	if errors.Is(err, context.Canceled) {
@@ -149,8 +201,8 @@ func serve(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logge
 var ids = lua.NewIdentities()
 
 // startMission loads the configured mission on the game (before it runs)
-// and reloads it when its files change or on SIGHUP, until ctx ends.
-func startMission(ctx context.Context, uc UserConfig, g *engine.Game, log *slog.Logger) (*lua.Host, error) {
+// and reloads it when its files change, until ctx ends.
+func startMission(ctx context.Context, uc UserConfig, g *engine.Game, log *slog.Logger, m *metrics.Metrics) (*missionSlot, error) {
 	fsys, where, err := uc.MissionsFS()
 	if err != nil {
 		return nil, err
@@ -166,51 +218,45 @@ func startMission(ctx context.Context, uc UserConfig, g *engine.Game, log *slog.
 		// rules the tutorial builds on) for modules it does not have.
 		opts.LibFS = missions.FS()
 	}
-	host := lua.New(g, opts)
-	if err := g.AddPlugin(host.Plugin()); err != nil {
+	ms := newMissionSlot(g, fsys, where, opts, log)
+	budget := opts.Budget
+	if budget <= 0 {
+		budget = lua.DefaultBudget
+	}
+	ms.wrap = func(g *engine.Game, mode string) lua.Engine {
+		return timedGame{Game: g, m: m, mode: mode, budget: budget}
+	}
+	ms.reloaded = m.Reloaded
+	if err := g.AddPlugin(ms); err != nil {
 		return nil, err
 	}
 	log.Info("mission running", "component", "lua", "mission", uc.Game.Mode, "from", where)
 	reload := func(why string) {
-		log.Info("reloading the mission", "component", "lua", "mission", uc.Game.Mode, "why", why)
-		host.Reload(nil)
+		h := ms.current()
+		log.Info("reloading the mission", "component", "lua", "mission", h.Mode(), "why", why)
+		h.Reload(func(err error) { m.Reloaded(h.Mode(), err) })
 	}
-	if where != builtinMissions {
-		if uc.Lua.Watch != "off" {
-			wo := lua.WatchOptions{Dir: where, Logger: log}
-			if uc.Lua.Watch == "poll" {
-				wo.Poll = time.Duration(uc.Lua.PollInterval)
-				if wo.Poll <= 0 {
-					wo.Poll = lua.DefaultPollInterval
-				}
-			}
-			err := lua.Watch(ctx, wo, func(paths []string) {
-				for _, p := range paths {
-					if host.Affects(p) {
-						reload("changed " + p)
-						return
-					}
-				}
-			})
-			if err != nil {
-				return nil, err
+	if where != builtinMissions && uc.Lua.Watch != "off" {
+		wo := lua.WatchOptions{Dir: where, Logger: log}
+		if uc.Lua.Watch == "poll" {
+			wo.Poll = time.Duration(uc.Lua.PollInterval)
+			if wo.Poll <= 0 {
+				wo.Poll = lua.DefaultPollInterval
 			}
 		}
-	}
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	go func() {
-		defer signal.Stop(hup)
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-hup:
-				reload("SIGHUP")
+		err := lua.Watch(ctx, wo, func(paths []string) {
+			for _, p := range paths {
+				if ms.current().Affects(p) {
+					reload("changed " + p)
+					return
+				}
 			}
+		})
+		if err != nil {
+			return nil, err
 		}
-	}()
-	return host, nil
+	}
+	return ms, nil
 }
 
 func newLogger(w io.Writer, s ServerSection) *slog.Logger {

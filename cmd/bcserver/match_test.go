@@ -7,6 +7,7 @@ import (
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/ships"
+	"github.com/bcserver/bcserver/engine/world"
 	"github.com/bcserver/bcserver/internal/bot"
 )
 
@@ -97,7 +98,7 @@ func TestMatchPlaysOut(t *testing.T) {
 	})
 	// A shot per weapon per message: the default half-second per weapon
 	// would make the test slow, not different.
-	r.do(t, func(g *engine.Game) { g.SetWeaponModel(&engine.DataWeapons{ArcTolerance: 0.35}) })
+	r.do(t, func(g *engine.Game) { g.SetWeaponModel(&world.DataWeapons{ArcTolerance: 0.35}) })
 	a := r.join(t, "Attacker")
 	b := r.join(t, "Target")
 	shipA := codec.FirstObjectID(int(a.Settings().Slot))

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io/fs"
-	"log/slog"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -76,58 +75,15 @@ type running struct {
 
 func serveTest(t *testing.T, mutate func(*UserConfig)) *running {
 	t.Helper()
-	uc := DefaultUserConfig()
-	uc.Server.Address = "127.0.0.1"
-	uc.Server.Port = 0
-	uc.Plugins.Gamespy.Enabled = false
-	uc.Lua.stepTime = 100 * time.Nanosecond // deterministic budgets
-	if mutate != nil {
-		mutate(&uc)
-	}
-	rc, err := uc.Runtime()
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := &lockedBuf{}
-	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan *running, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serve(ctx, uc, rc, log, func(srv *engine.Server, h *lua.Host) { ready <- &running{srv: srv, host: h, logs: logs} })
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			t.Error("server did not stop")
-		}
-	})
-	select {
-	case r := <-ready:
-		return r
-	case err := <-done:
-		t.Fatal(err)
-	case <-time.After(5 * time.Second):
-		t.Fatal("server not ready")
-	}
-	return nil
+	r, _ := serveWith(t, mutate, nil)
+	return r
 }
 
 func (r *running) join(t *testing.T, name string) *bot.Bot {
 	t.Helper()
-	b, err := bot.New(bot.Config{Server: r.srv.Addr(), Name: name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	b.Start(ctx)
-	t.Cleanup(func() { b.Close(); cancel() })
-	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer wcancel()
-	if err := b.WaitState(wctx, bot.InGame); err != nil {
-		t.Fatal(err)
+	b := r.tryJoin(t, name)
+	if b.State() != bot.InGame {
+		t.Fatalf("bot %q did not get into the game (state %v)", name, b.State())
 	}
 	return b
 }
@@ -237,7 +193,7 @@ func TestUDPHotReload(t *testing.T) {
 	// Bob dies in a collision: the tables now hold a death for him.
 	r.do(t, func(g *engine.Game) {
 		pb := g.Player(3)
-		ship := &engine.Object{ID: 0x3FFFFFFF + int32(pb.Slot)*0x40000, ClassID: codec.ClassShip, OwnerSlot: pb.Slot, Owner: pb, Species: 1}
+		ship := &engine.Object{ID: 0x3FFFFFFF + int32(pb.Slot)*0x40000, ClassID: codec.ClassShip, OwnerSlot: pb.Slot, Owner: &pb.Owner, Species: 1}
 		pb.ShipID = ship.ID
 		g.Emit(&engine.ShipDestroyed{Victim: ship, Cause: engine.CauseCollision})
 		pb.ShipID = 0

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/world"
 )
 
 // scriptedWeapons is a weapon model that hits with the given damages in
@@ -15,12 +16,12 @@ type scriptedWeapons struct {
 	n      int
 }
 
-func (w *scriptedWeapons) Fire(_ *engine.Game, _ engine.Shot) (engine.Hit, bool) {
+func (w *scriptedWeapons) Fire(_ *world.World, _ world.Shot) (world.Hit, bool) {
 	if w.n >= len(w.damage) {
-		return engine.Hit{}, false
+		return world.Hit{}, false
 	}
 	w.n++
-	return engine.Hit{Damage: w.damage[w.n-1]}, true
+	return world.Hit{Damage: w.damage[w.n-1]}, true
 }
 
 // The killing hit counts (missions.md 3.4-3.5): with the Lua deathmatch,

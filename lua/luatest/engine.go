@@ -12,6 +12,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -111,7 +112,7 @@ func (e *Engine) Connect(id byte, name string) *engine.Player {
 		}
 		slot++
 	}
-	p := &engine.Player{ID: id, Slot: slot, Name: name, State: engine.StateLoading, Team: -1}
+	p := &engine.Player{Owner: world.Owner{ID: id, Slot: slot, Team: -1}, Name: name, State: engine.StateLoading}
 	e.players[id] = p
 	return p
 }
@@ -135,7 +136,7 @@ func (e *Engine) Leave(id byte) {
 	}
 	delete(e.players, id)
 	for oid, o := range e.objects {
-		if o.Owner == p {
+		if o.Owner == &p.Owner {
 			delete(e.objects, oid)
 		}
 	}
@@ -148,7 +149,7 @@ func (e *Engine) Leave(id byte) {
 func (e *Engine) Spawn(p *engine.Player, species int) *engine.Object {
 	id := int32(0x3FFFFFFF + p.Slot*0x40000 + int(e.nextSub))
 	e.nextSub++
-	o := &engine.Object{ID: id, ClassID: codec.ClassShip, OwnerSlot: p.Slot, Owner: p, NetPlayerID: int(p.ID), Species: species, Name: p.Name}
+	o := &engine.Object{ID: id, ClassID: codec.ClassShip, OwnerSlot: p.Slot, Owner: &p.Owner, NetPlayerID: int(p.ID), Species: species, Name: p.Name}
 	e.objects[id] = o
 	p.ShipID = id
 	e.Emit(&engine.ShipCreated{Ship: o})

@@ -1,4 +1,4 @@
-package engine
+package world
 
 import (
 	"time"
@@ -40,50 +40,53 @@ type view struct {
 	cursor                                              ships.Cursor
 }
 
+// viewEntry is one receiver's view of a ship. A ship has at most one per
+// wire id (fewer than 16 in practice), so a linear scan beats a map.
+type viewEntry struct {
+	receiver byte
+	v        *view
+}
+
 func (o *Object) viewFor(receiver byte) *view {
-	if o.views == nil {
-		o.views = make(map[byte]*view)
+	for i := range o.views {
+		if o.views[i].receiver == receiver {
+			return o.views[i].v
+		}
 	}
-	v := o.views[receiver]
-	if v == nil {
-		v = &view{}
-		o.views[receiver] = v
-	}
+	v := &view{}
+	o.views = append(o.views, viewEntry{receiver, v})
 	return v
 }
 
-// stateUpdate takes an owner's StateUpdate (opcodes.md 2, 0x1C): only for
-// an object the sender owns and the host knows; an update carrying only the
-// subsystem flag is dropped, subsystem health being the host's. It stores
-// the movement fields, decoded once; the host sends its own updates from
-// them every tick.
-func stateUpdate(g *Game, p *Player, payload []byte, _ bool) {
-	m, err := codec.DecodeStateUpdate(payload, codec.SubsystemsToEnd)
-	if err != nil {
-		g.malformed(p, payload[0], err)
-		return
-	}
-	if !owns(p, m.ObjectID) {
-		g.violation(p, payload[0], "state update for an object the sender does not own", m.ObjectID)
-		return
-	}
-	if m.Flags == codec.StateSubsystems {
-		g.Stats.RelayDropped.Add(1)
-		return
-	}
-	o := g.objects[m.ObjectID]
+// Position returns the ship's latest position from its owner's updates
+// (or its creation message), and whether one is known.
+func (o *Object) Position() ([3]float32, bool) { return o.state.pos, o.state.hasPos }
+
+// StateUpdate takes an owner's StateUpdate (opcodes.md 2, 0x1C) for one of
+// its objects; the engine has checked that the sender owns the id and
+// refused updates carrying only the subsystem flag, subsystem health being
+// the host's. It stores the movement fields, decoded once; the host sends
+// its own updates from them every tick. An update for an object the host
+// does not know is ignored.
+//
+// A ship whose integrity hash differs from the reference of its species is
+// reported (ok true) and counted; what happens to its owner is the
+// engine's policy.
+func (w *World) StateUpdate(now time.Time, owner *Owner, m *codec.StateUpdate) (mismatch HashMismatch, ok bool) {
+	w.now = now
+	o := w.objects[m.ObjectID]
 	if o == nil {
-		return
+		return HashMismatch{}, false
 	}
 	st := &o.state
-	st.lastUpdate = g.now
+	st.lastUpdate = now
 	st.ownerTime = m.GameTime
 	if m.Flags&codec.StatePosition != 0 {
 		st.pos, st.hasPos = m.Position, true
 		st.posSeq++
 		// A new absolute position restarts the delta chain.
 		st.hasDelta = false
-		g.checkIntegrity(p, o, &m)
+		mismatch, ok = w.checkIntegrity(o, m)
 	}
 	if m.Flags&codec.StateDelta != 0 {
 		st.delta, st.hasDelta = m.Delta, true
@@ -108,43 +111,43 @@ func stateUpdate(g *Game, p *Player, payload []byte, _ bool) {
 	if m.Flags&codec.StateWeapons != 0 {
 		st.nweapons = copy(st.weapons[:], m.Weapons)
 	}
+	return mismatch, ok
 }
 
-// sendStateUpdates builds and sends, for every ship and every in-game
-// receiver, the host-shaped StateUpdate (simulation.md 4.1): the owner's
-// movement fields to the other players — absolute position when the owner
-// sent a new one or a second passed, the owner's latest delta relative to
-// that base, orientation and speed when changed or forced, cloak on
-// change — and the subsystem round-robin block to everyone, the owner
-// included (with has_power off for the owner, 4.2). Updates are unreliable.
-func (g *Game) sendStateUpdates() {
-	gameTime := g.GameTime()
-	for _, o := range g.objects {
+// SendStateUpdates builds and sends, for every ship and every viewer, the
+// host-shaped StateUpdate (simulation.md 4.1): the owner's movement fields
+// to the other players — absolute position when the owner sent a new one
+// or a second passed, the owner's latest delta relative to that base,
+// orientation and speed when changed or forced, cloak on change — and the
+// subsystem round-robin block to everyone, the owner included (with
+// has_power off for the owner, 4.2). Updates are unreliable.
+func (w *World) SendStateUpdates(now time.Time) {
+	w.now = now
+	gameTime := w.GameTime(now)
+	w.viewers = w.host.Viewers(w.viewers[:0])
+	for _, o := range w.objects {
 		if !o.IsShip() {
 			continue
 		}
-		for _, r := range g.bySlot {
-			if r == nil || !r.InGame() {
-				continue
-			}
-			g.buf = g.buildStateUpdate(g.buf[:0], o, r, gameTime)
-			if len(g.buf) > 0 {
-				_ = r.peer.Send(g.buf, false)
+		for _, r := range w.viewers {
+			w.buf = w.appendStateUpdate(w.buf[:0], o, r, gameTime)
+			if len(w.buf) > 0 {
+				w.host.Send(r, w.buf, false)
 			}
 		}
 	}
 }
 
-// buildStateUpdate appends the update of ship o for receiver r to b; it
+// appendStateUpdate appends the update of ship o for receiver r to b; it
 // appends nothing when there is nothing to say.
-func (g *Game) buildStateUpdate(b []byte, o *Object, r *Player, gameTime float32) []byte {
+func (w *World) appendStateUpdate(b []byte, o *Object, r *Owner, gameTime float32) []byte {
 	isOwner := o.Owner == r
 	if isOwner && o.Model == nil {
 		return b // the owner knows its own movement; there is no health to send
 	}
 	v := o.viewFor(r.ID)
 	st := &o.state
-	now := g.now
+	now := w.now
 	m := codec.StateUpdate{ObjectID: o.ID, GameTime: gameTime}
 	if !isOwner {
 		if st.hasPos && (v.posSeq != st.posSeq || now.Sub(v.posAt) >= forceResend) {
@@ -189,12 +192,12 @@ func (g *Game) buildStateUpdate(b []byte, o *Object, r *Player, gameTime float32
 	if m.Flags == 0 {
 		return b
 	}
-	var w codec.Writer
-	w.Reset(b)
-	m.WriteHead(&w)
+	var cw codec.Writer
+	cw.Reset(b)
+	m.WriteHead(&cw)
 	if withBlock {
-		ships.AppendSubsystems(&w, o.Model, &v.cursor, isOwner)
+		ships.AppendSubsystems(&cw, o.Model, &v.cursor, isOwner)
 	}
-	m.WriteTail(&w)
-	return w.Bytes()
+	m.WriteTail(&cw)
+	return cw.Bytes()
 }

@@ -1,4 +1,4 @@
-package engine
+package world
 
 import (
 	"math"
@@ -11,7 +11,7 @@ import (
 // Shot is a validated, relayed fire message the weapon model may turn into
 // damage.
 type Shot struct {
-	Shooter *Player
+	Shooter *Owner
 	Ship    *Object // the shooter's live ship, with a model
 	Opcode  byte    // codec.OpTorpedoFire or codec.OpBeamFire
 	Weapon  int     // index in Ship.Model's class of the firing subsystem
@@ -34,10 +34,10 @@ type Hit struct {
 // WeaponModel decides what weapon fire does. The stock host detects weapon
 // hits with its own physics on ship geometry the server does not have
 // (simulation.md 13); a model turns each fire message into a hit, or
-// refuses it as implausible. The engine applies the hit through the same
+// refuses it as implausible. The world applies the hit through the same
 // shields and distributor as collisions and raises weapon_hit.
 type WeaponModel interface {
-	Fire(g *Game, s Shot) (Hit, bool)
+	Fire(w *World, s Shot) (Hit, bool)
 }
 
 // DataWeapons is the default WeaponModel (option b of simulation.md 13): a
@@ -80,7 +80,7 @@ var factionTorpedo = map[string]int{
 }
 
 // Fire implements WeaponModel.
-func (w *DataWeapons) Fire(g *Game, s Shot) (Hit, bool) {
+func (dw *DataWeapons) Fire(w *World, s Shot) (Hit, bool) {
 	ship, target := s.Ship, s.Target
 	m := ship.Model
 	sub := &m.Class().Subsystems[s.Weapon]
@@ -88,6 +88,7 @@ func (w *DataWeapons) Fire(g *Game, s Shot) (Hit, bool) {
 	if d == nil || m.Condition(s.Weapon) <= 0 || !ship.state.hasPos || !target.state.hasPos {
 		return Hit{}, false
 	}
+	now := w.Now()
 	delta := sub3(target.state.pos, ship.state.pos)
 	dist := norm(delta)
 	switch s.Opcode {
@@ -95,20 +96,20 @@ func (w *DataWeapons) Fire(g *Game, s Shot) (Hit, bool) {
 		if d.MaxDamage <= 0 || d.MaxDamageDistance <= 0 {
 			return Hit{}, false
 		}
-		if dist > 3*d.MaxDamageDistance || !inArc(ship, d, delta, w.ArcTolerance) {
+		if dist > 3*d.MaxDamageDistance || !inArc(ship, d, delta, dw.ArcTolerance) {
 			return Hit{}, false
 		}
-		if last, ok := ship.sim.lastFire[s.Weapon]; ok && g.now.Sub(last) < w.MinInterval {
+		if last, ok := ship.sim.lastFire[s.Weapon]; ok && now.Sub(last) < dw.MinInterval {
 			return Hit{}, false
 		}
-		ship.sim.lastFire[s.Weapon] = g.now
+		ship.sim.lastFire[s.Weapon] = now
 		dmg := d.MaxDamage
 		if dist > d.MaxDamageDistance {
 			dmg *= 1 - (dist-d.MaxDamageDistance)/(2*d.MaxDamageDistance)
 		}
 		return Hit{Damage: dmg}, dmg > 0
 	case codec.OpTorpedoFire:
-		proj, ok := g.ships.Projectile(torpedoFor(m.Class(), s.Shooter.torpedoType))
+		proj, ok := w.ships.Projectile(torpedoFor(m.Class(), s.Shooter.torpedoType))
 		if !ok || proj.LaunchSpeed <= 0 {
 			return Hit{}, false
 		}
@@ -116,10 +117,10 @@ func (w *DataWeapons) Fire(g *Game, s Shot) (Hit, bool) {
 		if dist > reach {
 			return Hit{}, false
 		}
-		if last, ok := ship.sim.lastFire[s.Weapon]; ok && d.ImmediateDelay > 0 && g.now.Sub(last).Seconds() < float64(d.ImmediateDelay)*0.8 {
+		if last, ok := ship.sim.lastFire[s.Weapon]; ok && d.ImmediateDelay > 0 && now.Sub(last).Seconds() < float64(d.ImmediateDelay)*0.8 {
 			return Hit{}, false
 		}
-		ship.sim.lastFire[s.Weapon] = g.now
+		ship.sim.lastFire[s.Weapon] = now
 		flight := time.Duration(float64(dist/proj.LaunchSpeed) * float64(time.Second))
 		return Hit{Damage: proj.Damage, Delay: flight, Point: s.Aim}, true
 	}
@@ -177,23 +178,26 @@ const (
 	weaponSearch               = collisionSearch * 0.5
 )
 
-// fireWeapon runs the weapon model on a relayed fire message. aim is a
-// targeted torpedo's aim point relative to the target (nil for beams).
-func (g *Game) fireWeapon(p *Player, op byte, weaponID, targetID int32, aim *codec.ScaledPoint) {
-	if g.weapons == nil || targetID == 0 {
+// Fire runs the weapon model on an owner's relayed fire message (TorpedoFire
+// or BeamFire) that names a target: weapon is the firing subsystem's object
+// id, aim a targeted torpedo's aim point relative to the target (nil for
+// beams). A hit lands at once or, for a torpedo, after its flight time.
+func (w *World) Fire(now time.Time, owner *Owner, op byte, weaponID, targetID int32, aim *codec.ScaledPoint) {
+	w.now = now
+	if w.weapons == nil || targetID == 0 {
 		return
 	}
-	ship := g.ShipOf(p)
-	target := g.objects[targetID]
+	ship := w.ShipOf(owner)
+	target := w.objects[targetID]
 	if ship == nil || ship.Model == nil || !ship.Alive() || target == nil || target.Model == nil || !target.Alive() || target == ship {
 		return
 	}
 	idx, ok := ship.Model.SubsystemIndex(weaponID)
 	if !ok {
-		g.Stats.WeaponRejected.Add(1)
+		w.stats.WeaponRejected.Add(1)
 		return
 	}
-	shot := Shot{Shooter: p, Ship: ship, Opcode: op, Weapon: idx, Target: target}
+	shot := Shot{Shooter: owner, Ship: ship, Opcode: op, Weapon: idx, Target: target}
 	if aim != nil {
 		// The 4-byte point is scaled by the target's radius (opcodes.md
 		// 3.5); it is taken in the target's frame, like a collision
@@ -201,22 +205,27 @@ func (g *Game) fireWeapon(p *Player, op byte, weaponID, targetID int32, aim *cod
 		v := aim.Vector(target.sim.radius)
 		shot.Aim = &v
 	}
-	hit, ok := g.weapons.Fire(g, shot)
+	hit, ok := w.weapons.Fire(w, shot)
 	if !ok {
-		g.Stats.WeaponRejected.Add(1)
+		w.stats.WeaponRejected.Add(1)
 		return
-	}
-	land := func() {
-		if g.objects[target.ID] != target || !target.Alive() {
-			return
-		}
-		g.applyWeaponHit(p, ship, target, hit)
 	}
 	if hit.Delay <= 0 {
-		land()
+		w.land(owner, ship, target, hit)
 		return
 	}
-	g.After(hit.Delay, land)
+	w.host.After(hit.Delay, func(now time.Time) {
+		w.now = now
+		w.land(owner, ship, target, hit)
+	})
+}
+
+// land applies a hit if its target still lives.
+func (w *World) land(owner *Owner, ship, target *Object, h Hit) {
+	if w.objects[target.ID] != target || !target.Alive() {
+		return
+	}
+	w.applyWeaponHit(owner, ship, target, h)
 }
 
 // applyWeaponHit applies one weapon hit, raises weapon_hit, and then, if
@@ -224,13 +233,13 @@ func (g *Game) fireWeapon(p *Player, op byte, weaponID, targetID int32, aim *cod
 // killing hit's damage before they see the object exploding
 // (missions.md 3.4-3.5), so the lethal damage is scored and the victim's
 // ledger is cleared by the death.
-func (g *Game) applyWeaponHit(p *Player, ship, target *Object, h Hit) {
+func (w *World) applyWeaponHit(owner *Owner, ship, target *Object, h Hit) {
 	damage := h.Damage
 	pt := pointToward(target, ship.state.pos)
 	if h.Point != nil {
 		pt = *h.Point
 	}
-	info := hitInfo{cause: CauseWeapon, attacker: ship, attackerID: int(p.ID)}
+	info := hitInfo{cause: CauseWeapon, attacker: ship, attackerID: int(owner.ID)}
 	// The shield facing takes the plain damage; what passes goes through
 	// the weapon distributor.
 	f := facing(pt)
@@ -238,11 +247,11 @@ func (g *Game) applyWeaponHit(p *Player, ship, target *Object, h Hit) {
 	target.sim.shields[f] -= absorbed
 	var res damageResult
 	if rest := damage - absorbed; rest > 0 {
-		res = g.applyDamage(target, pt, rest*weaponDamageFactor, weaponSearch, true)
+		res = w.applyDamage(target, pt, rest*weaponDamageFactor, weaponSearch, true)
 	}
-	g.Stats.WeaponHits.Add(1)
-	g.bus.emit(&WeaponHit{ShooterID: int(p.ID), Target: target, Damage: float64(damage), HullHit: res.hull})
+	w.stats.WeaponHits.Add(1)
+	w.host.Emit(&WeaponHit{ShooterID: int(owner.ID), Target: target, Damage: float64(damage), HullHit: res.hull})
 	if res.lethal {
-		g.killShip(target, info)
+		w.killShip(target, info)
 	}
 }

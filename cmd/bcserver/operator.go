@@ -1,0 +1,287 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/lua"
+	"github.com/bcserver/bcserver/plugins/admin"
+	"github.com/bcserver/bcserver/plugins/agones"
+	"github.com/bcserver/bcserver/plugins/gamespy"
+	"github.com/bcserver/bcserver/plugins/metrics"
+	"github.com/bcserver/bcserver/plugins/store"
+)
+
+// AdminSection is [admin]: the HTTP API, the web console, /metrics and the
+// health probes.
+type AdminSection struct {
+	// Listen is the address of the HTTP server; empty turns it off.
+	Listen string `toml:"listen"`
+	// Token is the bearer token; empty means the one in TokenFile,
+	// generated there at first start.
+	Token     string `toml:"token"`
+	TokenFile string `toml:"token_file"`
+}
+
+// StoreSection is [store]: the match-history database.
+type StoreSection struct {
+	// Path is the SQLite file; empty turns match history off.
+	Path string `toml:"path"`
+}
+
+// AgonesSection is [agones]: used when AGONES_SDK_HTTP_PORT is set.
+type AgonesSection struct {
+	HealthInterval     Duration `toml:"health_interval"`
+	ShutdownAfterMatch bool     `toml:"shutdown_after_match"`
+}
+
+// check validates the operator sections.
+func (c UserConfig) checkOperator() error {
+	var errs []error
+	if c.Admin.Listen != "" {
+		host, port, err := net.SplitHostPort(c.Admin.Listen)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("admin.listen %q: want host:port", c.Admin.Listen))
+		} else if c.Admin.Token == "" && !isLoopback(host) {
+			errs = append(errs, fmt.Errorf("admin.listen %q is not a loopback address: set admin.token (or BCSERVER_ADMIN_TOKEN) to serve the admin API beyond this machine", c.Admin.Listen))
+		} else if _, err := net.LookupPort("tcp", port); err != nil {
+			errs = append(errs, fmt.Errorf("admin.listen %q: bad port", c.Admin.Listen))
+		}
+		if c.Admin.Token != "" && len(c.Admin.Token) < 16 {
+			errs = append(errs, errors.New("admin.token: use at least 16 characters"))
+		}
+		if c.Admin.Token == "" && c.Admin.TokenFile == "" {
+			errs = append(errs, errors.New("admin.token_file: empty with no admin.token"))
+		}
+	}
+	if c.Agones.HealthInterval < 0 {
+		errs = append(errs, errors.New("agones.health_interval: must not be negative"))
+	}
+	return errors.Join(errs...)
+}
+
+// resolve makes a relative path of the configuration file relative to the
+// file's folder, as bans.file is.
+func (c UserConfig) resolve(p string) string {
+	if p == "" || filepath.IsAbs(p) || c.dir == "" {
+		return p
+	}
+	return filepath.Join(c.dir, p)
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
+}
+
+// adminToken returns the configured token, or the one in the token file,
+// generating and writing it (mode 0600) at first start.
+func adminToken(s AdminSection, log *slog.Logger) (string, error) {
+	if s.Token != "" {
+		return s.Token, nil
+	}
+	b, err := os.ReadFile(s.TokenFile)
+	if err == nil {
+		tok := strings.TrimSpace(string(b))
+		if len(tok) < 16 {
+			return "", fmt.Errorf("admin token file %s: token shorter than 16 characters", s.TokenFile)
+		}
+		return tok, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("reading the admin token: %w", err)
+	}
+	var raw [24]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", err
+	}
+	tok := hex.EncodeToString(raw[:])
+	if err := os.WriteFile(s.TokenFile, []byte(tok+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("writing the admin token: %w", err)
+	}
+	log.Info("admin token generated", "component", "plugin/admin", "file", s.TokenFile)
+	return tok, nil
+}
+
+// operator is the host's side of a running server: metrics, match
+// history, the admin HTTP server and Agones.
+type operator struct {
+	log      *slog.Logger
+	srv      *engine.Server
+	missions *missionSlot
+	metrics  *metrics.Metrics
+	store    *store.Store
+	recorder *store.Recorder
+	admin    *admin.Admin
+	http     *http.Server
+	httpDone chan error
+	addr     net.Addr
+	token    string
+	agones   *agones.Plugin
+	started  time.Time
+}
+
+// startOperator adds the operator plugins to the game (before it runs)
+// and opens the admin listener.
+func startOperator(uc UserConfig, srv *engine.Server, ms *missionSlot, gs *gamespy.Plugin, m *metrics.Metrics, tail *admin.Tail, log *slog.Logger) (*operator, error) {
+	op := &operator{log: log, srv: srv, missions: ms, metrics: m, started: time.Now()}
+	g := srv.Game()
+	if err := g.AddPlugin(m); err != nil {
+		return nil, err
+	}
+	if uc.Store.Path != "" {
+		st, err := store.Open(uc.resolve(uc.Store.Path), store.Options{Logger: log})
+		if err != nil {
+			return nil, fmt.Errorf("plugin/store: %w", err)
+		}
+		op.store = st
+		m.SetStore(func() (uint64, uint64) { return st.Dropped.Load(), st.Failed.Load() })
+		op.recorder = store.NewRecorder(st, store.RecorderOptions{Mode: ms.Mode, Server: uc.Server.Name, Logger: log})
+		ms.cut = op.recorder.Cut
+		if err := g.AddPlugin(op.recorder); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
+	if url, ok, err := agones.FromEnv(); err != nil {
+		op.close()
+		return nil, fmt.Errorf("plugin/agones: %w", err)
+	} else if ok {
+		op.agones = agones.New(agones.Options{BaseURL: url, HealthInterval: time.Duration(uc.Agones.HealthInterval),
+			ShutdownAfterMatch: uc.Agones.ShutdownAfterMatch, Logger: log})
+		if err := g.AddPlugin(op.agones); err != nil {
+			op.close()
+			return nil, err
+		}
+		log.Info("talking to the Agones SDK sidecar", "component", "plugin/agones", "url", url)
+	}
+	if uc.Admin.Listen == "" {
+		return op, nil
+	}
+	as := uc.Admin
+	as.TokenFile = uc.resolve(as.TokenFile)
+	tok, err := adminToken(as, log)
+	if err != nil {
+		op.close()
+		return nil, fmt.Errorf("plugin/admin: %w", err)
+	}
+	op.token = tok
+	aopts := admin.Options{
+		Server: srv, Token: tok, Version: versionString(), Missions: ms, Bans: newBanList(g, func() []string { return g.Config().Bans }),
+		Metrics: promhttp.HandlerFor(m.Registry(), promhttp.HandlerOpts{}), Tail: tail,
+		Audit: m.AdminAction, Logger: log,
+	}
+	if op.store != nil {
+		aopts.History = op.store
+		aopts.Cut = op.recorder.Cut
+	}
+	a, err := admin.New(aopts)
+	if err != nil {
+		op.close()
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", uc.Admin.Listen)
+	if err != nil {
+		op.close()
+		return nil, fmt.Errorf("plugin/admin: %w", err)
+	}
+	op.admin, op.addr = a, ln.Addr()
+	op.http = &http.Server{Handler: a, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
+	op.httpDone = make(chan error, 1)
+	go func() { op.httpDone <- op.http.Serve(ln) }()
+	log.Info("admin console and API listening", "component", "plugin/admin", "url", "http://"+ln.Addr().String()+"/")
+	return op, nil
+}
+
+// ready marks the server as taking players.
+func (op *operator) ready() {
+	if op.admin != nil {
+		op.admin.SetReady(true)
+	}
+}
+
+// stop closes the HTTP server and the database after the game stopped,
+// then logs the session summary.
+func (op *operator) stop() {
+	if op.http != nil {
+		op.admin.SetReady(false)
+		op.admin.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = op.http.Shutdown(ctx)
+		cancel()
+		<-op.httpDone
+	}
+	op.summary()
+	op.close()
+}
+
+func (op *operator) close() {
+	if op.store != nil {
+		if err := op.store.Close(); err != nil {
+			op.log.Error("closing the match history", "component", "plugin/store", "err", err)
+		}
+		op.store = nil
+	}
+}
+
+// summary is the session's one-line account at shutdown.
+func (op *operator) summary() {
+	st := op.srv.Stats()
+	gs := &op.srv.Game().Stats
+	matches := 0
+	if op.recorder != nil {
+		matches = op.recorder.Recorded
+	}
+	op.log.Info("session summary",
+		"uptime", time.Since(op.started).Round(time.Second),
+		"matches_recorded", matches,
+		"players_joined", gs.Joins.Load(),
+		"datagrams_in", st.DatagramsIn.Load(), "bytes_in", st.BytesIn.Load(),
+		"datagrams_out", st.DatagramsOut.Load(), "bytes_out", st.BytesOut.Load())
+}
+
+// timedGame is the game as a mission sees it, with the time spent in each
+// of the mission's handlers and timers observed for the metrics.
+type timedGame struct {
+	*engine.Game
+	m      *metrics.Metrics
+	mode   string
+	budget time.Duration
+}
+
+func (t timedGame) timed(fn func()) {
+	start := time.Now()
+	fn()
+	t.m.ObserveLua(t.mode, time.Since(start), t.budget)
+}
+
+func (t timedGame) On(name string, fn engine.Handler) func() {
+	return t.Game.On(name, func(ev engine.Event) { t.timed(func() { fn(ev) }) })
+}
+
+func (t timedGame) After(d time.Duration, fn func()) func() {
+	return t.Game.After(d, func() { t.timed(fn) })
+}
+
+func (t timedGame) Every(d time.Duration, fn func()) func() {
+	return t.Game.Every(d, func() { t.timed(fn) })
+}
+
+var _ lua.Engine = timedGame{}

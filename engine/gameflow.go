@@ -1,0 +1,44 @@
+package engine
+
+import "github.com/bcserver/bcserver/codec"
+
+// SetTeam records a player's team (the mission's TEAM message); the core
+// uses it for team-chat routing.
+func (g *Game) SetTeam(p *Player, team int) { p.Team = team }
+
+// SetScore records a player's kills, deaths and score for reporting.
+func (g *Game) SetScore(p *Player, kills, deaths, score int) {
+	p.Kills, p.Deaths, p.Score = kills, deaths, score
+}
+
+// GameOver reports whether the game has ended (until a restart).
+func (g *Game) GameOver() bool { return g.gameOver }
+
+// EndGame ends the game (missions.md 2.6, 3.6): END_GAME to every player,
+// no new players until a restart, and the ships are forgotten — every
+// client deletes them itself when it reads END_GAME.
+func (g *Game) EndGame(reason int32) {
+	if g.gameOver {
+		return
+	}
+	g.gameOver = true
+	g.buf = codec.EndGame{Reason: reason}.AppendTo(g.buf[:0])
+	g.SendInGame(g.buf, nil)
+	g.accepting = false
+	g.world.ForgetShips()
+	g.log.Info("game ended", "reason", reason)
+	g.bus.emit(&GameEnded{Reason: reason})
+}
+
+// RestartGame restarts after an end (missions.md 2.7, 3.8): RESTART_GAME
+// to every player, the game opens to new players again, and the mission
+// resets its tables on GameRestarted.
+func (g *Game) RestartGame() {
+	g.buf = codec.RestartGame{}.AppendTo(g.buf[:0])
+	g.SendInGame(g.buf, nil)
+	g.gameOver = false
+	g.accepting = true
+	g.world.ForgetShips()
+	g.log.Info("game restarted")
+	g.bus.emit(&GameRestarted{})
+}

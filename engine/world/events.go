@@ -1,0 +1,64 @@
+package world
+
+// Event is something the world reports to missions and plugins through
+// Host.Emit; the engine's event bus carries it under its Name.
+type Event interface{ Name() string }
+
+// Event names raised by the world.
+const (
+	EvShipCreated     = "ship_created"
+	EvShipDestroyed   = "ship_destroyed"
+	EvObjectDestroyed = "object_destroyed"
+	EvWeaponHit       = "weapon_hit"
+)
+
+// ShipCreated: a ship (usually a player's, from its ObjCreateTeam) now
+// exists; it replaces the player's previous ship.
+type ShipCreated struct{ Ship *Object }
+
+// DeathCause says what destroyed a ship.
+type DeathCause string
+
+// Death causes.
+const (
+	CauseWeapon       DeathCause = "weapon"
+	CauseCollision    DeathCause = "collision"
+	CauseSelfDestruct DeathCause = "self_destruct"
+	CauseEnvironment  DeathCause = "environment"
+)
+
+// ShipDestroyed is the stock "object exploding" (simulation.md 9,
+// missions.md 3.5): the host model decided the ship died. KillerID is the
+// firing player's id, 0 for none (self-destruct, environment, AI).
+type ShipDestroyed struct {
+	Victim   *Object
+	KillerID int
+	Cause    DeathCause
+	Lifetime float32
+}
+
+// ObjectDestroyed: the object is gone (deleted after its explosion, its
+// owner left, or the game ended).
+type ObjectDestroyed struct{ Object *Object }
+
+// WeaponHit is one weapon hit the host damage model applied
+// (missions.md 3.4): ShooterID is the firing player's id (0 for AI),
+// Damage the amount, HullHit whether it reached the hull.
+type WeaponHit struct {
+	ShooterID int
+	Target    *Object
+	Damage    float64
+	HullHit   bool
+}
+
+// Name implements Event.
+func (*ShipCreated) Name() string { return EvShipCreated }
+
+// Name implements Event.
+func (*ShipDestroyed) Name() string { return EvShipDestroyed }
+
+// Name implements Event.
+func (*ObjectDestroyed) Name() string { return EvObjectDestroyed }
+
+// Name implements Event.
+func (*WeaponHit) Name() string { return EvWeaponHit }

@@ -1,0 +1,161 @@
+package world
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/ships"
+)
+
+// Object is a network object the host knows of: a player's ship, a
+// torpedo, or a server-created object. The host keeps the latest
+// ObjCreate/ObjCreateTeam of each live object so late joiners receive it
+// as the stock host sends it (opcodes.md 2, handshake.md 2.6).
+type Object struct {
+	ID      int32
+	ClassID uint32 // codec.ClassShip (0x8008) or codec.ClassTorpedo (0x8009)
+	// OwnerSlot is the player slot of the envelope; Owner the player in it,
+	// nil for objects the host owns (server or AI objects).
+	OwnerSlot int
+	Owner     *Owner
+	// NetPlayerID is byte 2 of an ObjCreateTeam: the owner's wire player
+	// id, which receivers store as the ship's net player id (kill credit,
+	// opcodes.md 3.1); 0 for ObjCreate 0x02 (host objects). Teams exist
+	// only in the mission (Owner.Team).
+	NetPlayerID int
+	// Species is the SpeciesToShip index of a ship (0 when not a ship).
+	Species int
+	// Name and Set are the player name and star-system set of a ship body.
+	Name, Set string
+	// Create is the object's creation message, exactly as received.
+	Create []byte
+	// Model is the host's model of a ship (nil for unknown species and
+	// non-ships).
+	Model *ships.Ship
+
+	state moveState
+	views []viewEntry
+	sim   simState
+}
+
+// IsShip reports whether the object is a ship or station.
+func (o *Object) IsShip() bool { return o.ClassID == codec.ClassShip }
+
+// IsPlayerShip reports whether the object is the current ship of a player.
+func (o *Object) IsPlayerShip() bool {
+	return o.IsShip() && o.Owner != nil && o.Owner.ShipID == o.ID
+}
+
+// OwnerID returns the owner's player id, 0 for none (AI, server).
+func (o *Object) OwnerID() int {
+	if o.Owner == nil {
+		return 0
+	}
+	return int(o.Owner.ID)
+}
+
+// Alive reports whether a ship exists and has not been destroyed.
+func (o *Object) Alive() bool { return o != nil && !o.sim.dead }
+
+// HullFraction returns the hull condition from 0 to 1, and false when the
+// host has no model of the ship (unknown species, not a ship).
+func (o *Object) HullFraction() (float32, bool) {
+	if o.Model == nil {
+		return 0, false
+	}
+	return o.Model.ConditionFraction(o.Model.Class().Hull), true
+}
+
+// Shields returns the ship's shield facing hit points (front, rear, top,
+// bottom, left, right).
+func (o *Object) Shields() [6]float32 { return o.sim.shields }
+
+// Create keeps the creation message of an owner's object (ship select,
+// respawn) and builds the host's model of it (opcodes.md 2,
+// simulation.md 3.1, 11). A new ship replaces the owner's previous one.
+// The engine has checked that the object is the owner's to create.
+func (w *World) Create(now time.Time, owner *Owner, payload []byte) (*Object, error) {
+	w.now = now
+	m, err := codec.DecodeObjCreateHeader(payload)
+	if err != nil {
+		return nil, fmt.Errorf("object creation: %w", err)
+	}
+	o := &Object{
+		ID: m.ObjectID, ClassID: m.ClassID, OwnerSlot: int(m.OwnerSlot), Owner: owner,
+		Create: append([]byte(nil), payload...),
+	}
+	if m.Op == codec.OpObjCreateTeam {
+		o.NetPlayerID = int(m.OwnerPlayer)
+	}
+	if old := w.objects[o.ID]; old != nil {
+		// A repeated creation of a live id: receivers ignore ids they know,
+		// so keep the new bytes for late joiners and go on.
+		w.remove(old)
+	}
+	if o.IsShip() {
+		if full, err := codec.DecodeObjCreate(payload); err == nil {
+			o.Species = int(full.Ship.Species)
+			o.Name = string(full.Ship.Name)
+			o.Set = string(full.Ship.Set)
+			o.state.pos = full.Ship.Position
+			o.state.hasPos = true
+		}
+		if w.ships != nil {
+			if model, ok := w.ships.NewShip(o.Species, o.ID); ok {
+				o.Model = model
+			} else {
+				// Unknown species: keep relaying, build no model, apply no
+				// damage (simulation.md 3.3).
+				w.log.Debug("ship of unknown species", "player", owner.ID, "species", o.Species)
+			}
+		}
+		w.initSim(o)
+		if prev := w.ShipOf(owner); prev != nil && prev.ID != o.ID {
+			w.remove(prev)
+		}
+		owner.ShipID = o.ID
+	}
+	w.objects[o.ID] = o
+	if o.IsShip() {
+		w.host.Emit(&ShipCreated{Ship: o})
+	}
+	return o, nil
+}
+
+// RemoveOwner removes the objects of an owner who left the game: the
+// players still in it get DestroyObject for its ship (handshake.md 5);
+// its other objects vanish on their side with the player.
+func (w *World) RemoveOwner(owner *Owner) {
+	if ship := w.ShipOf(owner); ship != nil {
+		w.buf = codec.DestroyObject{ObjectID: ship.ID}.AppendTo(w.buf[:0])
+		w.broadcast()
+	}
+	for _, o := range w.Objects() {
+		if o.Owner == owner {
+			w.remove(o)
+		}
+	}
+}
+
+// ForgetShips drops every player object and torpedo from the host's books
+// without messages: clients delete their own on END_GAME/RESTART.
+func (w *World) ForgetShips() {
+	for _, o := range w.Objects() {
+		if o.Owner != nil || o.ClassID == codec.ClassTorpedo {
+			w.remove(o)
+		}
+	}
+}
+
+// remove forgets an object and raises ObjectDestroyed.
+func (w *World) remove(o *Object) {
+	if w.objects[o.ID] != o {
+		return
+	}
+	delete(w.objects, o.ID)
+	if o.Owner != nil && o.Owner.ShipID == o.ID {
+		o.Owner.ShipID = 0
+	}
+	w.host.Emit(&ObjectDestroyed{Object: o})
+}

@@ -1,0 +1,187 @@
+package world
+
+import (
+	"log/slog"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/bcserver/bcserver/engine/ships"
+)
+
+// Host is the world's way out to the players: the engine implements it
+// with its sessions, its broadcast group and its timers; a test passes a
+// recording fake. The world calls it only from the goroutine that owns the
+// game, and only while one of its own methods runs.
+type Host interface {
+	// Emit raises an event to missions and plugins.
+	Emit(ev Event)
+	// Broadcast sends a reliable message to every player in the game (the
+	// stock "NoMe" group of a dedicated host).
+	Broadcast(payload []byte)
+	// Viewers appends to dst the players in the game, in slot order: the
+	// receivers of the host's StateUpdates.
+	Viewers(dst []*Owner) []*Owner
+	// Send sends a message to one viewer.
+	Send(to *Owner, payload []byte, reliable bool)
+	// After runs fn once d of game time has passed, with the time it runs
+	// at; the returned func cancels it.
+	After(d time.Duration, fn func(now time.Time)) (cancel func())
+}
+
+// Owner is a player as the world knows it: the owner of a ship and of the
+// other objects in its id block. The engine's Player embeds one, so the
+// session and the world share one record of who a player is.
+type Owner struct {
+	// ID is the wire peer id (2, 3, …): the "player id" of the script
+	// messages and of 0x17 (handshake.md 1), which kill credit names.
+	ID byte
+	// Slot is the 0-based player slot: Settings' slot and the owner of the
+	// object-id block 0x3FFFFFFF + Slot*0x40000.
+	Slot int
+	// Team is the mission's team number, -1 for none.
+	Team int
+	// ShipID is the object id of the player's current ship, 0 without one.
+	ShipID int32
+
+	torpedoType int // last TorpedoTypeChange value
+}
+
+// Stats counts what the world did or refused; readable from any goroutine.
+type Stats struct {
+	Collisions        atomic.Uint64 // collision reports that caused damage
+	CollisionsDropped atomic.Uint64 // collision reports refused (dead ship, duplicate, too far, cooldown)
+	WeaponHits        atomic.Uint64 // weapon hits the host damage model applied
+	WeaponRejected    atomic.Uint64 // fire messages the damage model found implausible
+	// IntegrityMismatches counts ships whose integrity hash differed from
+	// the reference of their species.
+	IntegrityMismatches atomic.Uint64
+}
+
+// Options configures a World.
+type Options struct {
+	// Host receives the world's events and outgoing messages. Required.
+	Host Host
+	// Ships is the ship data ships are modelled with; nil models none
+	// (every ship is then relayed only, as one of unknown species).
+	Ships  *ships.Registry
+	Logger *slog.Logger
+	// Epoch is the zero of the game clock StateUpdates carry.
+	Epoch time.Time
+	// Weapons decides what weapon fire does; nil turns host-side weapon
+	// damage off.
+	Weapons WeaponModel
+	// ExplosionRadius and ExplosionDamage are the values of the Explosion
+	// 0x29 sent for a weapon kill (simulation.md 15).
+	ExplosionRadius float32
+	ExplosionDamage float32
+	// CheckIntegrity compares ships' integrity hashes with the reference of
+	// their species; IntegrityHashes are known references by species.
+	CheckIntegrity  bool
+	IntegrityHashes map[int]uint16
+	// Stats is where the world counts; nil gives it its own.
+	Stats *Stats
+}
+
+// World is the host's model of one game's objects: ships and their
+// subsystems, damage, weapons, collisions, deaths, repair and power. All
+// methods must be called from the goroutine that owns the game; every
+// method that makes time pass takes the time as an argument.
+type World struct {
+	host       Host
+	log        *slog.Logger
+	ships      *ships.Registry
+	weapons    WeaponModel
+	stats      *Stats
+	epoch      time.Time
+	now        time.Time // the time of the call being processed
+	objects    map[int32]*Object
+	collisions map[[2]int32]time.Time
+	integrity  map[int]uint16 // species -> reference integrity hash
+	checkHash  bool
+	explRadius float32
+	explDamage float32
+	buf        []byte   // scratch for building messages
+	viewers    []*Owner // scratch for Host.Viewers
+}
+
+// New builds an empty world.
+func New(opts Options) *World {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	st := opts.Stats
+	if st == nil {
+		st = new(Stats)
+	}
+	w := &World{
+		host:       opts.Host,
+		log:        log.With("component", "world"),
+		ships:      opts.Ships,
+		weapons:    opts.Weapons,
+		stats:      st,
+		epoch:      opts.Epoch,
+		now:        opts.Epoch,
+		objects:    make(map[int32]*Object),
+		collisions: make(map[[2]int32]time.Time),
+		integrity:  make(map[int]uint16),
+		checkHash:  opts.CheckIntegrity,
+		explRadius: opts.ExplosionRadius,
+		explDamage: opts.ExplosionDamage,
+		buf:        make([]byte, 0, 512),
+	}
+	for sp, h := range opts.IntegrityHashes {
+		w.integrity[sp] = h
+	}
+	return w
+}
+
+// Stats returns the world's counters.
+func (w *World) Stats() *Stats { return w.stats }
+
+// Ships returns the ship data registry (nil when ships are not modelled).
+func (w *World) Ships() *ships.Registry { return w.ships }
+
+// SetWeaponModel replaces the weapon damage model; nil turns host-side
+// weapon damage off (weapon kills then go unnoticed by the host).
+func (w *World) SetWeaponModel(m WeaponModel) { w.weapons = m }
+
+// Now returns the time of the call being processed (a weapon model reads
+// it).
+func (w *World) Now() time.Time { return w.now }
+
+// GameTime is the game clock in seconds at now, as StateUpdates carry it.
+func (w *World) GameTime(now time.Time) float32 { return float32(now.Sub(w.epoch).Seconds()) }
+
+// Object returns the live object with id, or nil.
+func (w *World) Object(id int32) *Object { return w.objects[id] }
+
+// Objects returns the live objects ordered by id.
+func (w *World) Objects() []*Object {
+	out := make([]*Object, 0, len(w.objects))
+	for _, o := range w.objects {
+		out = append(out, o)
+	}
+	slices.SortFunc(out, func(a, b *Object) int {
+		switch {
+		case a.ID < b.ID:
+			return -1
+		case a.ID > b.ID:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// ShipOf returns the owner's current ship, or nil.
+func (w *World) ShipOf(o *Owner) *Object {
+	if o == nil || o.ShipID == 0 {
+		return nil
+	}
+	return w.objects[o.ShipID]
+}
+
+// broadcast sends w.buf, just built, to every player in the game.
+func (w *World) broadcast() { w.host.Broadcast(w.buf) }

@@ -1,0 +1,378 @@
+// Package admin is the host's HTTP surface: a JSON API under /api/v1/
+// (status, players, kick, ban, say, mission and game control, match
+// history), the web console at /, Prometheus metrics at /metrics and the
+// /healthz and /readyz probes.
+//
+// It never touches game state from its own goroutines: every read and
+// every action runs on the game goroutine through engine.Server.Do. Every
+// mutating call is logged with who asked and what happened (the audit
+// line), and the API wants "Authorization: Bearer <token>".
+package admin
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bcserver/bcserver/engine"
+)
+
+// Missions is what the API needs from the mission runtime. Mode, Info and
+// SetMode run on the game goroutine; Reload may block its caller (it
+// compiles on the caller's goroutine) but not the game.
+type Missions interface {
+	// Mode returns the running game mode; Modes every mode available.
+	Mode() string
+	Modes() []string
+	// Info returns what the mission knows and the engine does not: time
+	// left, team scores, its version (game goroutine).
+	Info() MissionInfo
+	// Reload reloads the running mission's files.
+	Reload(ctx context.Context) error
+	// SetMode switches to mode: at once when now is set or no match runs
+	// (then a new match starts), else when the running match ends. It
+	// reports whether the switch is pending (game goroutine).
+	SetMode(mode string, now bool) (pending bool, err error)
+}
+
+// MissionInfo is the mission's side of the status.
+type MissionInfo struct {
+	Version     int    `json:"version"`
+	Loaded      bool   `json:"loaded"`
+	TimeLeft    *int   `json:"time_left"` // seconds; null without a time limit
+	Teams       []Team `json:"teams,omitempty"`
+	PendingMode string `json:"pending_mode,omitempty"`
+}
+
+// Team is a team's line in the status.
+type Team struct {
+	Team  int `json:"team"`
+	Kills int `json:"kills"`
+	Score int `json:"score"`
+}
+
+// Options configures New.
+type Options struct {
+	// Server is the running game server.
+	Server *engine.Server
+	// Token is the bearer token the API wants (never empty).
+	Token string
+	// Version is shown in the status.
+	Version string
+	// Missions, Bans and History may be nil: their endpoints then answer
+	// 501 Not Implemented.
+	Missions Missions
+	Bans     Bans
+	History  History
+	// Metrics serves /metrics (nil: 404).
+	Metrics http.Handler
+	// Tail is the log tail shown in the console (nil: none).
+	Tail *Tail
+	// Cut, if set, is called on the game goroutine before the API ends
+	// or restarts a match, so match history records it (reason:
+	// "restarted" or "ended_by_admin").
+	Cut func(reason string)
+	// Audit, if set, is called after every mutating call (metrics).
+	Audit  func(action string)
+	Logger *slog.Logger
+	// Now is the wall clock (tests); nil means time.Now.
+	Now func() time.Time
+	// StatusInterval is how often the event stream sends the status
+	// (default 1 s).
+	StatusInterval time.Duration
+}
+
+// Admin serves the API, the console and the probes.
+type Admin struct {
+	opts    Options
+	log     *slog.Logger
+	mux     *http.ServeMux
+	started time.Time
+	ready   atomic.Bool
+	stop    chan struct{}
+	stopped atomic.Bool
+
+	probeMu sync.Mutex
+}
+
+// New builds the handler. Call SetReady once the game takes players.
+func New(opts Options) (*Admin, error) {
+	if opts.Server == nil {
+		return nil, errors.New("admin: no server")
+	}
+	if opts.Token == "" {
+		return nil, errors.New("admin: empty token")
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.StatusInterval <= 0 {
+		opts.StatusInterval = time.Second
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	a := &Admin{opts: opts, log: log.With("component", "plugin/admin"), mux: http.NewServeMux(), started: opts.Now(), stop: make(chan struct{})}
+	a.routes()
+	return a, nil
+}
+
+// SetReady marks the server as taking players (/readyz).
+func (a *Admin) SetReady(ok bool) { a.ready.Store(ok) }
+
+// Close ends the event streams (at shutdown, so http.Server.Shutdown does
+// not wait for them).
+func (a *Admin) Close() {
+	if a.stopped.CompareAndSwap(false, true) {
+		close(a.stop)
+	}
+}
+
+// ServeHTTP implements http.Handler.
+func (a *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTTP(w, r) }
+
+func (a *Admin) routes() {
+	m := a.mux
+	m.HandleFunc("GET /healthz", a.healthz)
+	m.HandleFunc("GET /readyz", a.readyz)
+	if a.opts.Metrics != nil {
+		m.Handle("GET /metrics", a.opts.Metrics)
+	}
+	con := console()
+	unknown := a.auth(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such endpoint: %s %s", r.Method, r.URL.Path)
+	})
+	m.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/api/"):
+			unknown.ServeHTTP(w, r)
+		case r.Method == http.MethodGet || r.Method == http.MethodHead:
+			con.ServeHTTP(w, r)
+		default:
+			writeError(w, http.StatusMethodNotAllowed, "method %s not allowed", r.Method)
+		}
+	}))
+
+	api := func(pattern string, h http.HandlerFunc) { m.Handle(pattern, a.auth(h)) }
+	act := func(pattern, action string, h func(r *http.Request) (any, error)) {
+		m.Handle(pattern, a.auth(a.mutating(action, h)))
+	}
+	api("GET /api/v1/status", a.getStatus)
+	api("GET /api/v1/players", a.getPlayers)
+	api("GET /api/v1/bans", a.getBans)
+	api("GET /api/v1/matches", a.getMatches)
+	api("GET /api/v1/players/{name}/stats", a.getPlayerStats)
+	api("GET /api/v1/modes", a.getModes)
+	api("GET /api/v1/log", a.getLog)
+	api("GET /api/v1/events", a.events)
+	act("POST /api/v1/kick", "kick", a.kick)
+	act("POST /api/v1/ban", "ban", a.ban)
+	act("POST /api/v1/unban", "unban", a.unban)
+	act("POST /api/v1/say", "say", a.say)
+	act("POST /api/v1/mission/reload", "mission_reload", a.missionReload)
+	act("POST /api/v1/mission/set", "mission_set", a.missionSet)
+	act("POST /api/v1/game/restart", "game_restart", a.gameRestart)
+	act("POST /api/v1/game/end", "game_end", a.gameEnd)
+}
+
+// apiError is an error with its HTTP status.
+type apiError struct {
+	status int
+	msg    string
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+func errorf(status int, format string, args ...any) error {
+	return &apiError{status: status, msg: fmt.Sprintf(format, args...)}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, format string, args ...any) {
+	writeJSON(w, status, map[string]string{"error": fmt.Sprintf(format, args...)})
+}
+
+func writeErr(w http.ResponseWriter, err error) {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		writeError(w, ae.status, "%s", ae.msg)
+		return
+	}
+	writeError(w, http.StatusInternalServerError, "%s", err.Error())
+}
+
+// auth checks the bearer token in constant time.
+func (a *Admin) auth(next http.HandlerFunc) http.Handler {
+	want := []byte("Bearer " + a.opts.Token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(r.Header.Get("Authorization"))
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="bcserver"`)
+			if len(got) > 0 {
+				a.log.Warn("admin request with a wrong token", "remote", remote(r), "path", r.URL.Path)
+			}
+			writeError(w, http.StatusUnauthorized, "missing or wrong token: send Authorization: Bearer <token>")
+			return
+		}
+		next(w, r)
+	})
+}
+
+// mutating runs an action and writes the audit line: who, what, with
+// which arguments, and how it went.
+func (a *Admin) mutating(action string, h func(r *http.Request) (any, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+		args := &auditArgs{}
+		r = r.WithContext(context.WithValue(r.Context(), auditKey{}, args))
+		res, err := h(r)
+		status := http.StatusOK
+		if err != nil {
+			var ae *apiError
+			status = http.StatusInternalServerError
+			if errors.As(err, &ae) {
+				status = ae.status
+			}
+		} else if acc, ok := res.(accepted); ok {
+			status = http.StatusAccepted
+			res = acc.v
+		}
+		attrs := []any{"action", action, "remote", remote(r), "status", status}
+		if args.v != nil {
+			if b, err := json.Marshal(args.v); err == nil {
+				attrs = append(attrs, "args", string(b))
+			}
+		}
+		if err != nil {
+			attrs = append(attrs, "err", err.Error())
+			a.log.Warn("admin action refused", attrs...)
+			writeErr(w, err)
+			return
+		}
+		a.log.Info("admin action", attrs...)
+		if a.opts.Audit != nil {
+			a.opts.Audit(action)
+		}
+		writeJSON(w, status, res)
+	}
+}
+
+// accepted marks a result answered with 202 (a change that takes effect
+// later).
+type accepted struct{ v any }
+
+type auditKey struct{}
+
+type auditArgs struct{ v any }
+
+func remote(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+func contextBG() context.Context { return context.Background() }
+
+// do runs fn on the game goroutine.
+func (a *Admin) do(ctx context.Context, fn func(g *engine.Game)) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := a.opts.Server.Do(ctx, fn); err != nil {
+		return errorf(http.StatusServiceUnavailable, "game loop: %v", err)
+	}
+	return nil
+}
+
+// loopAlive reports whether the game loop answers. The probes need no
+// token, so they check one at a time: a flood of them has at most one
+// call queued on the game goroutine.
+func (a *Admin) loopAlive(r *http.Request) bool {
+	a.probeMu.Lock()
+	defer a.probeMu.Unlock()
+	return a.do(r.Context(), func(*engine.Game) {}) == nil
+}
+
+func (a *Admin) healthz(w http.ResponseWriter, r *http.Request) {
+	// Healthy means the game loop answers: a stuck loop is what a
+	// supervisor should restart.
+	if !a.loopAlive(r) {
+		http.Error(w, "game loop not answering\n", http.StatusServiceUnavailable)
+		return
+	}
+	_, _ = w.Write([]byte("ok\n"))
+}
+
+func (a *Admin) readyz(w http.ResponseWriter, r *http.Request) {
+	if !a.ready.Load() {
+		http.Error(w, "not ready\n", http.StatusServiceUnavailable)
+		return
+	}
+	if !a.loopAlive(r) {
+		http.Error(w, "game loop not answering\n", http.StatusServiceUnavailable)
+		return
+	}
+	_, _ = w.Write([]byte("ready\n"))
+}
+
+// decode reads a JSON body strictly: unknown fields and trailing data are
+// errors (400). The decoded value is kept for the audit line.
+func decode(r *http.Request, v any) error {
+	return decodeBody(r, v, false)
+}
+
+func decodeBody(r *http.Request, v any, optional bool) error {
+	b, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return errorf(http.StatusRequestEntityTooLarge, "body larger than %d bytes", mbe.Limit)
+		}
+		return errorf(http.StatusBadRequest, "reading the body: %v", err)
+	}
+	if optional && len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errorf(http.StatusBadRequest, "bad JSON body: %v", err)
+	}
+	if rest := bytes.TrimSpace(b[dec.InputOffset():]); len(rest) > 0 {
+		return errorf(http.StatusBadRequest, "bad JSON body: trailing data")
+	}
+	if args, ok := r.Context().Value(auditKey{}).(*auditArgs); ok {
+		args.v = v
+	}
+	return nil
+}
+
+// trimmed bounds and cleans a text argument.
+func trimmed(s string, max int) string {
+	s = strings.TrimSpace(s)
+	if len(s) > max {
+		s = s[:max]
+	}
+	return s
+}

@@ -1,0 +1,278 @@
+// bcserver web console: no framework, no build step. Everything shown
+// comes from the JSON API; player names are attacker-controlled text, so
+// the page only ever sets textContent, never HTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let token = localStorage.getItem("bcserver-token") || "";
+let streaming = null;
+let lastGameOver = null;
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
+
+function showLogin(msg) {
+  $("console").hidden = true;
+  $("login").hidden = false;
+  $("login-error").textContent = msg || "";
+  if (streaming) { streaming.abort(); streaming = null; }
+}
+
+async function api(method, path, body) {
+  const opts = { method, headers: { Authorization: "Bearer " + token } };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const r = await fetch("/api/v1/" + path, opts);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (r.status === 401) { showLogin("The token was refused."); throw new Error("unauthorized"); }
+  if (!r.ok) throw new Error((data && data.error) || r.statusText);
+  return data;
+}
+
+function result(text, isError) {
+  const r = $("result");
+  r.textContent = text;
+  r.className = isError ? "error" : "";
+}
+
+async function act(label, method, path, body) {
+  try {
+    const res = await api(method, path, body);
+    result(label + ": done");
+    return res;
+  } catch (e) {
+    result(label + ": " + e.message, true);
+    return null;
+  }
+}
+
+function fmtTime(s) {
+  if (s === null || s === undefined) return "–";
+  const m = Math.floor(s / 60), r = s % 60;
+  return m + ":" + String(r).padStart(2, "0");
+}
+
+function teamName(t) { return t < 0 ? "–" : String(t); }
+
+function renderPlayers(players) {
+  const tb = $("players").tBodies[0];
+  tb.replaceChildren();
+  for (const p of players) {
+    const tr = el("tr");
+    tr.dataset.player = p.name;
+    tr.dataset.id = p.id;
+    tr.append(el("td", p.id, "num"), el("td", p.name, "name"), el("td", teamName(p.team)),
+      el("td", p.score, "num score"), el("td", p.kills, "num"), el("td", p.deaths, "num"),
+      el("td", p.ping === null ? "–" : p.ping.toFixed(0) + " ms", "num"), el("td", p.address), el("td", p.state));
+    const td = el("td");
+    const kick = el("button", "kick", "kick danger");
+    kick.addEventListener("click", () => act("kick " + p.name, "POST", "kick", { player: String(p.id), reason: "kicked from the console" }));
+    const ban = el("button", "ban", "ban danger");
+    ban.addEventListener("click", async () => { await act("ban " + p.name, "POST", "ban", { player: String(p.id), reason: "banned from the console" }); loadBans(); });
+    td.append(kick, ban);
+    tr.append(td);
+    tb.append(tr);
+  }
+  $("player-count").textContent = players.filter((p) => p.state === "in-game").length + " / " + players.length;
+}
+
+function renderTeams(teams) {
+  const t = $("teams");
+  t.hidden = !teams || teams.length === 0;
+  t.tBodies[0].replaceChildren(...(teams || []).map((x) => {
+    const tr = el("tr");
+    tr.append(el("td", x.team), el("td", x.kills, "num"), el("td", x.score, "num"));
+    return tr;
+  }));
+}
+
+const teamColors = ["#5090f0", "#e05050"];
+
+function renderMap(ships) {
+  const c = $("tactical"), g = c.getContext("2d");
+  const w = c.width, h = c.height;
+  g.clearRect(0, 0, w, h);
+  const placed = ships.filter((s) => s.position);
+  c.dataset.ships = String(placed.length);
+  let span = 100;
+  for (const s of placed) span = Math.max(span, Math.abs(s.position[0]) * 1.15, Math.abs(s.position[1]) * 1.15);
+  const scale = (w / 2 - 20) / span;
+  g.strokeStyle = "#1c2633";
+  g.lineWidth = 1;
+  for (let i = 1; i < 4; i++) {
+    g.beginPath(); g.arc(w / 2, h / 2, (w / 2 - 20) * i / 3, 0, 2 * Math.PI); g.stroke();
+  }
+  g.fillStyle = "#566478";
+  g.font = "11px system-ui";
+  g.fillText("range " + Math.round(span) + " (game units)", 8, h - 8);
+  for (const s of placed) {
+    const x = w / 2 + s.position[0] * scale, y = h / 2 - s.position[1] * scale;
+    g.fillStyle = !s.alive ? "#555" : (s.team >= 0 ? teamColors[s.team % 2] : "#f0a030");
+    g.beginPath(); g.arc(x, y, 5, 0, 2 * Math.PI); g.fill();
+    if (s.hull !== null) {
+      g.fillStyle = "#333"; g.fillRect(x - 12, y + 8, 24, 3);
+      g.fillStyle = s.hull > 0.5 ? "#4c4" : s.hull > 0.25 ? "#cc4" : "#c44";
+      g.fillRect(x - 12, y + 8, 24 * Math.max(0, Math.min(1, s.hull)), 3);
+    }
+    g.fillStyle = "#d8e0ea";
+    const label = (s.owner || "ship " + s.id) + (s.class ? " (" + s.class + ")" : "");
+    const lw = g.measureText(label).width;
+    g.fillText(label, x + 8 + lw > w - 4 ? x - 8 - lw : x + 8, y - 6);
+  }
+}
+
+function renderStatus(st) {
+  $("server-name").textContent = st.server.name;
+  document.title = st.server.name + " – bcserver console";
+  const m = st.mission;
+  $("mode").textContent = m.mode + (m.pending_mode ? " → " + m.pending_mode : "");
+  $("map").textContent = m.map;
+  $("time-left").textContent = fmtTime(m.time_left);
+  const gs = $("game-state");
+  gs.textContent = m.game_over ? "game over" : "in progress";
+  gs.className = "badge " + (m.game_over ? "over" : "live");
+  renderPlayers(st.players);
+  renderTeams(m.teams);
+  renderMap(st.ships || []);
+  if (lastGameOver !== null && lastGameOver !== m.game_over) loadMatches();
+  lastGameOver = m.game_over;
+  const sel = $("mode-select");
+  if (sel.dataset.current !== m.mode) { sel.dataset.current = m.mode; loadModes(); }
+}
+
+function addLog(l) {
+  const ol = $("log");
+  const li = el("li", null, l.level);
+  const t = new Date(l.time);
+  li.append(el("span", t.toLocaleTimeString() + " ", "time"), el("span", (l.component || "") + " ", "comp"),
+    el("span", l.message + (l.attrs ? " " + l.attrs : "")));
+  ol.append(li);
+  while (ol.children.length > 300) ol.firstChild.remove();
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function handleEvent(chunk) {
+  let ev = "message", data = "";
+  for (const line of chunk.split("\n")) {
+    if (line.startsWith("event: ")) ev = line.slice(7);
+    else if (line.startsWith("data: ")) data += line.slice(6);
+  }
+  if (!data) return;
+  const v = JSON.parse(data);
+  if (ev === "status") renderStatus(v);
+  else if (ev === "log") addLog(v);
+}
+
+// The event stream is read with fetch, which can send the token (an
+// EventSource cannot set headers).
+async function stream() {
+  const ctl = new AbortController();
+  streaming = ctl;
+  try {
+    const r = await fetch("/api/v1/events", { headers: { Authorization: "Bearer " + token }, signal: ctl.signal });
+    if (r.status === 401) { showLogin("The token was refused."); return; }
+    if (!r.ok) throw new Error(r.statusText);
+    $("login").hidden = true;
+    $("console").hidden = false;
+    const reader = r.body.getReader();
+    const dec = new TextDecoder();
+    let buf = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += dec.decode(value, { stream: true });
+      let i;
+      while ((i = buf.indexOf("\n\n")) >= 0) {
+        handleEvent(buf.slice(0, i));
+        buf = buf.slice(i + 2);
+      }
+    }
+  } catch (e) {
+    if (ctl.signal.aborted) return;
+  }
+  if (streaming === ctl) {
+    $("game-state").textContent = "reconnecting…";
+    setTimeout(stream, 2000);
+  }
+}
+
+async function loadBans() {
+  let bans;
+  try { bans = await api("GET", "bans"); } catch (e) { $("bans").replaceChildren(el("li", e.message)); return; }
+  $("bans").replaceChildren(...bans.map((b) => {
+    const li = el("li", b.name ? "name: " + b.name : b.address);
+    if (!b.fixed) {
+      const u = el("button", "unban");
+      u.addEventListener("click", async () => { await act("unban", "POST", "unban", b.name ? { name: b.name } : { address: b.address }); loadBans(); });
+      li.append(" ", u);
+    } else {
+      li.append(el("span", " (configuration)", "hint"));
+    }
+    return li;
+  }));
+  if (bans.length === 0) $("bans").replaceChildren(el("li", "none", "hint"));
+}
+
+async function loadMatches() {
+  let ms;
+  try { ms = await api("GET", "matches?limit=15"); } catch (e) { $("matches").tBodies[0].replaceChildren(); return; }
+  $("matches").tBodies[0].replaceChildren(...ms.map((m) => {
+    const tr = el("tr");
+    tr.append(el("td", m.id, "num"), el("td", m.mode), el("td", m.map), el("td", new Date(m.ended).toLocaleString()),
+      el("td", m.reason), el("td", m.players.map((p) => p.name + " (" + p.score + ")").join(", ")));
+    return tr;
+  }));
+}
+
+async function loadModes() {
+  try {
+    const r = await api("GET", "modes");
+    const sel = $("mode-select");
+    sel.replaceChildren(...r.modes.map((m) => { const o = el("option", m); o.value = m; o.selected = m === r.current; return o; }));
+  } catch (e) { /* no mission runtime */ }
+}
+
+function wire() {
+  $("login-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    token = $("token").value.trim();
+    localStorage.setItem("bcserver-token", token);
+    start();
+  });
+  $("say-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (await act("say", "POST", "say", { text: $("say-text").value })) $("say-text").value = "";
+  });
+  $("mode-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    act("switch mode", "POST", "mission/set", { mode: $("mode-select").value, now: $("mode-now").checked });
+  });
+  $("reload").addEventListener("click", () => act("reload", "POST", "mission/reload"));
+  $("restart").addEventListener("click", () => act("restart", "POST", "game/restart"));
+  $("end").addEventListener("click", () => act("end game", "POST", "game/end"));
+  $("ban-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const t = $("ban-target").value.trim();
+    const body = t.startsWith("name:") ? { name: t.slice(5).trim() } : { address: t };
+    if (await act("ban", "POST", "ban", body)) $("ban-target").value = "";
+    loadBans();
+  });
+}
+
+function start() {
+  if (!token) { showLogin(); return; }
+  stream();
+  loadBans();
+  loadMatches();
+  loadModes();
+}
+
+wire();
+start();

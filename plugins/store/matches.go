@@ -1,0 +1,151 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Match is one recorded match.
+type Match struct {
+	ID      int64         `json:"id"`
+	Mode    string        `json:"mode"`
+	Map     string        `json:"map"`
+	Server  string        `json:"server,omitempty"`
+	Started time.Time     `json:"started"`
+	Ended   time.Time     `json:"ended"`
+	Reason  string        `json:"reason"`
+	Players []MatchPlayer `json:"players"`
+}
+
+// MatchPlayer is one player's line in a match.
+type MatchPlayer struct {
+	Identity string `json:"identity"`
+	Name     string `json:"name"`
+	Team     int    `json:"team"`
+	Kills    int    `json:"kills"`
+	Deaths   int    `json:"deaths"`
+	Score    int    `json:"score"`
+	// Address is the IP address the player played from ("" in matches
+	// recorded before schema version 2).
+	Address string `json:"address,omitempty"`
+}
+
+// PlayerStats sums a player's recorded matches.
+type PlayerStats struct {
+	Identity string    `json:"identity"`
+	Name     string    `json:"name"` // the latest name used
+	Matches  int       `json:"matches"`
+	Kills    int       `json:"kills"`
+	Deaths   int       `json:"deaths"`
+	Score    int       `json:"score"`
+	Best     int       `json:"best_score"`
+	LastSeen time.Time `json:"last_seen"`
+}
+
+// ErrNotFound is returned for an unknown match or player.
+var ErrNotFound = errors.New("not found")
+
+// Identity is the stable identity a player's history is kept under. Stock
+// clients carry no account or key, only the name the player typed, so the
+// identity is that name, case-folded and trimmed: "Picard" and "picard "
+// are one player.
+func Identity(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
+
+// RecordMatch queues m for writing; it never blocks. It reports false if
+// the record was dropped.
+func (s *Store) RecordMatch(m Match) bool {
+	return s.enqueue("match", func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO matches(mode, map, server, started_at, ended_at, reason) VALUES (?, ?, ?, ?, ?, ?)`,
+			m.Mode, m.Map, m.Server, m.Started.UnixMilli(), m.Ended.UnixMilli(), m.Reason)
+		if err != nil {
+			return fmt.Errorf("inserting the match: %w", err)
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		for _, p := range m.Players {
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO match_players(match_id, identity, name, team, kills, deaths, score, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+				id, p.Identity, p.Name, p.Team, p.Kills, p.Deaths, p.Score, p.Address); err != nil {
+				return fmt.Errorf("inserting player %q: %w", p.Name, err)
+			}
+		}
+		return nil
+	})
+}
+
+// Matches returns up to limit matches, newest first, with ids below
+// before (0: from the newest).
+func (s *Store) Matches(ctx context.Context, limit int, before int64) ([]Match, error) {
+	if limit <= 0 || limit > 500 {
+		limit = 50
+	}
+	if before <= 0 {
+		before = 1<<63 - 1
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, mode, map, server, started_at, ended_at, reason FROM matches WHERE id < ? ORDER BY id DESC LIMIT ?`, before, limit)
+	if err != nil {
+		return nil, fmt.Errorf("listing matches: %w", err)
+	}
+	defer rows.Close()
+	out := []Match{}
+	index := map[int64]int{}
+	for rows.Next() {
+		var m Match
+		var st, en int64
+		if err := rows.Scan(&m.ID, &m.Mode, &m.Map, &m.Server, &st, &en, &m.Reason); err != nil {
+			return nil, err
+		}
+		m.Started, m.Ended = time.UnixMilli(st).UTC(), time.UnixMilli(en).UTC()
+		m.Players = []MatchPlayer{}
+		index[m.ID] = len(out)
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return out, nil
+	}
+	prows, err := s.db.QueryContext(ctx, `SELECT match_id, identity, name, team, kills, deaths, score, address FROM match_players
+		WHERE match_id <= ? AND match_id >= ? ORDER BY match_id, score DESC, name`, out[0].ID, out[len(out)-1].ID)
+	if err != nil {
+		return nil, fmt.Errorf("listing match players: %w", err)
+	}
+	defer prows.Close()
+	for prows.Next() {
+		var id int64
+		var p MatchPlayer
+		if err := prows.Scan(&id, &p.Identity, &p.Name, &p.Team, &p.Kills, &p.Deaths, &p.Score, &p.Address); err != nil {
+			return nil, err
+		}
+		if i, ok := index[id]; ok {
+			out[i].Players = append(out[i].Players, p)
+		}
+	}
+	return out, prows.Err()
+}
+
+// Player returns the summed history of one identity (see Identity).
+func (s *Store) Player(ctx context.Context, identity string) (PlayerStats, error) {
+	st := PlayerStats{Identity: identity}
+	var last sql.NullInt64
+	var name sql.NullString
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(kills),0), COALESCE(SUM(deaths),0), COALESCE(SUM(score),0), COALESCE(MAX(score),0), MAX(m.ended_at),
+		(SELECT p2.name FROM match_players p2 JOIN matches m2 ON m2.id = p2.match_id WHERE p2.identity = ? ORDER BY m2.id DESC LIMIT 1)
+		FROM match_players p JOIN matches m ON m.id = p.match_id WHERE p.identity = ?`, identity, identity).
+		Scan(&st.Matches, &st.Kills, &st.Deaths, &st.Score, &st.Best, &last, &name)
+	if err != nil {
+		return st, fmt.Errorf("player %q: %w", identity, err)
+	}
+	if st.Matches == 0 {
+		return st, ErrNotFound
+	}
+	st.Name = name.String
+	st.LastSeen = time.UnixMilli(last.Int64).UTC()
+	return st, nil
+}

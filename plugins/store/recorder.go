@@ -1,0 +1,159 @@
+package store
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/bcserver/bcserver/engine"
+)
+
+// RecorderOptions configures a Recorder.
+type RecorderOptions struct {
+	// Mode returns the running game mode (the mission folder); called on
+	// the game goroutine.
+	Mode func() string
+	// Server is the server name written with each match.
+	Server string
+	Logger *slog.Logger
+}
+
+// Recorder is the engine plugin that writes every match to a Store. A
+// match runs from the mission start or a restart to END_GAME, the next
+// restart or shutdown; matches nobody played in are not recorded. Each
+// player's line holds the numbers the mission reported (kills, deaths,
+// score, team), last seen when the match ended or the player left.
+type Recorder struct {
+	st   *Store
+	opts RecorderOptions
+	log  *slog.Logger
+	g    *engine.Game
+	cur  *openMatch
+	offs []func()
+
+	// Recorded counts matches handed to the store.
+	Recorded int
+}
+
+type openMatch struct {
+	started time.Time
+	mode    string
+	mapName string
+	players map[string]*MatchPlayer
+	order   []string
+}
+
+// NewRecorder returns a Recorder writing to st.
+func NewRecorder(st *Store, opts RecorderOptions) *Recorder {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Mode == nil {
+		opts.Mode = func() string { return "" }
+	}
+	return &Recorder{st: st, opts: opts, log: log.With("component", "plugin/store")}
+}
+
+// Name implements engine.Plugin.
+func (r *Recorder) Name() string { return "store" }
+
+// Start implements engine.Plugin.
+func (r *Recorder) Start(g *engine.Game) error {
+	r.g = g
+	r.begin()
+	r.offs = append(r.offs,
+		g.On(engine.EvPlayerInGame, func(ev engine.Event) { r.note(ev.(*engine.PlayerInGame).Player) }),
+		g.On(engine.EvPlayerLeft, func(ev engine.Event) {
+			if e := ev.(*engine.PlayerLeft); e.WasInGame {
+				r.note(e.Player)
+			}
+		}),
+		g.On(engine.EvGameEnded, func(ev engine.Event) { r.Cut(ev.(*engine.GameEnded).ReasonName()) }),
+		g.On(engine.EvGameRestarted, func(engine.Event) {
+			if r.cur != nil {
+				// A restart with no END_GAME before it that nobody cut:
+				// the mission has already zeroed the numbers (it handles
+				// the event first), so the match keeps those last seen.
+				r.finish("restarted")
+			}
+			r.begin()
+		}),
+		g.Every(time.Second, r.snapshot),
+	)
+	return nil
+}
+
+// Stop implements engine.Plugin: the running match is recorded as ended
+// by the shutdown.
+func (r *Recorder) Stop(*engine.Game) {
+	r.Cut("shutdown")
+	for _, off := range r.offs {
+		off()
+	}
+	r.offs = nil
+}
+
+// Cut ends the running match now with reason, recording the players'
+// current numbers; the next match begins at the next restart. Call it on
+// the game goroutine (the admin's restart and mode switch do, before they
+// act, so the numbers are those of the match that ends).
+func (r *Recorder) Cut(reason string) {
+	if r.cur == nil {
+		return
+	}
+	r.snapshot()
+	r.finish(reason)
+}
+
+func (r *Recorder) begin() {
+	m := r.g.Mission()
+	r.cur = &openMatch{started: r.g.Now(), mode: r.opts.Mode(), mapName: m.System, players: map[string]*MatchPlayer{}}
+	for _, p := range r.g.Players() {
+		if p.InGame() {
+			r.note(p)
+		}
+	}
+}
+
+func (r *Recorder) finish(reason string) {
+	m := r.cur
+	r.cur = nil
+	if len(m.order) == 0 {
+		return
+	}
+	rec := Match{Mode: m.mode, Map: m.mapName, Server: r.opts.Server, Started: m.started, Ended: r.g.Now(), Reason: reason}
+	for _, id := range m.order {
+		rec.Players = append(rec.Players, *m.players[id])
+	}
+	r.Recorded++
+	if r.st.RecordMatch(rec) {
+		r.log.Info("match recorded", "mode", rec.Mode, "reason", reason, "players", len(rec.Players))
+	}
+}
+
+// note records p's current numbers in the running match.
+func (r *Recorder) note(p *engine.Player) {
+	if r.cur == nil || p.Name == "" {
+		return
+	}
+	id := Identity(p.Name)
+	mp := r.cur.players[id]
+	if mp == nil {
+		mp = &MatchPlayer{Identity: id}
+		r.cur.players[id] = mp
+		r.cur.order = append(r.cur.order, id)
+	}
+	mp.Name, mp.Team, mp.Kills, mp.Deaths, mp.Score = p.Name, p.Team, p.Kills, p.Deaths, p.Score
+	mp.Address = p.Addr.Addr().Unmap().String()
+}
+
+func (r *Recorder) snapshot() {
+	if r.cur == nil {
+		return
+	}
+	for _, p := range r.g.Players() {
+		if p.InGame() {
+			r.note(p)
+		}
+	}
+}

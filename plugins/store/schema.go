@@ -1,0 +1,80 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations bring the schema from version i to i+1 (PRAGMA user_version
+// holds the version). Append, never edit: a released file may be at any
+// earlier version, and each step runs in its own transaction.
+var migrations = []string{
+	// 1: match history.
+	`CREATE TABLE matches (
+		id         INTEGER PRIMARY KEY,
+		mode       TEXT    NOT NULL,
+		map        TEXT    NOT NULL,
+		server     TEXT    NOT NULL DEFAULT '',
+		started_at INTEGER NOT NULL, -- unix milliseconds
+		ended_at   INTEGER NOT NULL,
+		reason     TEXT    NOT NULL  -- how it ended: time_up, score_limit, restarted, shutdown, ...
+	);
+	CREATE INDEX matches_started ON matches(started_at);
+	CREATE TABLE match_players (
+		match_id  INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+		identity  TEXT    NOT NULL, -- the stable player identity (see Identity)
+		name      TEXT    NOT NULL, -- the name as shown in the match
+		team      INTEGER NOT NULL,
+		kills     INTEGER NOT NULL,
+		deaths    INTEGER NOT NULL,
+		score     INTEGER NOT NULL,
+		PRIMARY KEY (match_id, identity)
+	);
+	CREATE INDEX match_players_identity ON match_players(identity);`,
+	// 2: the address each player played from (to find whom to ban).
+	`ALTER TABLE match_players ADD COLUMN address TEXT NOT NULL DEFAULT '';`,
+}
+
+// SchemaVersion is the version this build writes.
+var SchemaVersion = len(migrations)
+
+func migrate(ctx context.Context, db *sql.DB) error { return migrateTo(ctx, db, len(migrations)) }
+
+// migrateTo brings the schema up to version want (tests build old files
+// with it).
+func migrateTo(ctx context.Context, db *sql.DB, want int) error {
+	var v int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return fmt.Errorf("reading the schema version: %w", err)
+	}
+	if v > len(migrations) {
+		return fmt.Errorf("schema version %d is newer than this server knows (%d): use a newer bcserver or another file", v, len(migrations))
+	}
+	for ; v < want; v++ {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+			_ = tx.Rollback()
+			return fmt.Errorf("migrating the schema to version %d: %w", v+1, err)
+		}
+		// PRAGMA takes no parameters; v+1 is our own integer.
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+			_ = tx.Rollback()
+			return fmt.Errorf("migrating the schema to version %d: %w", v+1, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migrating the schema to version %d: %w", v+1, err)
+		}
+	}
+	return nil
+}
+
+// Version returns the schema version of the open file.
+func (s *Store) Version(ctx context.Context) (int, error) {
+	var v int
+	err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	return v, err
+}
