@@ -89,6 +89,16 @@ type Config struct {
 	FlowRate  float64
 	FlowBurst float64
 	FlowBoot  time.Duration
+	// JoinsPerAddress caps the players from one IP address that may be
+	// joining (holding a slot, not in the game yet) at once; the next one
+	// gets the "server full" boot and can retry. 0 (the default) = no cap:
+	// players behind one NAT join together, and a connect that never
+	// answers holds no slot anyway (Verified).
+	JoinsPerAddress int
+	// Answers bounds the bytes a process sends to addresses that are not
+	// players (GameSpy replies, refusals); the games of one process share
+	// it. nil gives the game a budget of its own.
+	Answers *bcnet.AnswerBudget
 	// ExplosionRadius and ExplosionDamage are the values of the Explosion
 	// 0x29 sent for a weapon kill. The stock values are not settled
 	// (simulation.md 15: 50.0, 10.1 and 5997.8 were seen); clients apply

@@ -159,6 +159,7 @@ func NewGame(opts Options) (*Game, error) {
 		Logger:   log,
 		Query:    g.handleQuery,
 		LocalIP:  opts.LocalIP,
+		Answers:  cfg.Answers,
 	}, g, opts.Out)
 	return g, nil
 }

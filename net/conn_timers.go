@@ -22,10 +22,7 @@ func (c *Conn) Tick(now time.Time) {
 	if c.keepalive && now.Sub(c.lastSend) >= c.cfg.Keepalive && c.qhead == len(c.queue) {
 		// The keepalive counts as traffic the moment it is queued, so it
 		// goes out once per idle interval however often Tick runs.
-		m := c.get()
-		*m = outMsg{}
-		m.data = append(m.storage[:0], TypeKeepalive)
-		c.queue = append(c.queue, m)
+		c.enqueue(&Message{Type: TypeKeepalive}, chLow)
 		c.Stats.Keepalives++
 		c.lastSend = now
 	}
@@ -43,13 +40,6 @@ func (c *Conn) resendNow(now time.Time, seq uint16) {
 			return
 		}
 	}
-}
-
-// resendInterval is the wait after the n-th send of a reliable message:
-// 1 s, then linear backoff by 1 s up to 5 s (transport.md 9).
-func (c *Conn) resendInterval(sends int) time.Duration {
-	d := c.cfg.ResendFirst + time.Duration(sends-1)*c.cfg.ResendStep
-	return min(d, c.cfg.ResendMax)
 }
 
 // NextDue returns when Flush will next have something to send on a timer,

@@ -40,7 +40,10 @@ type hostEvents struct {
 	msgs     [][]byte
 	left     []LeaveReason
 	leftPeer []byte
+	verified []byte
 }
+
+func (e *hostEvents) Verified(p *Peer) { e.verified = append(e.verified, p.ID) }
 
 func (e *hostEvents) Admit(_ netip.AddrPort, req *ConnectRequest) BootReason {
 	e.nonces = append(e.nonces, req.Nonce)
@@ -327,7 +330,7 @@ func BenchmarkHostRelayFanout(b *testing.B) {
 		h.Flush(now)
 		for _, p := range peers { // pretend every peer ACKed
 			for _, o := range p.conn.inflight {
-				p.conn.put(o)
+				p.conn.pool.put(o)
 			}
 			p.conn.inflight = p.conn.inflight[:0]
 			p.conn.lastRecv = now
