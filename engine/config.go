@@ -89,6 +89,9 @@ type Config struct {
 	FlowRate  float64
 	FlowBurst float64
 	FlowBoot  time.Duration
+	// FlowBytes and FlowByteBurst limit the bytes of game messages one
+	// player may send per second in the same way (0 = no byte limit).
+	FlowBytes, FlowByteBurst float64
 	// JoinsPerAddress caps the players from one IP address that may be
 	// joining (holding a slot, not in the game yet) at once; the next one
 	// gets the "server full" boot and can retry. 0 (the default) = no cap:
@@ -114,6 +117,11 @@ type Config struct {
 	NoWeaponDamage bool
 }
 
+// DefaultFlowBytes is the default byte rate a player may send: a stock
+// client in battle sends a few kB a second (StateUpdates of 20..90 bytes,
+// 10..30 a second, and events), 32 KiB leaves ample room.
+const DefaultFlowBytes = 32 << 10
+
 // DefaultConfig returns the configuration of a stock-like deathmatch server.
 func DefaultConfig() Config {
 	return Config{
@@ -137,6 +145,8 @@ func DefaultConfig() Config {
 		FlowRate:        400,
 		FlowBurst:       800,
 		FlowBoot:        5 * time.Second,
+		FlowBytes:       DefaultFlowBytes,
+		FlowByteBurst:   2 * DefaultFlowBytes,
 		ExplosionRadius: 10.1,
 		ExplosionDamage: 50,
 		Integrity:       IntegrityLog,

@@ -80,6 +80,7 @@ type Game struct {
 	refusedLogAt time.Time
 	buf          []byte // scratch for building messages
 	inbox        chan func()
+	wake         func() // makes the loop look at the inbox (Server); nil in tests
 	plugins      []Plugin
 	obs          Observer
 
@@ -291,6 +292,9 @@ func (g *Game) Kick(p *Player, reason bcnet.BootReason) {
 func (g *Game) Post(fn func()) bool {
 	select {
 	case g.inbox <- fn:
+		if g.wake != nil {
+			g.wake()
+		}
 		return true
 	default:
 		return false

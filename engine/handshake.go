@@ -165,7 +165,7 @@ func (g *Game) newPlayerInGame(p *Player, payload []byte) {
 // relay, other script messages to the mission layer, engine opcodes to the
 // routing table.
 func (g *Game) gameMessage(p *Player, payload []byte, reliable bool) {
-	if !g.allow(p) {
+	if !g.allow(p, len(payload)) {
 		return
 	}
 	op := payload[0]

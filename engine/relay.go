@@ -84,25 +84,32 @@ var routes = [codec.MaxMessageTypes]route{
 	codec.OpNewPlayerInGame:    {action: actConsume}, // a repeat from an in-game player
 }
 
-// allow applies the per-player flow limit: a token bucket of FlowRate
-// messages a second with FlowBurst depth. A player that keeps the bucket
-// empty for FlowBoot is booted; until then its excess is dropped, so only
-// its own traffic suffers.
-func (g *Game) allow(p *Player) bool {
-	if g.cfg.FlowRate <= 0 {
+// allow applies the per-player flow limits to a message of n bytes: token
+// buckets of FlowRate messages and FlowBytes bytes a second, FlowBurst and
+// FlowByteBurst deep. Counting bytes too means a few large messages cost
+// as much as many small ones. A player that keeps a bucket empty for
+// FlowBoot is booted; until then its excess is dropped, so only its own
+// traffic suffers.
+func (g *Game) allow(p *Player, n int) bool {
+	msgs := g.cfg.FlowRate > 0
+	bytes := g.cfg.FlowBytes > 0
+	if !msgs && !bytes {
 		return true
 	}
 	now := g.now
 	if p.flowAt.IsZero() {
-		p.flowTokens, p.flowAt = g.cfg.FlowBurst, now
+		p.flowTokens, p.byteTokens, p.flowAt = g.cfg.FlowBurst, g.cfg.FlowByteBurst, now
 	}
-	p.flowTokens = min(g.cfg.FlowBurst, p.flowTokens+now.Sub(p.flowAt).Seconds()*g.cfg.FlowRate)
+	dt := now.Sub(p.flowAt).Seconds()
+	p.flowTokens = min(g.cfg.FlowBurst, p.flowTokens+dt*g.cfg.FlowRate)
+	p.byteTokens = min(g.cfg.FlowByteBurst, p.byteTokens+dt*g.cfg.FlowBytes)
 	p.flowAt = now
-	if p.flowTokens >= g.cfg.FlowBurst {
+	if (!msgs || p.flowTokens >= g.cfg.FlowBurst) && (!bytes || p.byteTokens >= g.cfg.FlowByteBurst) {
 		p.overSince = time.Time{}
 	}
-	if p.flowTokens >= 1 {
+	if (!msgs || p.flowTokens >= 1) && (!bytes || p.byteTokens >= float64(n)) {
 		p.flowTokens--
+		p.byteTokens -= float64(n)
 		return true
 	}
 	g.Stats.Throttled.Add(1)

@@ -120,10 +120,11 @@ type HostConfig struct {
 	LocalIP func(to netip.AddrPort) [4]byte
 
 	// MaxPending caps the unverified peers (Verifier) of this host: beyond
-	// it, the one waiting longest is forgotten to make room (default 32).
+	// it, the one waiting longest is forgotten to make room (default 64).
 	MaxPending int
 	// PendingPerAddr caps the unverified peers of one IP address; the
-	// oldest of that address makes room (default 4).
+	// oldest of that address makes room (default 8: players behind one
+	// NAT may connect at the same moment).
 	PendingPerAddr int
 	// VerifyTimeout forgets a peer that stays unverified this long
 	// (default 10 s: a stock client repeats its connect about once a
@@ -256,10 +257,10 @@ func NewHost(cfg HostConfig, ev Events, out PacketWriter) *Host {
 		log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.MaxPending <= 0 {
-		cfg.MaxPending = 32
+		cfg.MaxPending = 64
 	}
 	if cfg.PendingPerAddr <= 0 {
-		cfg.PendingPerAddr = 4
+		cfg.PendingPerAddr = 8
 	}
 	if cfg.VerifyTimeout <= 0 {
 		cfg.VerifyTimeout = 10 * time.Second

@@ -43,7 +43,6 @@ type Proxy struct {
 	up, down Config
 	sessions map[netip.AddrPort]*session
 	closed   bool
-	total    Stats
 }
 
 type session struct {
