@@ -66,6 +66,10 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		loss     = fs.Float64("loss", 0, "load mode: drop this fraction of datagrams each way (through a lossy proxy per game)")
 		blackout = fs.Duration("blackout", 0, "load mode: cut every link for this long ...")
 		blackAt  = fs.Duration("blackout-at", 2*time.Second, "load mode: ... this long into the sending")
+		flood    = fs.String("flood", "", "load mode: also flood the first game: connect (one address, new ports), spoof (connects from -flood-sources addresses), junk (random datagrams)")
+		floodR   = fs.Float64("flood-rate", 1000, "load mode: flood datagrams a second")
+		floodSrc = fs.Int("flood-sources", 100, "load mode: spoofed source addresses of the flood")
+		joiners  = fs.Int("joiners", 0, "load mode: real clients that try to join the flooded game during the flood")
 		cpuProf  = fs.String("cpuprofile", "", "load mode: write the generator's CPU profile to this file")
 		ackDelay = fs.Duration("ack-delay", 20*time.Millisecond, "load mode: the longest a bot holds its ACKs (a stock client sends once per frame)")
 		spawn    = fs.String("spawn", "", "once in the game, fly a ship of this class (name, e.g. Sovereign, or species index); respawn after a death")
@@ -94,6 +98,15 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		lc := loadgen.Config{Bots: *nbots, Rate: *rate, Duration: time.Duration(*secs * float64(time.Second)),
 			StateUpdates: *states, Chat: *chatLoad, Loss: *loss, Blackout: *blackout, BlackoutAt: *blackAt,
 			AckDelay: *ackDelay, Password: *password, Logger: log}
+		if *flood != "" {
+			switch *flood {
+			case loadgen.FloodConnect, loadgen.FloodSpoof, loadgen.FloodJunk:
+			default:
+				fmt.Fprintf(stderr, "bcbot: -flood %q: want connect, spoof or junk\n", *flood)
+				return 2
+			}
+			lc.Flood = &loadgen.Flood{Kind: *flood, Rate: *floodR, Sources: *floodSrc, Joiners: *joiners}
+		}
 		var err error
 		if lc.Servers, err = serverList(*addr, *games); err != nil {
 			fmt.Fprintf(stderr, "bcbot: %v\n", err)

@@ -50,6 +50,10 @@ type lbot struct {
 	join   bot.Joiner
 	state  atomic.Int32
 	err    error
+	// joiner: a real client joining during a flood; it only joins, and
+	// reached says it got in.
+	joiner  bool
+	reached atomic.Bool
 
 	slot     int
 	shipSent bool
@@ -109,7 +113,7 @@ func (b *lbot) loop() {
 			}
 			return
 		}
-		if b.state.Load() == stInGame {
+		if b.state.Load() == stInGame && !b.joiner {
 			b.act(phase, now)
 		}
 		_ = b.conn.SetReadDeadline(b.wake(now, phase))
@@ -313,6 +317,10 @@ func (e *botEvents) Message(p []byte, _ bool) {
 		b.err = errors.New("checksums rejected")
 	case bot.JoinInGame:
 		b.state.Store(stInGame)
+		if b.joiner {
+			b.reached.Store(true)
+			return
+		}
 		b.run.joined.Add(1)
 	}
 }

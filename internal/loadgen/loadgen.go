@@ -64,6 +64,8 @@ type Config struct {
 	Seed       uint64
 	Password   string
 	Manifest   *checksum.Manifest
+	// Flood, if set, is sent at the first game while the bots send.
+	Flood *Flood
 	// Pids are the server processes whose CPU and RSS are reported.
 	Pids   []int
 	Logger *slog.Logger
@@ -88,6 +90,9 @@ type runner struct {
 	blackoutStart atomic.Int64
 	blackoutEnd   atomic.Int64
 	games         []*gameRun
+	joiners       []*lbot
+	floodSent     atomic.Int64
+	floodErr      atomic.Pointer[error]
 	wg            sync.WaitGroup // the bots' goroutines
 	closeOnce     sync.Once
 }
@@ -178,10 +183,16 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if cfg.Blackout > 0 {
 		go r.blackout(ctx, start)
 	}
+	fctx, fcancel := context.WithCancel(ctx)
+	defer fcancel()
+	if cfg.Flood != nil {
+		r.startFlood(fctx, start)
+	}
 	if err := sleep(ctx, time.Until(start.Add(cfg.Duration))); err != nil {
 		return rep, err
 	}
 	r.measuring.Store(false)
+	fcancel()
 	sendEnd := time.Now()
 	r.phase.Store(phDrain)
 	r.drain(ctx)
@@ -199,6 +210,42 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	r.close() // the bots' counters are theirs until they stop
 	r.collect(&rep)
 	return rep, nil
+}
+
+// startFlood sends the flood at the first game and starts the joiners,
+// evenly spread over the sending.
+func (r *runner) startFlood(ctx context.Context, start time.Time) {
+	f := *r.cfg.Flood
+	g := r.games[0]
+	go func() {
+		if err := runFlood(ctx, &f, g.target, r.cfg.Seed+99, &r.floodSent); err != nil {
+			r.floodErr.Store(&err)
+		}
+	}()
+	if f.Joiners <= 0 {
+		return
+	}
+	// The joiners exist before the bots' goroutines may be waited for.
+	for k := 0; k < f.Joiners; k++ {
+		b, err := newBot(r, g, r.cfg.Bots+k)
+		if err != nil {
+			continue
+		}
+		b.joiner = true
+		r.joiners = append(r.joiners, b)
+	}
+	gap := r.cfg.Duration / time.Duration(f.Joiners+1)
+	for k, b := range r.joiners {
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			if sleep(ctx, time.Until(start.Add(time.Duration(k+1)*gap))) != nil {
+				b.state.Store(stClosed)
+				return
+			}
+			b.loop()
+		}()
+	}
 }
 
 // joinAll starts the bots at JoinRate and waits until every one is in

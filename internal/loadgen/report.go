@@ -30,7 +30,12 @@ type Report struct {
 	// the links' return to the last of them arriving.
 	Backlog      int64
 	BacklogAfter time.Duration
-	Errors       []string
+	// Flood: datagrams sent, and the real joiners that tried and got in
+	// meanwhile.
+	FloodSent              int64
+	JoinersTried, JoinedIn int
+	FloodError             string
+	Errors                 []string
 }
 
 // DeliveredPct is Delivered/Expected in percent.
@@ -77,6 +82,18 @@ func (r *runner) collect(rep *Report) {
 		rep.TickRate = append(rep.TickRate, float64(ticks)/rep.Sending.Seconds())
 	}
 	rep.P50, rep.P90, rep.P99, rep.Max = h.quantile(0.5), h.quantile(0.9), h.quantile(0.99), h.max
+	rep.FloodSent = r.floodSent.Load()
+	if e := r.floodErr.Load(); e != nil {
+		rep.FloodError = (*e).Error()
+	}
+	rep.JoinersTried = len(r.joiners)
+	for _, b := range r.joiners {
+		if b.reached.Load() {
+			rep.JoinedIn++
+		} else if b.err != nil {
+			rep.Errors = append(rep.Errors, fmt.Sprintf("joiner %d: %v", b.idx, b.err))
+		}
+	}
 }
 
 func (r Report) String() string {
@@ -100,6 +117,13 @@ func (r Report) String() string {
 			mb(r.RSSIdle), mb(r.RSSJoined), float64(r.RSSJoined-r.RSSIdle)/1024/float64(players), mb(r.RSSEnd))
 	}
 	fmt.Fprintf(&b, "generator CPU: %v = %.2f cores\n", r.GeneratorCPU, r.GeneratorCPU.Seconds()/secs)
+	if r.FloodSent > 0 || r.FloodError != "" {
+		fmt.Fprintf(&b, "flood: %d datagrams (%.0f a second) at the first game; real joiners got in: %d of %d\n",
+			r.FloodSent, float64(r.FloodSent)/r.Sending.Seconds(), r.JoinedIn, r.JoinersTried)
+		if r.FloodError != "" {
+			fmt.Fprintf(&b, "flood error: %s\n", r.FloodError)
+		}
+	}
 	if r.Backlog > 0 {
 		fmt.Fprintf(&b, "blackout: %d messages sent while the links were down, the last delivered %v after they came back\n", r.Backlog, rd(r.BacklogAfter))
 	}
