@@ -178,6 +178,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	selfA, _ := processCPU("self")
 	start := time.Now().Add(50 * time.Millisecond)
 	r.sendStart.Store(start.UnixNano())
+	measureStart := time.Now()
 	r.measuring.Store(true)
 	r.phase.Store(phSend)
 	if cfg.Blackout > 0 {
@@ -207,6 +208,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	rep.GeneratorCPU = selfB - selfA
 	rep.Elapsed = end.Sub(start)
 	rep.Sending = sendEnd.Sub(start)
+	rep.measured = sendEnd.Sub(measureStart)
 	r.close() // the bots' counters are theirs until they stop
 	r.collect(&rep)
 	return rep, nil

@@ -36,6 +36,8 @@ type Report struct {
 	JoinersTried, JoinedIn int
 	FloodError             string
 	Errors                 []string
+
+	measured time.Duration // the window the tick rates were counted in
 }
 
 // DeliveredPct is Delivered/Expected in percent.
@@ -79,7 +81,7 @@ func (r *runner) collect(rep *Report) {
 		}
 		rep.Sent += sent
 		rep.Expected += sent * int64(len(g.bots)-1)
-		rep.TickRate = append(rep.TickRate, float64(ticks)/rep.Sending.Seconds())
+		rep.TickRate = append(rep.TickRate, float64(ticks)/rep.measured.Seconds())
 	}
 	rep.P50, rep.P90, rep.P99, rep.Max = h.quantile(0.5), h.quantile(0.9), h.quantile(0.99), h.max
 	rep.FloodSent = r.floodSent.Load()
