@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
@@ -207,6 +208,10 @@ func serveFull(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.L
 	stopHUP := watchHUP(ctx, units, log)
 	defer stopHUP()
 	op.ready()
+	// Loading ship data, manifests and missions leaves megabytes of
+	// garbage that an idle server would otherwise keep until its heap
+	// grows enough for a collection: hand it back now.
+	debug.FreeOSMemory()
 	if started != nil {
 		started(&served{srv: units[0].srv, missions: units[0].missions, op: op, games: units})
 	}
