@@ -75,7 +75,12 @@ type Config struct {
 	RejectLinger time.Duration
 	// TickInterval is the game tick (StateUpdates, mission ticks).
 	TickInterval time.Duration
-	Transport    bcnet.Config
+	// TickPhase shifts the game's tick grid: the games of one process are
+	// spread over the interval so their ticks (the costliest moment of a
+	// game) do not all fall on the same millisecond and hold up each
+	// other's relays.
+	TickPhase time.Duration
+	Transport bcnet.Config
 	// Ships is the ship data the host models ships with; nil means the
 	// embedded vanilla 1.1 data.
 	Ships *ships.Registry

@@ -128,7 +128,7 @@ func NewGame(opts Options) (*Game, error) {
 		requests:  checksum.StockRequests(),
 		epoch:     now,
 		now:       now,
-		nextTick:  now.Add(cfg.TickInterval),
+		nextTick:  now.Add(cfg.TickInterval + cfg.TickPhase%cfg.TickInterval),
 		accepting: true,
 		running:   true,
 		buf:       make([]byte, 0, 512),

@@ -187,6 +187,7 @@ func serveFull(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.L
 				return fmt.Errorf("game on port %d: %w", g.Server.Port, err)
 			}
 		}
+		grc.TickPhase = time.Duration(i) * grc.TickInterval / time.Duration(len(specs))
 		label := strconv.Itoa(g.Server.Port)
 		if g.Server.Port == 0 {
 			label = "game" + strconv.Itoa(i)

@@ -262,6 +262,7 @@ func (op *operator) close() {
 func (op *operator) summary() {
 	for _, u := range op.games {
 		st := u.srv.Stats()
+		ss := u.srv.SocketStats()
 		gs := &u.srv.Game().Stats
 		matches := 0
 		if u.recorder != nil {
@@ -276,7 +277,8 @@ func (op *operator) summary() {
 			"matches_recorded", matches,
 			"players_joined", gs.Joins.Load(),
 			"datagrams_in", st.DatagramsIn.Load(), "bytes_in", st.BytesIn.Load(),
-			"datagrams_out", st.DatagramsOut.Load(), "bytes_out", st.BytesOut.Load())
+			"datagrams_out", st.DatagramsOut.Load(), "bytes_out", st.BytesOut.Load(),
+			"read_calls", ss.Reads.Load(), "write_calls", ss.Writes.Load())
 	}
 }
 

@@ -69,7 +69,10 @@ type lbot struct {
 	delivered atomic.Int64
 	dups      int64
 	lastSeq   [16]uint32 // by sender slot
-	lat       hist
+	lat       hist       // send to arrival in the socket (kernel stamp where there is one)
+	latRead   hist       // send to the bot reading it
+	stamps    bool       // the socket stamps arrivals
+	arrived   time.Time
 	// Blackout accounting: the latest arrival of a message sent while the
 	// link was down (unix ns).
 	backlogLast int64
@@ -86,6 +89,7 @@ func newBot(r *runner, g *gameRun, idx int) (*lbot, error) {
 		return nil, fmt.Errorf("bot %d of game %d: %w", idx, g.idx, err)
 	}
 	b := &lbot{run: r, game: g, idx: idx, conn: c, msg: make([]byte, 0, 64), out: make([]byte, 0, bcnet.MaxDatagram)}
+	b.stamps = enableTimestamps(c)
 	b.join = bot.Joiner{Manifest: r.cfg.Manifest}
 	ip := [4]byte{127, 0, 0, 1}
 	if a := c.LocalAddr().(*net.UDPAddr).AddrPort().Addr(); a.Is4() {
@@ -100,6 +104,7 @@ func (b *lbot) loop() {
 	defer b.conn.Close()
 	defer b.state.Store(stClosed)
 	buf := make([]byte, 2048)
+	oob := make([]byte, oobSize)
 	now := time.Now()
 	_ = b.client.Connect()
 	b.flush(now)
@@ -117,7 +122,15 @@ func (b *lbot) loop() {
 			b.act(phase, now)
 		}
 		_ = b.conn.SetReadDeadline(b.wake(now, phase))
-		n, err := b.conn.Read(buf)
+		var n int
+		var err error
+		if b.stamps {
+			var oobn int
+			n, oobn, _, _, err = b.conn.ReadMsgUDPAddrPort(buf, oob)
+			b.arrived, _ = arrival(oob[:oobn])
+		} else {
+			n, err = b.conn.Read(buf)
+		}
 		now = time.Now()
 		if err != nil {
 			var ne net.Error
@@ -263,7 +276,12 @@ func (b *lbot) received(sender int, seq uint32, ts int64) {
 	b.lastSeq[sender] = seq
 	now := time.Now().UnixNano()
 	b.delivered.Add(1)
-	b.lat.add(time.Duration(now - ts))
+	b.latRead.add(time.Duration(now - ts))
+	if b.stamps && !b.arrived.IsZero() {
+		b.lat.add(time.Duration(b.arrived.UnixNano() - ts))
+	} else {
+		b.lat.add(time.Duration(now - ts))
+	}
 	if bo := b.run.blackoutStart.Load(); bo != 0 && ts >= bo && ts < b.run.blackoutEnd.Load() {
 		b.backlogN++
 		b.backlogLast = max(b.backlogLast, now)

@@ -13,7 +13,13 @@ type Report struct {
 	Expected           int64 // copies owed: each message to every other bot of its game
 	Delivered          int64 // copies received (first time)
 	Duplicates         int64
-	P50, P90, P99, Max time.Duration // relay latency, send to receipt
+	// Relay latency, from the send to the datagram's arrival in the
+	// receiving bot's socket (the kernel's stamp, Linux; elsewhere the
+	// read); ReadP99 and ReadMax to the bot reading it, which also counts
+	// the generator's own waits for CPU.
+	P50, P90, P99, Max time.Duration
+	ReadP50, ReadP99   time.Duration
+	Stamped            bool
 	// Elapsed runs from the first send to the end of the drain; Sending
 	// is the sending part of it.
 	Elapsed, Sending time.Duration
@@ -57,7 +63,7 @@ func (r Report) MicrosPerCopy() float64 {
 }
 
 func (r *runner) collect(rep *Report) {
-	var h hist
+	var h, hr hist
 	for _, g := range r.games {
 		var sent int64
 		var ticks int64
@@ -66,6 +72,8 @@ func (r *runner) collect(rep *Report) {
 			rep.Delivered += b.delivered.Load()
 			rep.Duplicates += b.dups
 			h.merge(&b.lat)
+			hr.merge(&b.latRead)
+			rep.Stamped = b.stamps
 			if b.idx == 0 {
 				ticks = b.ticks
 			}
@@ -84,6 +92,7 @@ func (r *runner) collect(rep *Report) {
 		rep.TickRate = append(rep.TickRate, float64(ticks)/rep.measured.Seconds())
 	}
 	rep.P50, rep.P90, rep.P99, rep.Max = h.quantile(0.5), h.quantile(0.9), h.quantile(0.99), h.max
+	rep.ReadP50, rep.ReadP99 = hr.quantile(0.5), hr.quantile(0.99)
 	rep.FloodSent = r.floodSent.Load()
 	if e := r.floodErr.Load(); e != nil {
 		rep.FloodError = (*e).Error()
@@ -102,7 +111,14 @@ func (r Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d games x %d bots: sent %d, delivered %d/%d (%.3f%%), %d duplicates\n",
 		r.Games, r.BotsPerGame, r.Sent, r.Delivered, r.Expected, r.DeliveredPct(), r.Duplicates)
-	fmt.Fprintf(&b, "relay latency: p50 %v  p90 %v  p99 %v  max %v\n", rd(r.P50), rd(r.P90), rd(r.P99), rd(r.Max))
+	what := "to the receiving socket"
+	if !r.Stamped {
+		what = "to the receiving bot"
+	}
+	fmt.Fprintf(&b, "relay latency (%s): p50 %v  p90 %v  p99 %v  max %v\n", what, rd(r.P50), rd(r.P90), rd(r.P99), rd(r.Max))
+	if r.Stamped {
+		fmt.Fprintf(&b, "  as the bots read it: p50 %v  p99 %v (adds the generator's own waits for CPU)\n", rd(r.ReadP50), rd(r.ReadP99))
+	}
 	if len(r.TickRate) > 0 {
 		lo, hi, sum := r.TickRate[0], r.TickRate[0], 0.0
 		for _, t := range r.TickRate {
