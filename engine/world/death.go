@@ -52,7 +52,7 @@ func (w *World) killShip(o *Object, hit hitInfo) {
 		FiringPlayer: int32(hit.attackerID), Lifetime: lifetime}.AppendTo(w.buf[:0])
 	w.broadcast()
 	if hit.cause == CauseWeapon {
-		p := o.state.pos
+		p := o.pos()
 		w.buf = codec.NewExplosion(o.ID, p[0], p[1], p[2], w.explRadius, w.explDamage).AppendTo(w.buf[:0])
 		w.broadcast()
 	}
