@@ -57,7 +57,11 @@ func (w *World) killShip(o *Object, hit hitInfo) {
 		w.broadcast()
 	}
 	w.log.Info("ship destroyed", "ship", o.ID, "owner", o.OwnerID(), "cause", hit.cause, "killer", hit.attackerID)
-	w.host.Emit(&ShipDestroyed{Victim: o, KillerID: hit.attackerID, Cause: hit.cause, Lifetime: lifetime})
+	var killer *Object
+	if hit.attacker != o {
+		killer = hit.attacker
+	}
+	w.host.Emit(&ShipDestroyed{Victim: o, Killer: killer, KillerID: hit.attackerID, Cause: hit.cause, Lifetime: lifetime})
 }
 
 // SelfDestruct executes the owner's HostMsg 0x13 (simulation.md 7): no

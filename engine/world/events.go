@@ -32,7 +32,10 @@ const (
 // missions.md 3.5): the host model decided the ship died. KillerID is the
 // firing player's id, 0 for none (self-destruct, environment, AI).
 type ShipDestroyed struct {
-	Victim   *Object
+	Victim *Object
+	// Killer is the ship that dealt the lethal damage (the shooter, the
+	// other party of a collision), nil for none.
+	Killer   *Object
 	KillerID int
 	Cause    DeathCause
 	Lifetime float32

@@ -238,6 +238,25 @@ func (w *World) DestroyHostShip(now time.Time, o *Object) {
 	w.killShip(o, hitInfo{cause: CauseEnvironment})
 }
 
+// Radius returns the ship's bounding radius estimate (BoundingRadius), 0
+// for an object without a model.
+func (o *Object) Radius() float32 { return o.sim.radius }
+
+// LocationFree reports whether a sphere of radius r at pos touches no live
+// ship's bounding sphere: the stock IsLocationEmpty the Mission5 placement
+// uses (missions.md 4.4).
+func (w *World) LocationFree(pos [3]float32, r float32) bool {
+	for _, o := range w.objects {
+		if !o.IsShip() || !o.Alive() || !o.state.hasPos {
+			continue
+		}
+		if norm(sub3(o.pos(), pos)) < r+o.sim.radius {
+			return false
+		}
+	}
+	return true
+}
+
 // maxCoordinate bounds host-chosen positions: far beyond any stock map,
 // well inside float32 precision for the wire's deltas.
 const maxCoordinate = 1e6

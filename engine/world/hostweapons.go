@@ -227,6 +227,17 @@ func (w *World) systemDown(o *Object, s *weaponSystem) bool {
 	return m.ConditionFraction(s.sub) < systemDisabled
 }
 
+// SubsystemDisabled reports whether subsystem i of a ship is below its
+// disabled fraction (subsystems.json disabled_pct; weapon system
+// containers, which the file does not list, at 0.75) or destroyed.
+func SubsystemDisabled(m *ships.Ship, i int) bool {
+	pct := systemDisabled
+	if d := m.Class().Subsystems[i].Data; d != nil {
+		pct = d.DisabledPct
+	}
+	return m.Condition(i) <= 0 || m.ConditionFraction(i) < pct
+}
+
 // bankDown reports a bank that cannot fire: below its disabled fraction.
 func bankDown(o *Object, b *weaponBank) bool {
 	m := o.Model

@@ -61,9 +61,11 @@ func (w *World) initSim(o *Object) {
 	o.sim.lastTick = w.now
 }
 
-// boundingRadius estimates a class's bounding radius from its subsystems:
-// the data set has no bounding radius (data/README.md caveats), and every
-// subsystem lies inside the hull.
+// BoundingRadius estimates a class's bounding radius in world units from
+// its subsystems: the data set has no bounding radius (data/README.md
+// caveats), and every subsystem lies inside the hull.
+func BoundingRadius(c *ships.Class) float32 { return boundingRadius(c) }
+
 func boundingRadius(c *ships.Class) float32 {
 	var r float32 = 1
 	for i := range c.Subsystems {

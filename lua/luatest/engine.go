@@ -12,6 +12,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
 )
@@ -49,6 +50,7 @@ type Engine struct {
 	teamMode bool
 	accept   bool
 	over     bool
+	world    *world.World // host ships; built on first use
 }
 
 type sub struct {
@@ -244,14 +246,25 @@ func (e *Engine) Kick(p *engine.Player, _ bcnet.BootReason) {
 	e.Leave(p.ID)
 }
 
-// Object implements lua.Engine.
-func (e *Engine) Object(id int32) *engine.Object { return e.objects[id] }
+// Object implements lua.Engine: an object the test added, or a host ship.
+func (e *Engine) Object(id int32) *engine.Object {
+	if o := e.objects[id]; o != nil {
+		return o
+	}
+	if e.world != nil {
+		return e.world.Object(id)
+	}
+	return nil
+}
 
 // Objects implements lua.Engine.
 func (e *Engine) Objects() []*engine.Object {
 	out := make([]*engine.Object, 0, len(e.objects))
 	for _, o := range e.objects {
 		out = append(out, o)
+	}
+	if e.world != nil {
+		out = append(out, e.world.Objects()...)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
@@ -292,6 +305,9 @@ func (e *Engine) Advance(d time.Duration) {
 		e.Clock = e.Clock.Add(step)
 		e.runTimers()
 		e.Emit(&engine.Tick{Now: e.Clock, Dt: step})
+		if e.world != nil {
+			e.world.Tick(e.Clock)
+		}
 	}
 }
 
@@ -377,9 +393,12 @@ func (e *Engine) RestartGame() {
 
 func (e *Engine) forgetShips() {
 	for _, o := range e.Objects() {
-		if o.Owner != nil || o.ClassID == codec.ClassTorpedo {
+		if e.objects[o.ID] == o && (o.Owner != nil || o.ClassID == codec.ClassTorpedo) {
 			e.Remove(o)
 		}
+	}
+	if e.world != nil {
+		e.world.RemoveHostShips(e.Clock)
 	}
 }
 
@@ -424,4 +443,67 @@ func (e *Engine) RunPosted() int {
 		fn()
 		n++
 	}
+}
+
+// World implements lua.Engine: a real world with the vanilla ship data,
+// whose host ships live beside the objects a test adds; what it sends
+// reliably is recorded like the mission's messages.
+func (e *Engine) World() *world.World {
+	if e.world == nil {
+		reg, err := ships.Vanilla()
+		if err != nil {
+			panic(err) // the embedded data set always loads
+		}
+		e.world = world.New(world.Options{Host: (*worldHost)(e), Ships: reg, Epoch: e.Epoch, Weapons: world.DefaultWeapons()})
+	}
+	return e.world
+}
+
+// PrepareHostShip implements lua.Engine.
+func (e *Engine) PrepareHostShip(spec engine.HostShipSpec) (*engine.Object, error) {
+	return e.World().PrepareHostShip(spec, func(slot int) bool {
+		for _, p := range e.players {
+			if p.Slot == slot {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// AddHostShip implements lua.Engine.
+func (e *Engine) AddHostShip(o *engine.Object) error { return e.World().AddHostShip(e.Clock, o) }
+
+// RemoveHostShip implements lua.Engine.
+func (e *Engine) RemoveHostShip(o *engine.Object) { e.World().RemoveHostShip(e.Clock, o) }
+
+// DestroyHostShip implements lua.Engine.
+func (e *Engine) DestroyHostShip(o *engine.Object) { e.World().DestroyHostShip(e.Clock, o) }
+
+// worldHost is the fake as the world's host.
+type worldHost Engine
+
+func (h *worldHost) Emit(ev world.Event) { (*Engine)(h).Emit(ev) }
+
+func (h *worldHost) Broadcast(payload []byte) { (*Engine)(h).SendInGame(payload, nil) }
+
+func (h *worldHost) Viewers(dst []*world.Owner) []*world.Owner {
+	for _, p := range (*Engine)(h).Players() {
+		if p.InGame() {
+			dst = append(dst, &p.Owner)
+		}
+	}
+	return dst
+}
+
+// Send records reliable messages only: StateUpdates would drown the rest.
+func (h *worldHost) Send(to *world.Owner, payload []byte, reliable bool) {
+	if reliable {
+		h.Out = append(h.Out, Sent{To: to.ID, Payload: append([]byte(nil), payload...)})
+	}
+}
+
+func (h *worldHost) After(d time.Duration, fn func(now time.Time)) func() {
+	e := (*Engine)(h)
+	return e.After(d, func() { fn(e.Clock) })
 }
