@@ -223,6 +223,10 @@ func (m *mission) shipMethodTable() map[string]glua.LGFunction {
 			L.Push(glua.LNumber(math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])))
 			return 1
 		},
+		"cloaked": func(L *glua.LState) int {
+			L.Push(glua.LBool(m.checkShip(L, 1).Cloaked()))
+			return 1
+		},
 		"radius": func(L *glua.LState) int {
 			L.Push(glua.LNumber(m.checkShip(L, 1).Radius()))
 			return 1

@@ -420,9 +420,10 @@ func (w *World) tryBank(o *Object, s *weaponSystem, k int) bool {
 }
 
 // canHit checks range and firing arc (or a tube's cone) from the ship's
-// centre.
+// centre. A cloaked ship cannot be hit: stock AI refuses to target a fully
+// cloaked ship (simulation.md 5.6).
 func (w *World) canHit(o *Object, s *weaponSystem, b *weaponBank, t *Object) bool {
-	if !t.Alive() || !t.state.hasPos {
+	if !t.Alive() || !t.state.hasPos || t.Cloaked() {
 		return false
 	}
 	d := w.data(o, b)

@@ -199,3 +199,26 @@ func TestHostPulseCannons(t *testing.T) {
 		}
 	}
 }
+
+// Host weapons do not fire at a cloaked ship (simulation.md 5.6), and
+// fire again once it decloaks.
+func TestHostWeaponsSkipCloaked(t *testing.T) {
+	b := newSimBattle(t, 2)
+	g := b.hostShip(galorSpec([3]float32{0, 0, 0}))
+	b.move(1, akiraB, [3]float32{5, 25, 0}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127})
+	cloak := func(on bool) {
+		m := codec.StateUpdate{ObjectID: akiraB, Flags: codec.StateCloak, Cloak: on}
+		b.w.StateUpdate(b.now, b.owners[1], &m)
+	}
+	cloak(true)
+	if err := b.w.FireAt(g, b.w.Object(akiraB), ""); err != nil {
+		t.Fatal(err)
+	}
+	if shots := b.run(t, 3*time.Second); len(shots) != 0 || !b.w.Object(akiraB).Cloaked() {
+		t.Fatalf("fired at a cloaked ship: %+v", shots)
+	}
+	cloak(false)
+	if shots := b.run(t, 200*time.Millisecond); len(shots) == 0 {
+		t.Fatal("no fire after decloaking")
+	}
+}

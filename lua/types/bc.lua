@@ -86,6 +86,8 @@ function Ship:subsystem(name_or_type) end
 function Ship:distance(other) end
 ---@return number radius bounding radius estimate, world units
 function Ship:radius() end
+---@return boolean cloaked its owner last reported the cloak on
+function Ship:cloaked() end
 ---@param group bc.WeaponGroup?
 ---@return integer[] ids the host ship's target list
 function Ship:targets(group) end

@@ -143,7 +143,7 @@ ai.behaviour("starbase_attack", {
       brain.focus = "attack"
       brain.attack_at = now + 3
       for _, t in ipairs(ai.group_ships(brain.targets, ship)) do
-        ship:fire_at(t)
+        if not t:cloaked() then ship:fire_at(t) end
       end
     end
   end,
