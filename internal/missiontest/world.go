@@ -38,6 +38,8 @@ type Options struct {
 	// StepTime is the virtual time of a Lua step (default 100 ns: budgets
 	// trip after the same work on any machine).
 	StepTime time.Duration
+	// MaxPlayers is the server's player limit (default the stock 8).
+	MaxPlayers int
 }
 
 // World is one game under test. Use it from one goroutine.
@@ -101,7 +103,11 @@ func NewWorld(o Options) (*World, error) {
 	}
 	w := &World{Now: Epoch, wire: &wire{}, logs: &logBuf{}, ships: reg, manifest: man, nextPort: 40000}
 	log := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	g, err := engine.NewGame(engine.Options{Config: engine.DefaultConfig(), Out: w.wire, Now: w.Now, Logger: log})
+	cfg := engine.DefaultConfig()
+	if o.MaxPlayers > 0 {
+		cfg.MaxPlayers = o.MaxPlayers
+	}
+	g, err := engine.NewGame(engine.Options{Config: cfg, Out: w.wire, Now: w.Now, Logger: log})
 	if err != nil {
 		return nil, err
 	}

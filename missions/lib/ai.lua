@@ -60,12 +60,35 @@ function ai.group_remove(name, ship_name) ai.group(name)[ship_name] = nil end
 
 function ai.group_clear(name) S.ai.groups[name] = {} end
 
+-- One look at the ships per tick, shared by every brain that thinks in
+-- it: bc.ships() and each ship's position are read once.
+local view = { tick = 0, seen = -1, ships = nil, pos = {} }
+
+-- ai.ships returns the live ships (handles) of this tick.
+function ai.ships()
+  if view.seen ~= view.tick then
+    view.seen, view.ships, view.pos = view.tick, bc.ships(), {}
+  end
+  return view.ships
+end
+
+-- ai.position returns a ship's position, read once per tick.
+function ai.position(ship)
+  ai.ships()
+  local p = view.pos[ship.id]
+  if not p then
+    p = ship:position()
+    view.pos[ship.id] = p
+  end
+  return p
+end
+
 -- ai.group_ships returns the live ships whose names are in the group, in
 -- id order, leaving out the asking ship itself (the stock
 -- GetActiveObjectTupleInSet).
 function ai.group_ships(name, except)
   local g, out = ai.group(name), {}
-  for _, s in ipairs(bc.ships()) do
+  for _, s in ipairs(ai.ships()) do
     if g[s.name] and s ~= except then out[#out + 1] = s end
   end
   return out
@@ -74,23 +97,24 @@ end
 -- ai.enemies returns the live ships of other teams than ship's (or, with
 -- brain.enemy_team set, of that team), nearest first.
 function ai.enemies(ship, brain)
-  local out, p = {}, ship:position()
-  for _, s in ipairs(bc.ships()) do
+  local out, dist, p = {}, {}, ai.position(ship)
+  for _, s in ipairs(ai.ships()) do
     local t = s.team
     local hostile = brain.enemy_team and t == brain.enemy_team or (not brain.enemy_team and t ~= ship.team and t ~= nil)
-    if s ~= ship and hostile then out[#out + 1] = s end
+    if s ~= ship and hostile then
+      local q = ai.position(s)
+      local dx, dy, dz = q[1] - p[1], q[2] - p[2], q[3] - p[3]
+      out[#out + 1] = s
+      dist[s] = dx * dx + dy * dy + dz * dz
+    end
   end
-  local function d2(s)
-    local q = s:position()
-    local dx, dy, dz = q[1] - p[1], q[2] - p[2], q[3] - p[3]
-    return dx * dx + dy * dy + dz * dz
-  end
-  table.sort(out, function(a, b) return d2(a) < d2(b) end)
+  table.sort(out, function(a, b) return dist[a] < dist[b] end)
   return out
 end
 
 -- The tick runs every brain that is due; brains of ships that are gone go.
 bc.on("tick", "ai", function(ev)
+  view.tick = view.tick + 1
   local now = ev.game_time
   for id, brain in pairs(S.ai.brains) do
     local ship = bc.ship(id)
@@ -156,6 +180,8 @@ ai.behaviour("attack", {
   start = function(ship, brain)
     brain.range = brain.range or 50
     brain.think_every = brain.think_every or 2
+    -- Spread the thinking of ships made together over the period.
+    brain.next = bc.game_time() + bc.random() * brain.think_every
   end,
   think = function(ship, brain, now)
     brain.next = now + brain.think_every
