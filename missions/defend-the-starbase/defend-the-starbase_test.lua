@@ -172,3 +172,29 @@ test.case("an attacker killed by the starbase is a defender kill; the frag limit
   test.eq(ts[#ts].kills, 1, "a kill for the defenders")
   test.eq(carol:last("end_game").reason, 2, "frag limit reached")
 end)
+
+test.case("a reload keeps the starbase and its mind", function()
+  local g = test.game {}
+  local alice, carol = g:join("Alice"), g:join("Carol")
+  alice:team(0)
+  carol:team(1)
+  local sb = starbase(g)
+  alice:spawn("Sovereign", near(sb, 0, 80, 0))
+  g:advance(8)
+  test.ok(#beams_from(carol, sb) >= 1, "firing")
+  test.eq(g:reload(), nil, "the reload succeeded")
+  -- The new version's AI (its brain and group carried in bc.storage)
+  -- takes on an attacker who arrives after the reload.
+  alice:self_destruct()
+  local bob = g:join("Bob")
+  bob:team(0)
+  bob:spawn("Sovereign", near(sb, 0, -80, 0))
+  carol:clear()
+  g:advance(20)
+  test.eq(starbase(g).id, sb.id, "the same starbase")
+  local at_bob = 0
+  for _, b in ipairs(beams_from(carol, sb)) do
+    if b.target == bob:ship() then at_bob = at_bob + 1 end
+  end
+  test.ok(at_bob >= 1, "the starbase fires at the new attacker")
+end)
