@@ -48,9 +48,12 @@ func (g *Game) refused(addr netip.AddrPort, why string, args ...any) {
 	g.log.Info("connect refused: "+why, append([]any{"addr", addr}, args...)...)
 }
 
+// freeSlot returns the lowest free player slot; the slot host objects
+// carry in their owner byte is not free while any exists (opcodes.md 6).
 func (g *Game) freeSlot() int {
+	hostSlot, reserved := g.world.HostSlot()
 	for i := 0; i < g.cfg.MaxPlayers; i++ {
-		if g.bySlot[i] == nil {
+		if g.bySlot[i] == nil && (!reserved || i != hostSlot) {
 			return i
 		}
 	}

@@ -10,7 +10,11 @@
 // the routing table hands it the messages it consumes, the tick advances
 // it, and the Game is its Host, carrying its events on the event bus and
 // its messages to the players. The world's types keep their engine names
-// (Object, ShipDestroyed, ...) for missions and plugins.
+// (Object, ShipDestroyed, ...) for missions and plugins. Missions make
+// ships of the host's own through PrepareHostShip and AddHostShip
+// (hostships.go) and fly them with the world's controls; while any exists
+// no player is given their owner slot, and ending or restarting the game
+// deletes them.
 //
 // One goroutine owns one Game. The Server loop reads datagrams from the
 // socket reader's channel, feeds them to the transport Host, which calls

@@ -21,6 +21,8 @@ type (
 	ObjectDestroyed = world.ObjectDestroyed
 	// WeaponHit is raised by the world (world.WeaponHit).
 	WeaponHit = world.WeaponHit
+	// ShipDamaged is raised by the world (world.ShipDamaged).
+	ShipDamaged = world.ShipDamaged
 )
 
 // Event names raised by the world.
@@ -29,6 +31,7 @@ const (
 	EvShipDestroyed   = world.EvShipDestroyed
 	EvObjectDestroyed = world.EvObjectDestroyed
 	EvWeaponHit       = world.EvWeaponHit
+	EvShipDamaged     = world.EvShipDamaged
 )
 
 // Death causes.

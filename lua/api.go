@@ -114,14 +114,15 @@ func (m *mission) api() *glua.LTable {
 	// Objects.
 	fn("object", func(L *glua.LState) int {
 		id := checkIntArg(L, 1, "object id", math.MinInt32, math.MaxInt32)
-		L.Push(m.objectTable(eng.Object(int32(id))))
+		L.Push(m.handle(eng.Object(int32(id))))
 		return 1
 	})
 	fn("objects", func(L *glua.LState) int {
 		os := eng.Objects()
+		m.meter.charge(L, int64(len(os)*4))
 		t := L.CreateTable(len(os), 0)
 		for _, o := range os {
-			t.Append(m.objectTable(o))
+			t.Append(m.handle(o))
 		}
 		L.Push(t)
 		return 1
@@ -132,9 +133,11 @@ func (m *mission) api() *glua.LTable {
 			L.Push(glua.LNil)
 			return 1
 		}
-		L.Push(m.objectTable(eng.ShipOf(p)))
+		L.Push(m.handle(eng.ShipOf(p)))
 		return 1
 	})
+
+	m.shipAPI(fn)
 
 	// Messages.
 	fn("writer", func(L *glua.LState) int {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -32,6 +33,14 @@ type Engine interface {
 	Object(id int32) *engine.Object
 	Objects() []*engine.Object
 	ShipOf(p *engine.Player) *engine.Object
+
+	// Host ships (engine/hostships.go); World gives their controls and
+	// the ship data.
+	PrepareHostShip(spec engine.HostShipSpec) (*engine.Object, error)
+	AddHostShip(o *engine.Object) error
+	RemoveHostShip(o *engine.Object)
+	DestroyHostShip(o *engine.Object)
+	World() *world.World
 
 	After(d time.Duration, fn func()) (cancel func())
 	Every(d time.Duration, fn func()) (cancel func())

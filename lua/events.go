@@ -3,14 +3,13 @@ package lua
 import (
 	glua "github.com/yuin/gopher-lua"
 
-	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
 )
 
-// Payload tables are plain data built by hand (no reflection): events such
-// as tick and weapon_hit are on the hot path, and plain tables can be kept
-// in bc.storage. Player and object fields are snapshots taken when the
-// event is dispatched; bc.player/bc.object read the current values.
+// Payload tables are built by hand (no reflection): events such as tick
+// and weapon_hit are on the hot path. Player fields are snapshots taken
+// when the event is dispatched (bc.player reads the current values);
+// objects are ship handles (ships.go), which read the current state.
 
 func (m *mission) playerTable(p *engine.Player) glua.LValue {
 	if p == nil {
@@ -30,29 +29,6 @@ func (m *mission) playerTable(p *engine.Player) glua.LValue {
 	t.RawSetString("kills", glua.LNumber(p.Kills))
 	t.RawSetString("deaths", glua.LNumber(p.Deaths))
 	t.RawSetString("score", glua.LNumber(p.Score))
-	return t
-}
-
-func (m *mission) objectTable(o *engine.Object) glua.LValue {
-	if o == nil {
-		return glua.LNil
-	}
-	t := m.L.CreateTable(0, 12)
-	t.RawSetString("id", glua.LNumber(o.ID))
-	t.RawSetString("is_ship", glua.LBool(o.IsShip()))
-	t.RawSetString("is_player_ship", glua.LBool(o.IsPlayerShip()))
-	t.RawSetString("is_torpedo", glua.LBool(o.ClassID == codec.ClassTorpedo))
-	t.RawSetString("owner_id", glua.LNumber(o.OwnerID()))
-	t.RawSetString("owner_slot", glua.LNumber(o.OwnerSlot))
-	t.RawSetString("species", glua.LNumber(o.Species))
-	t.RawSetString("class", glua.LNumber(speciesClass(o.Species)))
-	t.RawSetString("name", glua.LString(o.Name))
-	t.RawSetString("set", glua.LString(o.Set))
-	// The team is the mission's team of the owner (ObjCreateTeam's byte 2
-	// is the owner's player id, not a team; opcodes.md 3.1).
-	if o.Owner != nil && o.Owner.Team >= 0 {
-		t.RawSetString("team", glua.LNumber(o.Owner.Team))
-	}
 	return t
 }
 
@@ -102,15 +78,16 @@ func (m *mission) payload(ev engine.Event) *glua.LTable {
 		t.RawSetString("game_time", glua.LNumber(m.h.eng.GameTime()))
 		return t
 	case *engine.ShipCreated:
-		return m.tbl("ship", m.objectTable(e.Ship))
+		return m.tbl("ship", m.handle(e.Ship))
 	case *engine.ShipDestroyed:
-		t := m.tbl("victim", m.objectTable(e.Victim))
+		t := m.tbl("victim", m.handle(e.Victim))
+		t.RawSetString("killer", m.handle(e.Killer))
 		t.RawSetString("killer_id", glua.LNumber(e.KillerID))
 		t.RawSetString("cause", glua.LString(e.Cause))
 		t.RawSetString("lifetime", glua.LNumber(e.Lifetime))
 		return t
 	case *engine.ObjectDestroyed:
-		return m.tbl("object", m.objectTable(e.Object))
+		return m.tbl("object", m.handle(e.Object))
 	case *engine.WeaponFired:
 		t := m.tbl("shooter", m.playerTable(e.Shooter))
 		if e.Shooter != nil {
@@ -121,8 +98,17 @@ func (m *mission) payload(ev engine.Event) *glua.LTable {
 		t.RawSetString("target", glua.LNumber(e.Target))
 		return t
 	case *engine.WeaponHit:
-		t := m.tbl("target", m.objectTable(e.Target))
+		t := m.tbl("target", m.handle(e.Target))
+		t.RawSetString("shooter", m.handle(e.Shooter))
 		t.RawSetString("shooter_id", glua.LNumber(e.ShooterID))
+		t.RawSetString("damage", glua.LNumber(e.Damage))
+		t.RawSetString("hull_hit", glua.LBool(e.HullHit))
+		return t
+	case *engine.ShipDamaged:
+		t := m.tbl("ship", m.handle(e.Ship))
+		t.RawSetString("attacker", m.handle(e.Attacker))
+		t.RawSetString("attacker_id", glua.LNumber(e.AttackerID))
+		t.RawSetString("cause", glua.LString(e.Cause))
 		t.RawSetString("damage", glua.LNumber(e.Damage))
 		t.RawSetString("hull_hit", glua.LBool(e.HullHit))
 		return t

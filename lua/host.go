@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"time"
 
 	glua "github.com/yuin/gopher-lua"
@@ -41,6 +42,8 @@ type Host struct {
 	tickSpent   time.Duration
 	overrunTick int64
 	quota       quota
+
+	rng *rand.Rand // bc.random, shared by every version
 }
 
 // engineEvents are the engine events forwarded to missions.
@@ -48,7 +51,7 @@ var engineEvents = []string{
 	engine.EvPlayerConnected, engine.EvChecksumFailed, engine.EvPlayerJoined, engine.EvPlayerInGame,
 	engine.EvPlayerLeft, engine.EvScriptMessage, engine.EvChat, engine.EvTick,
 	engine.EvShipCreated, engine.EvShipDestroyed, engine.EvObjectDestroyed, engine.EvWeaponFired,
-	engine.EvWeaponHit, engine.EvGameEnded, engine.EvGameRestarted,
+	engine.EvWeaponHit, engine.EvShipDamaged, engine.EvGameEnded, engine.EvGameRestarted,
 }
 
 // Events derived by the runtime (missions.md 5.1).
@@ -72,6 +75,11 @@ func New(eng Engine, opts Options) *Host {
 	h := &Host{eng: eng, opts: opts, log: opts.Logger.With("component", "lua", "mission", opts.Mode), tick: -1}
 	base := time.Now()
 	h.clock = func() time.Duration { return time.Since(base) }
+	seed := opts.Seed
+	if seed == 0 {
+		seed = uint64(base.UnixNano())
+	}
+	h.rng = rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15))
 	h.logs = newLogLimiter(&h.opts.Limits, eng.Now, "mission log lines")
 	h.errLogs = newLogLimiter(&h.opts.Limits, eng.Now, "mission error reports")
 	return h

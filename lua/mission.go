@@ -40,6 +40,12 @@ type mission struct {
 	building bool
 	staged   []func()
 
+	// Ship handles: their shared metatable and methods, and the host
+	// ships created while the version loads (not yet in the world).
+	shipMT       *glua.LTable
+	shipMethods  map[string]*glua.LFunction
+	pendingShips int
+
 	errs, overruns []time.Time
 	failed         string // why the mission must be suspended
 	closed         bool
@@ -92,6 +98,7 @@ func newMission(h *Host, src *source, version int, storage any) (*mission, error
 		}
 	}
 	m.errfunc = L.NewFunction(m.traceback)
+	m.shipMT = m.shipMeta()
 	m.bc = m.api()
 	L.SetGlobal("bc", m.bc)
 	// Only now: the library set-up above runs Lua-side code that must not

@@ -68,6 +68,9 @@ type Limits struct {
 	// over a reload or saved: deeper tables and entries past the count are
 	// dropped, with a warning, never failing the reload.
 	StorageDepth, StorageSize int
+	// MaxShips caps the host ships a mission may have at once
+	// (bc.create_ship; wrecks count until their explosion is over).
+	MaxShips int
 }
 
 func (l *Limits) fill() {
@@ -102,6 +105,7 @@ func (l *Limits) fill() {
 	seti(&l.LogLine, DefaultLogLine)
 	seti(&l.StorageDepth, DefaultStorageDepth)
 	seti(&l.StorageSize, DefaultStorageSize)
+	seti(&l.MaxShips, DefaultMaxShips)
 }
 
 // Options configures a Host.
@@ -126,6 +130,9 @@ type Options struct {
 	// Identities gives players uids that are stable for the process; nil:
 	// the host makes its own.
 	Identities *Identities
+	// Seed seeds bc.random; 0 seeds it from the clock. Tests set it to
+	// replay a game exactly.
+	Seed uint64
 	Limits
 	Logger *slog.Logger
 }

@@ -129,5 +129,3 @@ func cat(parts ...[]luatest.Sent) []luatest.Sent {
 	}
 	return out
 }
-
-func (g *game) contains(s string) bool { return strings.Contains(g.logs.String(), s) }

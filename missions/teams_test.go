@@ -145,8 +145,14 @@ func TestDefendTheStarbase(t *testing.T) {
 	if m := g.Mission(); m.Script != "Multiplayer.Episode.Mission5.Mission5" || m.TimeLimit != 20 || !g.TeamMode() {
 		t.Fatalf("mission %+v", m)
 	}
-	if !g.contains("cannot create the AI starbase") {
-		t.Fatal("missing starbase warning")
+	var sb *engine.Object
+	for _, o := range g.Objects() {
+		if o.Species == 30 && o.HostOwned() {
+			sb = o
+		}
+	}
+	if sb == nil || sb.Name != "Starbase" || sb.OwnerID() != 0 {
+		t.Fatalf("no starbase at mission start: %+v", sb)
 	}
 	p2 := g.Join(2, "A")
 	g.expect(t, "join", to(2, vec(t, "mission_init_mission5")),
@@ -164,9 +170,6 @@ func TestDefendTheStarbase(t *testing.T) {
 		g.Kill(v, 3, engine.CauseWeapon)
 	}
 	g.Take()
-	// The engine creates the starbase (owner none, species 30).
-	sb := &engine.Object{ID: 0x1000, ClassID: codec.ClassShip, Species: 30, Name: "Starbase"}
-	g.AddObject(sb)
 	g.Hit(3, sb, 200, true) // never negated: owner 0
 	g.Hit(4, sb, 880, false)
 	g.Kill(sb, 3, engine.CauseWeapon)
@@ -179,8 +182,9 @@ func TestDefendTheStarbase(t *testing.T) {
 	// Scoring has stopped.
 	g.Kill(g.Spawn(p2, 1), 3, engine.CauseWeapon)
 	g.expect(t, "after starbase death")
-	g.Remove(sb)
-	g.expect(t, "starbase deleted", all(vec(t, "end_game_reason_4"), 2, 3, 4)...)
+	g.World().RemoveHostShip(g.Clock, sb) // the wreck goes after its explosion
+	g.expect(t, "starbase deleted", cat(all(codec.DestroyObject{ObjectID: sb.ID}.AppendTo(nil), 2, 3, 4),
+		all(vec(t, "end_game_reason_4"), 2, 3, 4))...)
 
 	// A later joiner gets the row for id 0 (the starbase's deaths).
 	g.RestartGame()
@@ -194,6 +198,7 @@ func TestDefendTheStarbase(t *testing.T) {
 
 func TestDefendTheStarbaseFragLimit(t *testing.T) {
 	g := start(t, "defend-the-starbase", map[string]any{"frag_limit": int64(2), "time_limit": int64(5)}, 0)
+	sbID := g.World().Objects()[0].ID // the starbase, deleted with the game
 	p2, p3 := g.Join(2, "A"), g.Join(3, "B")
 	g.Emit(teamMsg(p2, 1))
 	g.Emit(teamMsg(p3, 0))
@@ -208,5 +213,5 @@ func TestDefendTheStarbaseFragLimit(t *testing.T) {
 	g.expect(t, "frag limit", cat(
 		all(h(t, "36 02000000 01000000 00000000 03000000 02000000 00"), 2, 3),
 		all(h(t, "40 00 00000000 00000000"), 2, 3), all(h(t, "40 01 02000000 00000000"), 2, 3),
-		all(vec(t, "end_game_test_reason2"), 2, 3))...)
+		all(vec(t, "end_game_test_reason2"), 2, 3), all(codec.DestroyObject{ObjectID: sbID}.AppendTo(nil), 2, 3))...)
 }

@@ -29,6 +29,7 @@ type LuaSection struct {
 	LogBurst       int      `toml:"log_burst"`       // bursts above log_rate
 	StorageDepth   int      `toml:"storage_depth"`   // bc.storage nesting carried over a reload
 	StorageEntries int      `toml:"storage_entries"` // bc.storage entries carried over a reload
+	MaxShips       int      `toml:"max_ships"`       // host ships a mission may have at once (bc.create_ship)
 	StorageDir     string   `toml:"storage_dir"`     // keep bc.storage across restarts in this folder ("" = don't)
 	StorageSave    Duration `toml:"storage_save"`    // how often bc.storage is written there
 	Watch          string   `toml:"watch"`           // auto | fsnotify | poll | off
@@ -47,7 +48,7 @@ func (l LuaSection) options() (lua.Options, error) {
 		MemoryLimit: int64(l.MemoryLimit), MaxString: int(l.MaxString), MaxTimers: l.MaxTimers, MinPeriod: time.Duration(l.MinPeriod),
 		MaxErrors: l.MaxErrors, MaxOverruns: l.MaxOverruns, ErrorWindow: time.Duration(l.ErrorWindow),
 		SendMessages: l.SendMessages, SendBytes: int(l.SendBytes), LogRate: l.LogRate, LogBurst: l.LogBurst,
-		StorageDepth: l.StorageDepth, StorageSize: l.StorageEntries, StepTime: l.stepTime,
+		StorageDepth: l.StorageDepth, StorageSize: l.StorageEntries, MaxShips: l.MaxShips, StepTime: l.stepTime,
 	}}
 	switch l.Watch {
 	case "auto", "fsnotify", "poll", "off":
@@ -68,7 +69,8 @@ func (l LuaSection) options() (lua.Options, error) {
 		v   int64
 	}{{"memory_limit", int64(l.MemoryLimit)}, {"max_string", int64(l.MaxString)}, {"max_timers", int64(l.MaxTimers)}, {"max_errors", int64(l.MaxErrors)},
 		{"max_overruns", int64(l.MaxOverruns)}, {"send_messages", int64(l.SendMessages)}, {"send_bytes", int64(l.SendBytes)}, {"log_rate", int64(l.LogRate)},
-		{"log_burst", int64(l.LogBurst)}, {"storage_depth", int64(l.StorageDepth)}, {"storage_entries", int64(l.StorageEntries)}} {
+		{"log_burst", int64(l.LogBurst)}, {"storage_depth", int64(l.StorageDepth)}, {"storage_entries", int64(l.StorageEntries)},
+		{"max_ships", int64(l.MaxShips)}} {
 		if n.v < 0 {
 			errs = append(errs, fmt.Errorf("lua.%s %d: must not be negative", n.key, n.v))
 		}

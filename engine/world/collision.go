@@ -56,7 +56,7 @@ func (w *World) Collision(now time.Time, owner *Owner, ce *codec.CollisionEffect
 		return nil
 	}
 	if other != nil && other.state.hasPos && target.state.hasPos {
-		gap := norm(sub3(other.state.pos, target.state.pos)) - target.sim.radius - other.sim.radius
+		gap := norm(sub3(other.pos(), target.pos())) - target.sim.radius - other.sim.radius
 		if gap >= collisionProximity {
 			w.stats.CollisionsDropped.Add(1)
 			w.log.Debug("collision report too far apart", "player", owner.ID, "gap", gap)
@@ -85,16 +85,16 @@ func (w *World) Collision(now time.Time, owner *Owner, ce *codec.CollisionEffect
 		return nil
 	}
 	w.stats.Collisions.Add(1)
-	for i := 0; i < n; i++ {
+	for i := 0; i < n && !target.noCollisionDamage(); i++ {
 		c := ce.Contact(i)
 		x, y, z := codec.DecodeDir3(c.Dir)
 		r := float32(c.Dist) / 255 * target.sim.radius
 		w.damageAndKill(target, [3]float32{x * r, y * r, z * r}, damage, collisionSearch, hit)
 	}
-	if other != nil && other.Model != nil && other.Alive() {
+	if other != nil && other.Model != nil && other.Alive() && !other.noCollisionDamage() {
 		if dmg, ok := CollisionDamage(force, other.Model.Class().Mass, n); ok {
 			back := hitInfo{cause: CauseCollision, attacker: target, attackerID: target.OwnerID()}
-			pt := pointToward(other, target.state.pos)
+			pt := pointToward(other, target.pos())
 			for i := 0; i < n; i++ {
 				w.damageAndKill(other, pt, dmg, collisionSearch, back)
 			}
@@ -102,6 +102,10 @@ func (w *World) Collision(now time.Time, owner *Owner, ce *codec.CollisionEffect
 	}
 	return nil
 }
+
+// noCollisionDamage reports a host ship created without collision damage
+// (the Mission5 starbase, missions.md 4.4).
+func (o *Object) noCollisionDamage() bool { return o.host != nil && o.host.noCollision }
 
 // CollisionDamage is the stock per-contact collision damage of a 0x15
 // report (simulation.md 5.2): raw = force / mass / contacts; nothing at or

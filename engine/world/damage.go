@@ -1,10 +1,6 @@
 package world
 
-import (
-	"math"
-
-	"github.com/bcserver/bcserver/codec"
-)
+import "math"
 
 // facing returns the shield facing that points toward a ship-local
 // direction: the dominant axis, with +Y forward and +Z up (the stock ship
@@ -117,7 +113,12 @@ func (w *World) applyDamage(o *Object, point [3]float32, damage, searchRadius fl
 // damageAndKill is applyDamage for the paths that raise no event of their
 // own (collisions): a lethal hit destroys the ship at once.
 func (w *World) damageAndKill(o *Object, point [3]float32, damage, searchRadius float32, hit hitInfo) {
-	if w.applyDamage(o, point, damage, searchRadius, false).lethal {
+	if !o.Alive() {
+		return
+	}
+	res := w.applyDamage(o, point, damage, searchRadius, false)
+	w.host.Emit(&ShipDamaged{Ship: o, Attacker: hit.attacker, AttackerID: hit.attackerID, Cause: hit.cause, Damage: float64(damage), HullHit: res.hull})
+	if res.lethal {
 		w.killShip(o, hit)
 	}
 }
@@ -140,25 +141,22 @@ func critical(o *Object) bool {
 }
 
 // toLocal turns a world direction into the ship frame (+X right, +Y
-// forward, +Z up) from the owner's latest forward and up vectors; without
-// them it returns the direction unchanged.
+// forward, +Z up) from its orientation (the owner's latest forward and up
+// vectors for a player's ship); without one it returns the direction
+// unchanged.
 func toLocal(o *Object, v [3]float32) [3]float32 {
-	st := &o.state
-	if !st.hasFwd || !st.hasUp {
+	fwd, up, ok := o.axes()
+	if !ok {
 		return v
 	}
-	fx, fy, fz := codec.DecodeDir3(st.fwd)
-	ux, uy, uz := codec.DecodeDir3(st.up)
-	fwd, up := [3]float32{fx, fy, fz}, [3]float32{ux, uy, uz}
-	right := [3]float32{fwd[1]*up[2] - fwd[2]*up[1], fwd[2]*up[0] - fwd[0]*up[2], fwd[0]*up[1] - fwd[1]*up[0]}
-	dot := func(a, b [3]float32) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
-	return [3]float32{dot(v, right), dot(v, fwd), dot(v, up)}
+	right := cross3(fwd, up)
+	return [3]float32{dot3(v, right), dot3(v, fwd), dot3(v, up)}
 }
 
 // pointToward returns the point on a ship's bounding sphere facing world
 // position target, in the ship frame.
 func pointToward(o *Object, target [3]float32) [3]float32 {
-	d := toLocal(o, sub3(target, o.state.pos))
+	d := toLocal(o, sub3(target, o.pos()))
 	n := norm(d)
 	if n == 0 {
 		return [3]float32{0, o.sim.radius, 0}

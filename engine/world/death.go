@@ -52,12 +52,16 @@ func (w *World) killShip(o *Object, hit hitInfo) {
 		FiringPlayer: int32(hit.attackerID), Lifetime: lifetime}.AppendTo(w.buf[:0])
 	w.broadcast()
 	if hit.cause == CauseWeapon {
-		p := o.state.pos
+		p := o.pos()
 		w.buf = codec.NewExplosion(o.ID, p[0], p[1], p[2], w.explRadius, w.explDamage).AppendTo(w.buf[:0])
 		w.broadcast()
 	}
 	w.log.Info("ship destroyed", "ship", o.ID, "owner", o.OwnerID(), "cause", hit.cause, "killer", hit.attackerID)
-	w.host.Emit(&ShipDestroyed{Victim: o, KillerID: hit.attackerID, Cause: hit.cause, Lifetime: lifetime})
+	var killer *Object
+	if hit.attacker != o {
+		killer = hit.attacker
+	}
+	w.host.Emit(&ShipDestroyed{Victim: o, Killer: killer, KillerID: hit.attackerID, Cause: hit.cause, Lifetime: lifetime})
 }
 
 // SelfDestruct executes the owner's HostMsg 0x13 (simulation.md 7): no

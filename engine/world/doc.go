@@ -15,7 +15,7 @@
 // argument; the world never reads the wall clock. What the world has to
 // say goes out through the Host the engine implements, the way
 // dragonfly's world talks to its viewers: events for missions and plugins
-// (ship_created, ship_destroyed, object_destroyed, weapon_hit), reliable
+// (ship_created, ship_damaged, ship_destroyed, object_destroyed, weapon_hit), reliable
 // broadcasts to the players in the game, unreliable StateUpdates to each
 // viewer, and timers on the game clock (torpedo flight, the late repair
 // events of a self-destruct).
@@ -28,6 +28,17 @@
 // damage, health and death do not look at who the owner is, only kill
 // credit names the owner's id.
 //
+// # Host ships
+//
+// The host creates ships of its own (simulation.md 3.5: the Mission5
+// starbase, a mission's AI ships) with ids outside every player block and
+// announces them with ObjCreate 0x02. It flies them (MoveTo, Face,
+// SetSpeed) and fires their weapons (FireAt) each tick within the class's
+// data: turn rate, speed, acceleration, phaser charge, torpedo reload and
+// ammunition. Their shots go to the players as a stock owner's BeamFire and
+// TorpedoFire would and through the same weapon model as a player's. What
+// a ship should do — its AI — is the mission's business.
+//
 // # Files
 //
 // objects.go (objects, creation, removal), state.go (movement and the
@@ -35,5 +46,7 @@
 // damage.go (shields and the damage distributor), collision.go,
 // weapons.go (WeaponModel and the data-file model), death.go (the death
 // sequence and self-destruct), controls.go (subsystem power, repair
-// priority, torpedo type) and integrity.go (ship integrity hashes).
+// priority, torpedo type), integrity.go (ship integrity hashes),
+// hostships.go (host-created ships: ids, ObjCreate, removal), hostmove.go
+// (flying them) and hostweapons.go (their weapon systems).
 package world

@@ -10,6 +10,7 @@ const (
 	EvShipDestroyed   = "ship_destroyed"
 	EvObjectDestroyed = "object_destroyed"
 	EvWeaponHit       = "weapon_hit"
+	EvShipDamaged     = "ship_damaged"
 )
 
 // ShipCreated: a ship (usually a player's, from its ObjCreateTeam) now
@@ -31,7 +32,10 @@ const (
 // missions.md 3.5): the host model decided the ship died. KillerID is the
 // firing player's id, 0 for none (self-destruct, environment, AI).
 type ShipDestroyed struct {
-	Victim   *Object
+	Victim *Object
+	// Killer is the ship that dealt the lethal damage (the shooter, the
+	// other party of a collision), nil for none.
+	Killer   *Object
 	KillerID int
 	Cause    DeathCause
 	Lifetime float32
@@ -46,10 +50,29 @@ type ObjectDestroyed struct{ Object *Object }
 // Damage the amount, HullHit whether it reached the hull.
 type WeaponHit struct {
 	ShooterID int
-	Target    *Object
-	Damage    float64
-	HullHit   bool
+	// Shooter is the firing ship (a player's or a host ship).
+	Shooter *Object
+	Target  *Object
+	Damage  float64
+	HullHit bool
 }
+
+// ShipDamaged: a ship took damage from a weapon hit or a collision.
+// Damage is the amount before shields (hit points), HullHit whether any
+// reached the hull; Attacker is the other ship (nil for none) and
+// AttackerID its player's id (0 for none: a host ship, the environment).
+// A lethal hit raises it before ship_destroyed.
+type ShipDamaged struct {
+	Ship       *Object
+	Attacker   *Object
+	AttackerID int
+	Cause      DeathCause
+	Damage     float64
+	HullHit    bool
+}
+
+// Name implements Event.
+func (*ShipDamaged) Name() string { return EvShipDamaged }
 
 // Name implements Event.
 func (*ShipCreated) Name() string { return EvShipCreated }

@@ -37,6 +37,7 @@ type Object struct {
 	state moveState
 	views []viewEntry
 	sim   simState
+	host  *hostShip // nil for every object a player created
 }
 
 // IsShip reports whether the object is a ship or station.
@@ -154,6 +155,9 @@ func (w *World) remove(o *Object) {
 		return
 	}
 	delete(w.objects, o.ID)
+	if o.host != nil {
+		w.hostCount--
+	}
 	if o.Owner != nil && o.Owner.ShipID == o.ID {
 		o.Owner.ShipID = 0
 	}

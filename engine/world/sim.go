@@ -61,9 +61,11 @@ func (w *World) initSim(o *Object) {
 	o.sim.lastTick = w.now
 }
 
-// boundingRadius estimates a class's bounding radius from its subsystems:
-// the data set has no bounding radius (data/README.md caveats), and every
-// subsystem lies inside the hull.
+// BoundingRadius estimates a class's bounding radius in world units from
+// its subsystems: the data set has no bounding radius (data/README.md
+// caveats), and every subsystem lies inside the hull.
+func BoundingRadius(c *ships.Class) float32 { return boundingRadius(c) }
+
 func boundingRadius(c *ships.Class) float32 {
 	var r float32 = 1
 	for i := range c.Subsystems {
@@ -81,9 +83,9 @@ func norm(v [3]float32) float32 {
 func sub3(a, b [3]float32) [3]float32 { return [3]float32{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
 
 // Tick advances every ship's simulation to now (one game tick): repair,
-// shield recharge, the power system every second of game time, and the
-// removal of wrecks whose explosion is over. Each ship measures the time
-// since its last step itself.
+// shield recharge, the power system every second of game time, the host
+// ships' movement and weapons, and the removal of wrecks whose explosion
+// is over. Each ship measures the time since its last step itself.
 func (w *World) Tick(now time.Time) {
 	w.now = now
 	for _, o := range w.objects { // removing the current entry while ranging is safe
@@ -107,6 +109,10 @@ func (w *World) Tick(now time.Time) {
 		for now.Sub(st.lastPower) >= powerPeriod {
 			st.lastPower = st.lastPower.Add(powerPeriod)
 			st.efficiency = powerTick(o.Model)
+		}
+		if o.host != nil {
+			w.moveTick(o, float32(dt.Seconds()))
+			w.weaponTick(o, float32(dt.Seconds()))
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 // Shot is a validated, relayed fire message the weapon model may turn into
 // damage.
 type Shot struct {
+	// Shooter is the player who fired, nil for a host ship.
 	Shooter *Owner
 	Ship    *Object // the shooter's live ship, with a model
 	Opcode  byte    // codec.OpTorpedoFire or codec.OpBeamFire
@@ -19,6 +20,9 @@ type Shot struct {
 	// Aim is the target-relative aim point of a targeted TorpedoFire, in
 	// the target's frame, nil when the message carries none (beams).
 	Aim *[3]float32
+	// Ammo is the torpedo system's selected ammo type (an index into the
+	// class's torpedo_ammo).
+	Ammo int
 }
 
 // Hit is the damage a weapon model decided a shot deals.
@@ -46,7 +50,10 @@ type WeaponModel interface {
 // weapon is intact and not firing faster than it can. Beams hit at once
 // with the phaser's max_damage, full up to max_damage_distance and falling
 // off linearly to nothing at three times that; torpedoes hit after their
-// flight time with the projectile's damage.
+// flight time with the projectile's damage; a pulse cannon's bolt (a
+// TorpedoFire from a pulse_weapon) hits at once with the cannon's
+// max_damage, with no falloff (simulation.md 5.5) up to three times its
+// max_damage_distance.
 //
 // This is a deliberate departure from stock: clients still compute weapon
 // damage locally, and the host's numbers reach them through the 0x20 health
@@ -89,14 +96,24 @@ func (dw *DataWeapons) Fire(w *World, s Shot) (Hit, bool) {
 		return Hit{}, false
 	}
 	now := w.Now()
-	delta := sub3(target.state.pos, ship.state.pos)
+	delta := sub3(target.pos(), ship.pos())
 	dist := norm(delta)
+	if s.Opcode == codec.OpTorpedoFire && sub.Type() == "pulse_weapon" {
+		if d.MaxDamage <= 0 || dist > beamReach*d.MaxDamageDistance || !inArc(ship, d, delta, dw.ArcTolerance) {
+			return Hit{}, false
+		}
+		if last, ok := ship.sim.lastFire[s.Weapon]; ok && now.Sub(last) < dw.MinInterval {
+			return Hit{}, false
+		}
+		ship.sim.lastFire[s.Weapon] = now
+		return Hit{Damage: d.MaxDamage, Point: s.Aim}, true
+	}
 	switch s.Opcode {
 	case codec.OpBeamFire:
 		if d.MaxDamage <= 0 || d.MaxDamageDistance <= 0 {
 			return Hit{}, false
 		}
-		if dist > 3*d.MaxDamageDistance || !inArc(ship, d, delta, dw.ArcTolerance) {
+		if dist > beamReach*d.MaxDamageDistance || !inArc(ship, d, delta, dw.ArcTolerance) {
 			return Hit{}, false
 		}
 		if last, ok := ship.sim.lastFire[s.Weapon]; ok && now.Sub(last) < dw.MinInterval {
@@ -109,12 +126,11 @@ func (dw *DataWeapons) Fire(w *World, s Shot) (Hit, bool) {
 		}
 		return Hit{Damage: dmg}, dmg > 0
 	case codec.OpTorpedoFire:
-		proj, ok := w.ships.Projectile(torpedoFor(m.Class(), s.Shooter.torpedoType))
+		proj, ok := w.ships.Projectile(torpedoFor(m.Class(), s.Ammo))
 		if !ok || proj.LaunchSpeed <= 0 {
 			return Hit{}, false
 		}
-		reach := proj.LaunchSpeed * max(proj.GuidanceLifetime, proj.Lifetime, 6) * 1.5
-		if dist > reach {
+		if dist > torpedoReach(proj) {
 			return Hit{}, false
 		}
 		if last, ok := ship.sim.lastFire[s.Weapon]; ok && d.ImmediateDelay > 0 && now.Sub(last).Seconds() < float64(d.ImmediateDelay)*0.8 {
@@ -125,6 +141,17 @@ func (dw *DataWeapons) Fire(w *World, s Shot) (Hit, bool) {
 		return Hit{Damage: proj.Damage, Delay: flight, Point: s.Aim}, true
 	}
 	return Hit{}, false
+}
+
+// beamReach is how far a beam reaches in max_damage_distances: its damage
+// falls off to nothing there (DataWeapons).
+const beamReach = 3
+
+// torpedoReach is how far a torpedo flies: its launch speed for its
+// guidance lifetime (at least 6 s), with half again for a target coming
+// toward it.
+func torpedoReach(p *ships.Projectile) float32 {
+	return p.LaunchSpeed * max(p.GuidanceLifetime, p.Lifetime, 6) * 1.5
 }
 
 // torpedoFor returns the projectile net type a class fires with ammo type
@@ -149,7 +176,7 @@ func torpedoFor(c *ships.Class, ammo int) int {
 // arc (azimuth within arc_width around its forward axis, elevation within
 // arc_height), widened by tol. Without the owner's orientation it passes.
 func inArc(ship *Object, d *ships.SubsystemData, world [3]float32, tol float64) bool {
-	if !ship.state.hasFwd || !ship.state.hasUp || d.ArcWidth == [2]float32{} {
+	if _, _, ok := ship.axes(); !ok || d.ArcWidth == [2]float32{} {
 		return true
 	}
 	v := toLocal(ship, world)
@@ -197,7 +224,7 @@ func (w *World) Fire(now time.Time, owner *Owner, op byte, weaponID, targetID in
 		w.stats.WeaponRejected.Add(1)
 		return
 	}
-	shot := Shot{Shooter: owner, Ship: ship, Opcode: op, Weapon: idx, Target: target}
+	shot := Shot{Shooter: owner, Ship: ship, Opcode: op, Weapon: idx, Target: target, Ammo: owner.torpedoType}
 	if aim != nil {
 		// The 4-byte point is scaled by the target's radius (opcodes.md
 		// 3.5); it is taken in the target's frame, like a collision
@@ -210,22 +237,23 @@ func (w *World) Fire(now time.Time, owner *Owner, op byte, weaponID, targetID in
 		w.stats.WeaponRejected.Add(1)
 		return
 	}
-	if hit.Delay <= 0 {
-		w.land(owner, ship, target, hit)
-		return
-	}
-	w.host.After(hit.Delay, func(now time.Time) {
-		w.now = now
-		w.land(owner, ship, target, hit)
-	})
+	w.deliver(int(owner.ID), ship, target, hit)
 }
 
-// land applies a hit if its target still lives.
-func (w *World) land(owner *Owner, ship, target *Object, h Hit) {
-	if w.objects[target.ID] != target || !target.Alive() {
+// deliver lands a hit at once or, for a torpedo, after its flight time,
+// if its target still lives then. shooterID is the firing player's id, 0
+// for a host ship.
+func (w *World) deliver(shooterID int, ship, target *Object, h Hit) {
+	if h.Delay <= 0 {
+		w.applyWeaponHit(shooterID, ship, target, h)
 		return
 	}
-	w.applyWeaponHit(owner, ship, target, h)
+	w.host.After(h.Delay, func(now time.Time) {
+		w.now = now
+		if w.objects[target.ID] == target && target.Alive() {
+			w.applyWeaponHit(shooterID, ship, target, h)
+		}
+	})
 }
 
 // applyWeaponHit applies one weapon hit, raises weapon_hit, and then, if
@@ -233,13 +261,13 @@ func (w *World) land(owner *Owner, ship, target *Object, h Hit) {
 // killing hit's damage before they see the object exploding
 // (missions.md 3.4-3.5), so the lethal damage is scored and the victim's
 // ledger is cleared by the death.
-func (w *World) applyWeaponHit(owner *Owner, ship, target *Object, h Hit) {
+func (w *World) applyWeaponHit(shooterID int, ship, target *Object, h Hit) {
 	damage := h.Damage
-	pt := pointToward(target, ship.state.pos)
+	pt := pointToward(target, ship.pos())
 	if h.Point != nil {
 		pt = *h.Point
 	}
-	info := hitInfo{cause: CauseWeapon, attacker: ship, attackerID: int(owner.ID)}
+	info := hitInfo{cause: CauseWeapon, attacker: ship, attackerID: shooterID}
 	// The shield facing takes the plain damage; what passes goes through
 	// the weapon distributor.
 	f := facing(pt)
@@ -250,7 +278,8 @@ func (w *World) applyWeaponHit(owner *Owner, ship, target *Object, h Hit) {
 		res = w.applyDamage(target, pt, rest*weaponDamageFactor, weaponSearch, true)
 	}
 	w.stats.WeaponHits.Add(1)
-	w.host.Emit(&WeaponHit{ShooterID: int(owner.ID), Target: target, Damage: float64(damage), HullHit: res.hull})
+	w.host.Emit(&WeaponHit{ShooterID: shooterID, Shooter: ship, Target: target, Damage: float64(damage), HullHit: res.hull})
+	w.host.Emit(&ShipDamaged{Ship: target, Attacker: ship, AttackerID: shooterID, Cause: CauseWeapon, Damage: float64(damage), HullHit: res.hull})
 	if res.lethal {
 		w.killShip(target, info)
 	}

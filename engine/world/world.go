@@ -81,7 +81,16 @@ type Options struct {
 	IntegrityHashes map[int]uint16
 	// Stats is where the world counts; nil gives it its own.
 	Stats *Stats
+	// HostSlot is the owner byte of host-created objects' ObjCreate: a
+	// player slot no player is given while host objects exist (opcodes.md
+	// 6); 0 means DefaultHostSlot.
+	HostSlot int
 }
+
+// DefaultHostSlot is the last slot of the stock 16-slot table (opcodes.md
+// 6 suggests 0x0F): players take the lowest free slot, so it is the last
+// one a player would need.
+const DefaultHostSlot = 15
 
 // World is the host's model of one game's objects: ships and their
 // subsystems, damage, weapons, collisions, deaths, repair and power. All
@@ -103,6 +112,9 @@ type World struct {
 	explDamage float32
 	buf        []byte   // scratch for building messages
 	viewers    []*Owner // scratch for Host.Viewers
+	hostSlot   int      // owner byte of host objects
+	hostNext   int32    // next host object id to try
+	hostCount  int      // host objects in objects
 }
 
 // New builds an empty world.
@@ -130,6 +142,11 @@ func New(opts Options) *World {
 		explRadius: opts.ExplosionRadius,
 		explDamage: opts.ExplosionDamage,
 		buf:        make([]byte, 0, 512),
+		hostSlot:   opts.HostSlot,
+		hostNext:   FirstHostObjectID,
+	}
+	if w.hostSlot <= 0 || w.hostSlot > 255 {
+		w.hostSlot = DefaultHostSlot
 	}
 	for sp, h := range opts.IntegrityHashes {
 		w.integrity[sp] = h

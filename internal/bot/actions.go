@@ -92,6 +92,39 @@ func ForwardPhaser(reg *ships.Registry, species int) (int, error) {
 	return 0, errors.New(c.Name + " has no forward phaser")
 }
 
+// PhasersAhead returns the id offsets of every phaser bank of the class
+// whose firing arc contains straight ahead: the banks a ship pointed at
+// its target fires together.
+func PhasersAhead(reg *ships.Registry, species int) ([]int, error) {
+	c, ok := reg.Class(species)
+	if !ok {
+		return nil, errors.New("unknown species")
+	}
+	var out []int
+	for _, s := range c.Subsystems {
+		d := s.Data
+		if s.Type() != "phaser" || d == nil {
+			continue
+		}
+		// Straight ahead (0, 1, 0) in the bank's frame: forward f, up u,
+		// right f x u.
+		f, u := d.Forward, d.Up
+		r := [3]float32{f[1]*u[2] - f[2]*u[1], f[2]*u[0] - f[0]*u[2], f[0]*u[1] - f[1]*u[0]}
+		az := math.Atan2(float64(r[1]), float64(f[1]))
+		el := math.Asin(math.Max(-1, math.Min(1, float64(u[1]))))
+		in := func(x float64, lim [2]float32) bool {
+			return x >= float64(min(lim[0], lim[1])) && x <= float64(max(lim[0], lim[1]))
+		}
+		if in(az, d.ArcWidth) && in(el, d.ArcHeight) {
+			out = append(out, s.IDOffset)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New(c.Name + " has no phaser firing ahead")
+	}
+	return out, nil
+}
+
 func unit(v, fallback [3]float32) [3]float32 {
 	n := float32(math.Sqrt(float64(v[0]*v[0] + v[1]*v[1] + v[2]*v[2])))
 	if n < 1e-6 {

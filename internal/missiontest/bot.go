@@ -153,6 +153,40 @@ func (b *Bot) Fire(target *Bot) error {
 	return b.send(bot.Beam(b.ship+int32(off), target.ship, dir), true)
 }
 
+// Team announces the bot's team (TEAM 0x41), as a stock client does before
+// each spawn in the team modes.
+func (b *Bot) Team(team uint8) error {
+	return b.send(codec.Team{Player: int32(b.id), Team: team}.AppendTo(nil), true)
+}
+
+// Volley turns the bot's ship toward the object with id target and fires
+// every phaser bank whose arc holds straight ahead at it; it returns the
+// beams fired.
+func (b *Bot) Volley(target int32) (int, error) {
+	if !b.alive() {
+		return 0, fmt.Errorf("%s has no ship to fire from", b.name)
+	}
+	o := b.w.Game.Object(target)
+	if o == nil || !o.Alive() {
+		return 0, fmt.Errorf("no live object %#x to fire at", target)
+	}
+	p, _ := o.Position()
+	offs, err := bot.PhasersAhead(b.w.ships, b.species)
+	if err != nil {
+		return 0, err
+	}
+	dir := [3]float32{p[0] - b.pos[0], p[1] - b.pos[1], p[2] - b.pos[2]}
+	if err := b.send(bot.Move(b.ship, b.pos, dir), false); err != nil {
+		return 0, err
+	}
+	for _, off := range offs {
+		if err := b.send(bot.Beam(b.ship+int32(off), target, dir), true); err != nil {
+			return 0, err
+		}
+	}
+	return len(offs), nil
+}
+
 // Ram flies the bot's ship into target's: the target's client reports the
 // collision, as stock clients do.
 func (b *Bot) Ram(target *Bot) error {

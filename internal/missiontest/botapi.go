@@ -82,6 +82,35 @@ func (s *suite) botTable(L *glua.LState, w *World, b *Bot) *glua.LTable {
 		L.RaiseError("%s: %s's ship still flies after %d shots", b.name, target.name, limit)
 		return 0
 	})
+	fn("team", func(L *glua.LState) int {
+		check(L, b.Team(uint8(L.CheckInt(2))))
+		return 0
+	})
+	// fire_at(id) fires one volley at any object (a host ship); attack(id
+	// [, max_volleys]) fires volleys 0.6 s apart until it is destroyed.
+	fn("fire_at", func(L *glua.LState) int {
+		n, err := b.Volley(objectID(L, 2))
+		check(L, err)
+		L.Push(glua.LNumber(n))
+		return 1
+	})
+	fn("attack", func(L *glua.LState) int {
+		id := objectID(L, 2)
+		limit := min(L.OptInt(3, maxShots), maxShots)
+		beams := 0
+		for v := 0; v < limit; v++ {
+			n, err := b.Volley(id)
+			check(L, err)
+			beams += n
+			w.Advance(600 * time.Millisecond)
+			if o := w.Game.Object(id); o == nil || !o.Alive() {
+				L.Push(glua.LNumber(beams))
+				return 1
+			}
+		}
+		L.RaiseError("%s: object %#x still flies after %d volleys", b.name, id, limit)
+		return 0
+	})
 	fn("ram", func(L *glua.LState) int {
 		target := bots(L, 2)
 		times := L.OptInt(3, 1)
@@ -162,6 +191,20 @@ func (s *suite) botTable(L *glua.LState, w *World, b *Bot) *glua.LTable {
 		return 0
 	})
 	return t
+}
+
+// objectID reads an object id, or a table with an id (g:ships() rows).
+func objectID(L *glua.LState, n int) int32 {
+	switch v := L.Get(n).(type) {
+	case glua.LNumber:
+		return int32(v)
+	case *glua.LTable:
+		if id, ok := v.RawGetString("id").(glua.LNumber); ok {
+			return int32(id)
+		}
+	}
+	L.ArgError(n, "want an object id or a ship table")
+	return 0
 }
 
 // species reads a species index or a class name ("Sovereign", any case).

@@ -252,6 +252,7 @@ func (s *suite) gameTable(L *glua.LState, w *World) *glua.LTable {
 		L.Push(glua.LString(w.Logs()))
 		return 1
 	})
+	shipFuncs(L, w, fn)
 	fn("reload", func(L *glua.LState) int {
 		if err := w.Host.ReloadNow(); err != nil {
 			L.Push(glua.LString(err.Error()))

@@ -105,6 +105,23 @@ func decode(L *glua.LState, b []byte) *glua.LTable {
 		} else {
 			typ = "python_event"
 		}
+	case codec.OpBeamFire:
+		if m, err := codec.DecodeBeamFire(b); err == nil {
+			typ = "beam_fire"
+			set("weapon", n(m.BeamID))
+			set("target", n(m.Target))
+		}
+	case codec.OpTorpedoFire:
+		if m, err := codec.DecodeTorpedoFire(b); err == nil {
+			typ = "torpedo_fire"
+			set("weapon", n(m.TubeID))
+			set("target", n(m.Target))
+		}
+	case codec.OpDestroyObject:
+		if m, err := codec.DecodeDestroyObject(b); err == nil {
+			typ = "destroy_object"
+			set("id", n(m.ObjectID))
+		}
 	case codec.OpExplosion:
 		typ = "explosion"
 	case codec.OpObjCreate, codec.OpObjCreateTeam:
@@ -112,6 +129,9 @@ func decode(L *glua.LState, b []byte) *glua.LTable {
 			typ = "object_created"
 			set("id", n(m.ObjectID))
 			set("owner", glua.LNumber(m.OwnerPlayer))
+			set("owner_slot", glua.LNumber(m.OwnerSlot))
+			set("species", glua.LNumber(m.Ship.Species))
+			set("name", glua.LString(m.Ship.Name))
 		}
 	case codec.OpStateUpdate:
 		typ = "state_update"

@@ -38,6 +38,8 @@ type Options struct {
 	// StepTime is the virtual time of a Lua step (default 100 ns: budgets
 	// trip after the same work on any machine).
 	StepTime time.Duration
+	// MaxPlayers is the server's player limit (default the stock 8).
+	MaxPlayers int
 }
 
 // World is one game under test. Use it from one goroutine.
@@ -101,15 +103,20 @@ func NewWorld(o Options) (*World, error) {
 	}
 	w := &World{Now: Epoch, wire: &wire{}, logs: &logBuf{}, ships: reg, manifest: man, nextPort: 40000}
 	log := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	g, err := engine.NewGame(engine.Options{Config: engine.DefaultConfig(), Out: w.wire, Now: w.Now, Logger: log})
+	cfg := engine.DefaultConfig()
+	if o.MaxPlayers > 0 {
+		cfg.MaxPlayers = o.MaxPlayers
+	}
+	g, err := engine.NewGame(engine.Options{Config: cfg, Out: w.wire, Now: w.Now, Logger: log})
 	if err != nil {
 		return nil, err
 	}
 	if o.StepTime <= 0 {
 		o.StepTime = 100 * time.Nanosecond
 	}
+	// A fixed seed: bc.random gives every run of a test the same game.
 	h := lua.New(g, lua.Options{Mode: o.Mode, FS: o.FS, LibFS: o.LibFS, Config: o.Config, Addons: o.Addons, Logger: log,
-		Limits: lua.Limits{StepTime: o.StepTime}})
+		Seed: 1, Limits: lua.Limits{StepTime: o.StepTime}})
 	if err := g.AddPlugin(h.Plugin()); err != nil {
 		return nil, err
 	}

@@ -49,6 +49,7 @@ type Engine struct {
 	teamMode bool
 	accept   bool
 	over     bool
+	world    *world.World // host ships; built on first use
 }
 
 type sub struct {
@@ -244,14 +245,25 @@ func (e *Engine) Kick(p *engine.Player, _ bcnet.BootReason) {
 	e.Leave(p.ID)
 }
 
-// Object implements lua.Engine.
-func (e *Engine) Object(id int32) *engine.Object { return e.objects[id] }
+// Object implements lua.Engine: an object the test added, or a host ship.
+func (e *Engine) Object(id int32) *engine.Object {
+	if o := e.objects[id]; o != nil {
+		return o
+	}
+	if e.world != nil {
+		return e.world.Object(id)
+	}
+	return nil
+}
 
 // Objects implements lua.Engine.
 func (e *Engine) Objects() []*engine.Object {
 	out := make([]*engine.Object, 0, len(e.objects))
 	for _, o := range e.objects {
 		out = append(out, o)
+	}
+	if e.world != nil {
+		out = append(out, e.world.Objects()...)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
@@ -292,6 +304,9 @@ func (e *Engine) Advance(d time.Duration) {
 		e.Clock = e.Clock.Add(step)
 		e.runTimers()
 		e.Emit(&engine.Tick{Now: e.Clock, Dt: step})
+		if e.world != nil {
+			e.world.Tick(e.Clock)
+		}
 	}
 }
 
@@ -377,9 +392,12 @@ func (e *Engine) RestartGame() {
 
 func (e *Engine) forgetShips() {
 	for _, o := range e.Objects() {
-		if o.Owner != nil || o.ClassID == codec.ClassTorpedo {
+		if e.objects[o.ID] == o && (o.Owner != nil || o.ClassID == codec.ClassTorpedo) {
 			e.Remove(o)
 		}
+	}
+	if e.world != nil {
+		e.world.RemoveHostShips(e.Clock)
 	}
 }
 

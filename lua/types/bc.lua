@@ -19,6 +19,7 @@
 ---| "chat"             # a chat or team chat line; return false to stop the relay
 ---| "tick"             # every game tick (~100 ms)
 ---| "ship_created"     # a ship now exists
+---| "ship_damaged"     # a ship took damage (weapon hit or collision)
 ---| "ship_destroyed"   # a ship exploded (the stock "object exploding")
 ---| "object_destroyed" # an object is gone
 ---| "weapon_fired"     # a player fired
@@ -40,18 +41,130 @@
 ---@field deaths integer
 ---@field score integer
 
----@class bc.Object
+---A handle on a ship (or any object): the fields never change, the
+---methods read the ship as it is now; orders work on host ships only.
+---Handles compare equal when they name the same object; keep ship.id,
+---not handles, in bc.storage.
+---@class bc.Ship
 ---@field id integer            network object id
 ---@field is_ship boolean
 ---@field is_player_ship boolean the current ship of a player
 ---@field is_torpedo boolean
----@field owner_id integer      owner's player id, 0 for AI/server objects
+---@field is_host boolean       made by the mission with bc.create_ship
+---@field owner_id integer      owner's player id, 0 for host ships
 ---@field owner_slot integer
 ---@field species integer       SpeciesToShip index (bc.species)
----@field class integer         species class (1 for every stock ship)
+---@field class integer         damage-modifier class (bc.modifier; 1 for every stock ship)
+---@field class_name string?    ship data class name ("Sovereign")
 ---@field name string
 ---@field set string            star-system set
----@field team integer?         ObjCreateTeam team byte
+---@field team integer?         the owner's team (player ship) or the create_ship team (host ship)
+local Ship = {}
+---@return boolean alive exists and has not exploded
+function Ship:alive() end
+---@return number[]? position {x, y, z}, world units
+function Ship:position() end
+---@return number[] velocity {x, y, z}, world units per second
+function Ship:velocity() end
+---@return number speed along the nose, world units per second (negative: astern)
+function Ship:speed() end
+---@return number[]? forward unit vector {x, y, z}
+function Ship:forward() end
+---@return number[]? up unit vector {x, y, z}
+function Ship:up() end
+---@return number? hull condition 0..1
+function Ship:hull() end
+---@return {front: number, rear: number, top: number, bottom: number, left: number, right: number}? shields each 0..1
+function Ship:shields() end
+---@return bc.Subsystem[]? subsystems in wire order
+function Ship:subsystems() end
+---@param name_or_type string a subsystem name (any case) or type ("sensor", "shield", "phaser", ...)
+---@return bc.Subsystem?
+function Ship:subsystem(name_or_type) end
+---@param other bc.Ship|number[] a ship or a point {x, y, z}
+---@return number? distance world units
+function Ship:distance(other) end
+---@return number radius bounding radius estimate, world units
+function Ship:radius() end
+---@return boolean cloaked its owner last reported the cloak on
+function Ship:cloaked() end
+---@param group bc.WeaponGroup?
+---@return integer[] ids the host ship's target list
+function Ship:targets(group) end
+---Host ships: fly to a point or close on a ship.
+---@param target bc.Ship|number[]
+---@param speed number? world units per second (default: top speed)
+---@param arrival number? stop within this many world units (default 5)
+---@return boolean taken
+function Ship:move_to(target, speed, arrival) end
+---Host ships: turn the nose toward a point or ship and hold it.
+---@param target bc.Ship|number[]
+---@return boolean taken
+function Ship:face(target) end
+---@param direction number[] {x, y, z}
+---@return boolean taken
+function Ship:set_heading(direction) end
+---@param speed number world units per second, clamped to the class's top speed
+---@return boolean taken
+function Ship:set_speed(speed) end
+---@return boolean taken
+function Ship:stop() end
+---Host ships: put a ship on the target lists of the weapon systems of `group` (nil = all).
+---@param target bc.Ship
+---@param group bc.WeaponGroup?
+---@return boolean taken false when the ship is gone or has no such weapons
+function Ship:fire_at(target, group) end
+---@param group bc.WeaponGroup?
+---@return boolean taken
+function Ship:stop_firing(group) end
+---@param on boolean one bank at a time
+---@param group bc.WeaponGroup?
+---@return boolean taken
+function Ship:set_single_fire(on, group) end
+---Host ships: blow it up (the stock death sequence, no killer).
+---@return boolean taken
+function Ship:destroy() end
+---Host ships: delete it on every client at once (DestroyObject).
+---@return boolean taken
+function Ship:remove() end
+
+---@alias bc.WeaponGroup "phasers"|"torpedoes"|"pulse"
+
+---@class bc.Subsystem
+---@field name string
+---@field type string          subsystems.json type, or the system kind ("phaser system")
+---@field id integer           subsystem object id
+---@field condition number     0..1
+---@field hit_points number
+---@field max_hit_points number
+---@field disabled boolean     below its disabled percentage
+---@field critical boolean     its loss destroys the ship
+---@field parent string?       the system a bank or tube belongs to
+
+---@class bc.ShipSpec
+---@field class string|integer  class name or species index
+---@field name string?          1..64 bytes (default: the class name)
+---@field team integer?         0..255
+---@field position number[]?    {x, y, z} world units
+---@field orientation number[]? quaternion {w, x, y, z}
+---@field collisions boolean?   false: no collision damage
+
+---@class bc.ShipClass
+---@field name string
+---@field species integer
+---@field faction string
+---@field radius number      world units
+---@field hull number        hit points
+---@field mass number
+---@field max_speed number   world units per second
+---@field max_accel number   world units per second²
+---@field max_turn number    radians per second
+---@field stationary boolean
+---@field phasers integer
+---@field torpedo_tubes integer
+---@field pulse_weapons integer
+
+---@alias bc.Object bc.Ship
 
 ---@class bc.LoadEvent
 ---@field mode string
@@ -101,8 +214,9 @@
 ---@field ship bc.Object
 
 ---@class bc.ShipDestroyedEvent
----@field victim bc.Object
----@field killer_id integer  firing player, 0 for none
+---@field victim bc.Ship
+---@field killer bc.Ship?    the ship that dealt the lethal damage
+---@field killer_id integer  firing player, 0 for none (host ships included)
 ---@field cause "weapon"|"collision"|"self_destruct"|"environment"
 ---@field lifetime number  seconds the explosion lasts
 
@@ -116,9 +230,18 @@
 ---@field weapon integer  firing subsystem object id
 ---@field target integer  target object id, 0 for none
 
+---@class bc.ShipDamagedEvent
+---@field ship bc.Ship
+---@field attacker bc.Ship?    the other ship
+---@field attacker_id integer  its player, 0 for none
+---@field cause "weapon"|"collision"|"environment"
+---@field damage number        hit points before shields
+---@field hull_hit boolean
+
 ---@class bc.WeaponHitEvent
----@field target bc.Object
----@field shooter_id integer  0 for AI
+---@field target bc.Ship
+---@field shooter bc.Ship?    the firing ship
+---@field shooter_id integer  0 for a host ship
 ---@field damage number     hit points
 ---@field hull_hit boolean  false when shields took it
 
@@ -380,13 +503,35 @@ function bc.set_score(id, kills, deaths, score) end
 function bc.kick(id, reason) end
 
 ---@param id integer
----@return bc.Object?
+---@return bc.Ship?
 function bc.object(id) end
----@return bc.Object[]
+---@return bc.Ship[]
 function bc.objects() end
+---@param id integer
+---@return bc.Ship? ship a ship (a wreck included), nil for anything else
+function bc.ship(id) end
+---@return bc.Ship[] ships every live ship, player and host ships alike
+function bc.ships() end
 ---@param player_id integer
----@return bc.Object?
+---@return bc.Ship?
 function bc.ship_of(player_id) end
+
+---Make a host ship; capped by [lua] max_ships. Staged while a version loads.
+---@param spec bc.ShipSpec
+---@return bc.Ship
+function bc.create_ship(spec) end
+---@param class string|integer class name or species index
+---@return bc.ShipClass
+function bc.ship_class(class) end
+---@param point number[] {x, y, z}
+---@param radius number world units
+---@return boolean free no live ship touches the sphere
+function bc.location_free(point, radius) end
+---math.random's contract on the mission's seedable generator.
+---@param m integer?
+---@param n integer?
+---@return number
+function bc.random(m, n) end
 
 ---@return bc.Writer
 function bc.writer() end

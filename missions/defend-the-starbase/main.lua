@@ -1,14 +1,9 @@
 -- Defend the Starbase (Multiplayer.Episode.Mission5, missions.md 4.4):
 -- team 0 = Attackers, team 1 = Defenders, and an AI Federation starbase
--- (species 30) the attackers must destroy before the time runs out.
---
--- Engine support: this server cannot create AI ships yet. The starbase is
--- created through the hook create_starbase below, which calls
--- bc.create_ai_ship when the engine provides it; until then the mode logs
--- a warning and plays without a starbase (scoring, limits and the
--- defenders' time win still work). A starbase object the engine creates by
--- other means is recognised by species 30 with no owner.
+-- (species 30) the attackers must destroy before the time runs out. The
+-- shared rules are in lib/stock.lua, the starbase's AI in lib/ai.lua.
 local stock = require("stock")
+local ai = require("ai")
 
 local STARBASE_SPECIES = 30
 
@@ -24,42 +19,71 @@ if mode.options.time_limit <= 0 then mode.options.time_limit = 20 end
 mode.ledger_all_ships = true
 
 local S = bc.storage
-S.attackers = S.attackers or {}
 
-local function is_starbase(obj)
-  return obj.id == S.starbase_id or (obj.species == STARBASE_SPECIES and obj.owner_id == 0)
+local function is_starbase(ship)
+  return ship.id == S.starbase_id
 end
 
--- create_starbase is the hook for the AI starbase (missions.md 4.4): a
--- FedStarbase named "Starbase", no collision damage, random orientation,
--- at a free random point of the cube [-150, 149]^3, dormant for 7 s, then
--- the "starbase attack" AI against the attacker list.
+-- random_orientation is a uniformly random rotation (the stock script
+-- gives the starbase a random orientation; Shoemake's method).
+local function random_orientation()
+  local u1, u2, u3 = bc.random(), bc.random(), bc.random()
+  local a, b = math.sqrt(1 - u1), math.sqrt(u1)
+  local t2, t3 = 2 * math.pi * u2, 2 * math.pi * u3
+  return { b * math.cos(t3), a * math.sin(t2), a * math.cos(t2), b * math.sin(t3) } -- w, x, y, z
+end
+
+-- starbase_position is the stock placement (missions.md 4.4): a random
+-- integer point of the cube [-150, 149]^3 free for 1.1 x the starbase's
+-- radius, up to 100 tries; then, from the origin, random steps of up to
+-- 20 per axis until a free point turns up.
+local function starbase_position()
+  local clearance = bc.ship_class(STARBASE_SPECIES).radius * 1.1
+  for _ = 1, 100 do
+    local p = { bc.random(-150, 149), bc.random(-150, 149), bc.random(-150, 149) }
+    if bc.location_free(p, clearance) then return p end
+  end
+  local p = { 0, 0, 0 }
+  for _ = 1, 10000 do
+    if bc.location_free(p, clearance) then break end
+    p = { p[1] + bc.random(-20, 20), p[2] + bc.random(-20, 20), p[3] + bc.random(-20, 20) }
+  end
+  return p
+end
+
+-- create_starbase builds the starbase (Mission5.CreateStarbase): a
+-- FedStarbase named "Starbase" (the stock name is a localized string),
+-- with collision damage off and a random orientation, whose AI waits 7 s
+-- of game time and then attacks the ships of the attacker group.
 local function create_starbase()
   S.starbase_dead = false
-  S.attackers = {}
-  if not bc.create_ai_ship then
-    bc.log.warn("defend-the-starbase: this server cannot create the AI starbase yet (needs bc.create_ai_ship)")
-    return
-  end
-  S.starbase_id = bc.create_ai_ship {
-    species = STARBASE_SPECIES, name = "Starbase", collision_damage = false,
-    random_orientation = true, placement_cube = { -150, 149 }, placement_tries = 100,
-    clearance = 1.1, fallback_step = 20, ai = "StarbaseAttack", ai_delay = 7,
-    targets = "attackers",
+  local sb = bc.create_ship {
+    class = STARBASE_SPECIES, name = "Starbase", position = starbase_position(),
+    orientation = random_orientation(), collisions = false,
   }
+  S.starbase_id = sb.id
+  -- The FedStarbase hardpoint makes its phasers single-fire (one bank
+  -- beams at a time); the data set does not carry that property.
+  sb:set_single_fire(true, "phasers")
+  -- The stock script seeds the group with the starbase's own name "so the
+  -- AI has something on the list"; the AI never targets itself.
+  ai.group_add("attackers", sb.name)
+  ai.attach(sb, "starbase_attack", { targets = "attackers", delay = 7 })
 end
 
 mode.on_start = create_starbase
+
+-- RestartGame: the engine has deleted the old starbase; build a new one,
+-- then empty the attacker group (stock order: the seed goes too).
 function mode.on_restart()
-  if S.starbase_id and bc.delete_object then bc.delete_object(S.starbase_id) end
-  S.starbase_id = nil
   create_starbase()
+  ai.group_clear("attackers")
 end
 
--- Any ship counts; the starbase (owner 0) and other non-player objects are
--- victim 0, so deaths[0] grows (missions.md 4.5.2).
-function mode.victim(obj)
-  if obj.is_ship then return obj.owner_id end
+-- Any ship counts; the starbase (owner 0) is victim 0, so deaths[0] grows
+-- (missions.md 4.5.2).
+function mode.victim(ship)
+  if ship.is_ship then return ship.owner_id end
   return 0
 end
 
@@ -78,13 +102,11 @@ function mode.kill(K, V, kills_K)
   return kills_K
 end
 
-function mode.after_death(ship, K, V)
-  if ship.is_player_ship then S.attackers[ship.name] = nil end
+function mode.after_death(ship, K)
   if is_starbase(ship) then
     -- Scoring and the clock stop now; END_GAME(4) follows when the
     -- starbase object is deleted after its explosion.
     S.starbase_dead = true
-    S.starbase_id = ship.id
     S.game_over = true
     bc.log.info("starbase destroyed", { killer = K })
   end
@@ -104,13 +126,17 @@ function mode.check_limits()
   end
 end
 
+-- The attacker group (Mission5.ObjectCreatedHandler / ObjectKilledHandler):
+-- a ship of a team-0 player joins it when created; any exploding ship
+-- leaves it, scoring over or not.
 function mode.on_ship_created(ship)
-  if ship.species == STARBASE_SPECIES and ship.owner_id == 0 then
-    S.starbase_id = ship.id
-  elseif ship.is_player_ship and S.teams[ship.owner_id] == 0 then
-    -- The starbase AI's target list (used once the engine runs the AI).
-    S.attackers[ship.name] = true
+  if ship.is_player_ship and S.teams[ship.owner_id] == 0 then
+    ai.group_add("attackers", ship.name)
   end
 end
+
+bc.on("ship_destroyed", "defend-the-starbase", function(ev)
+  ai.group_remove("attackers", ev.victim.name)
+end)
 
 stock.install(mode)

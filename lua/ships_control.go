@@ -1,0 +1,309 @@
+package lua
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	glua "github.com/yuin/gopher-lua"
+
+	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/ships"
+	"github.com/bcserver/bcserver/engine/world"
+)
+
+// Host ships: bc.create_ship makes one, its handle's orders fly and fight
+// it. Every order is a plain call into the world, O(1) or bounded by the
+// ship's weapon list; creating a ship is charged to the mission's budget
+// and its ObjCreate to the mission's per-player send quota, and the number
+// of host ships is capped (Limits.MaxShips) so a mission cannot exhaust the
+// server. While a version loads, creations and orders are staged with its
+// other effects and happen only if it loads.
+
+// shipAPI adds the ship functions to bc.
+func (m *mission) shipAPI(fn func(string, glua.LGFunction)) {
+	eng := m.h.eng
+	fn("create_ship", m.createShip)
+	fn("ship", func(L *glua.LState) int {
+		id := checkIntArg(L, 1, "object id", math.MinInt32, math.MaxInt32)
+		if o := eng.Object(int32(id)); o != nil && o.IsShip() {
+			L.Push(m.handle(o))
+		} else {
+			L.Push(glua.LNil)
+		}
+		return 1
+	})
+	fn("ships", func(L *glua.LState) int {
+		os := eng.Objects()
+		m.meter.charge(L, int64(len(os)*4))
+		t := L.CreateTable(len(os), 0)
+		for _, o := range os {
+			if o.IsShip() && o.Alive() {
+				t.Append(m.handle(o))
+			}
+		}
+		L.Push(t)
+		return 1
+	})
+	fn("ship_class", func(L *glua.LState) int {
+		c := m.checkClass(L, 1)
+		L.Push(classTable(L, c))
+		return 1
+	})
+	fn("location_free", func(L *glua.LState) int {
+		p := checkVec(L, 1, "location")
+		r := float32(L.CheckNumber(2))
+		if !(r >= 0) || r > 1e6 {
+			L.ArgError(2, "radius: want 0..1e6 world units")
+		}
+		m.meter.charge(L, int64(len(eng.Objects())))
+		L.Push(glua.LBool(eng.World().LocationFree(p, r)))
+		return 1
+	})
+	fn("random", m.random)
+}
+
+// checkClass reads a class name (any case) or species index.
+func (m *mission) checkClass(L *glua.LState, n int) *ships.Class {
+	reg := m.h.eng.World().Ships()
+	if reg == nil {
+		L.RaiseError("the server has no ship data")
+	}
+	switch v := L.Get(n).(type) {
+	case glua.LNumber:
+		if c, ok := reg.Class(int(checkIntArg(L, n, "species", 0, 255))); ok {
+			return c
+		}
+	case glua.LString:
+		for _, c := range reg.Classes() {
+			if strings.EqualFold(c.Name, string(v)) {
+				return c
+			}
+		}
+	}
+	L.ArgError(n, fmt.Sprintf("no ship class %s (want a class name such as \"Galor\" or a species index)", L.Get(n).String()))
+	return nil
+}
+
+// classTable describes a ship class.
+func classTable(L *glua.LState, c *ships.Class) *glua.LTable {
+	t := L.CreateTable(0, 12)
+	t.RawSetString("name", glua.LString(c.Name))
+	t.RawSetString("species", glua.LNumber(c.SpeciesID))
+	t.RawSetString("faction", glua.LString(c.Faction))
+	t.RawSetString("radius", glua.LNumber(world.BoundingRadius(c)))
+	t.RawSetString("hull", glua.LNumber(c.Subsystems[c.Hull].MaxCondition))
+	t.RawSetString("mass", glua.LNumber(c.Mass))
+	t.RawSetString("max_speed", glua.LNumber(c.MaxSpeed))
+	t.RawSetString("max_accel", glua.LNumber(c.MaxAccel))
+	t.RawSetString("max_turn", glua.LNumber(c.MaxAngularVelocity))
+	t.RawSetString("stationary", glua.LBool(c.Stationary))
+	t.RawSetString("phasers", glua.LNumber(c.PhaserBanks))
+	t.RawSetString("torpedo_tubes", glua.LNumber(c.TorpedoTubes))
+	t.RawSetString("pulse_weapons", glua.LNumber(c.PulseWeapons))
+	return t
+}
+
+// random is bc.random([m [, n]]), math.random's contract on the mission's
+// own generator (seeded per game; Options.Seed makes it repeatable).
+func (m *mission) random(L *glua.LState) int {
+	r := m.h.rng
+	switch L.GetTop() {
+	case 0:
+		L.Push(glua.LNumber(r.Float64()))
+	case 1:
+		hi := checkIntArg(L, 1, "upper bound", 1, 1<<53)
+		L.Push(glua.LNumber(1 + r.Int64N(hi)))
+	default:
+		lo := checkIntArg(L, 1, "lower bound", -(1 << 53), 1<<53)
+		hi := checkIntArg(L, 2, "upper bound", -(1 << 53), 1<<53)
+		if hi < lo {
+			L.ArgError(2, "interval is empty")
+		}
+		L.Push(glua.LNumber(lo + r.Int64N(hi-lo+1)))
+	}
+	return 1
+}
+
+// createShip is bc.create_ship{class=, name=, team=, position=,
+// orientation=, collisions=}.
+func (m *mission) createShip(L *glua.LState) int {
+	eng := m.h.eng
+	t := L.CheckTable(1)
+	L.Push(t.RawGetString("class"))
+	c := m.checkClass(L, L.GetTop())
+	L.Pop(1)
+	spec := engine.HostShipSpec{Species: c.SpeciesID, Name: c.Name, Set: eng.Mission().System, Team: -1}
+	if v, ok := t.RawGetString("name").(glua.LString); ok {
+		if len(v) == 0 || len(v) > maxShipName {
+			L.ArgError(1, fmt.Sprintf("name: want 1..%d bytes", maxShipName))
+		}
+		spec.Name = string(engine.Name8(string(v)))
+	}
+	switch v := t.RawGetString("team").(type) {
+	case glua.LNumber:
+		if v < 0 || v > 255 || v != glua.LNumber(math.Trunc(float64(v))) {
+			L.ArgError(1, "team: want an integer 0..255")
+		}
+		spec.Team = int(v)
+	case *glua.LNilType:
+	default:
+		L.ArgError(1, "team: want a number")
+	}
+	if v, ok := t.RawGetString("position").(*glua.LTable); ok {
+		spec.Position = tableVec(L, 1, v, "position")
+	}
+	if v, ok := t.RawGetString("orientation").(*glua.LTable); ok {
+		for i := range spec.Orientation {
+			f, ok := v.RawGetInt(i + 1).(glua.LNumber)
+			if !ok || math.IsNaN(float64(f)) || math.Abs(float64(f)) > 1e6 {
+				L.ArgError(1, "orientation: want a quaternion {w, x, y, z}")
+			}
+			spec.Orientation[i] = float32(f)
+		}
+	}
+	spec.NoCollisionDamage = t.RawGetString("collisions") == glua.LFalse
+	if n := eng.World().HostShips() + m.pendingShips; n >= m.h.opts.MaxShips {
+		L.RaiseError("bc.create_ship: the mission has %d host ships, the limit (lua.max_ships)", n)
+	}
+	m.meter.charge(L, 256)
+	o, err := eng.PrepareHostShip(spec)
+	if err != nil {
+		L.RaiseError("bc.create_ship: %v", err)
+	}
+	m.allow(L, "bc.create_ship", o.Create, m.inGame(nil, -1)...)
+	if m.building {
+		m.pendingShips++
+		m.effect(func() {
+			m.pendingShips--
+			if err := eng.AddHostShip(o); err != nil {
+				m.h.log.Error("host ship not created", "err", err)
+			}
+		})
+	} else if err := eng.AddHostShip(o); err != nil {
+		L.RaiseError("bc.create_ship: %v", err)
+	}
+	L.Push(m.handle(o))
+	return 1
+}
+
+// shipControls are the orders a host ship takes through its handle. Each
+// returns true when the order was taken, false when the ship is gone or
+// destroyed (or has no weapon of the group); giving orders to a player's
+// ship is an error.
+func (m *mission) shipControls() map[string]glua.LGFunction {
+	w := func() *world.World { return m.h.eng.World() }
+	return map[string]glua.LGFunction{
+		"move_to": func(L *glua.LState) int {
+			o := m.hostShip(L, "move_to")
+			target, isObj := m.optObject(L, 2)
+			var point [3]float32
+			if !isObj {
+				point = checkVec(L, 2, "move_to")
+			} else if target == nil {
+				L.Push(glua.LFalse)
+				return 1
+			}
+			speed := float32(L.OptNumber(3, 0))
+			arrival := float32(L.OptNumber(4, 0))
+			return m.order(L, func() error { return w().MoveTo(o, point, target, speed, arrival) })
+		},
+		"face": func(L *glua.LState) int {
+			o := m.hostShip(L, "face")
+			target, isObj := m.optObject(L, 2)
+			var point [3]float32
+			if !isObj {
+				point = checkVec(L, 2, "face")
+			} else if target == nil {
+				L.Push(glua.LFalse)
+				return 1
+			}
+			return m.order(L, func() error { return w().Face(o, point, true, target) })
+		},
+		"set_heading": func(L *glua.LState) int {
+			o := m.hostShip(L, "set_heading")
+			dir := checkVec(L, 2, "heading")
+			return m.order(L, func() error { return w().Face(o, dir, false, nil) })
+		},
+		"set_speed": func(L *glua.LState) int {
+			o := m.hostShip(L, "set_speed")
+			v := L.CheckNumber(2)
+			if math.IsNaN(float64(v)) {
+				L.ArgError(2, "speed: want a number")
+			}
+			return m.order(L, func() error { return w().SetSpeed(o, float32(v)) })
+		},
+		"stop": func(L *glua.LState) int {
+			o := m.hostShip(L, "stop")
+			return m.order(L, func() error { return w().Stop(o) })
+		},
+		"fire_at": func(L *glua.LState) int {
+			o := m.hostShip(L, "fire_at")
+			target, _ := m.optObject(L, 2)
+			if target == nil {
+				L.Push(glua.LFalse)
+				return 1
+			}
+			group := m.optGroup(L, 3)
+			return m.order(L, func() error { return w().FireAt(o, target, group) })
+		},
+		"stop_firing": func(L *glua.LState) int {
+			o := m.hostShip(L, "stop_firing")
+			group := m.optGroup(L, 2)
+			return m.order(L, func() error { return w().StopFiring(o, group) })
+		},
+		"set_single_fire": func(L *glua.LState) int {
+			o := m.hostShip(L, "set_single_fire")
+			on := L.ToBool(2)
+			group := m.optGroup(L, 3)
+			return m.order(L, func() error { return w().SetSingleFire(o, group, on) })
+		},
+		"destroy": func(L *glua.LState) int {
+			o := m.hostShip(L, "destroy")
+			return m.order(L, func() error {
+				if !o.Alive() || m.h.eng.Object(o.ID) != o {
+					return world.ErrNotHostShip
+				}
+				m.h.eng.DestroyHostShip(o)
+				return nil
+			})
+		},
+		"remove": func(L *glua.LState) int {
+			o := m.hostShip(L, "remove")
+			return m.order(L, func() error {
+				if m.h.eng.Object(o.ID) != o {
+					return world.ErrNotHostShip
+				}
+				m.h.eng.RemoveHostShip(o)
+				return nil
+			})
+		},
+	}
+}
+
+// hostShip reads the handle an order is given to: only host ships take
+// orders.
+func (m *mission) hostShip(L *glua.LState, order string) *engine.Object {
+	o := m.checkShip(L, 1)
+	if !o.HostOwned() {
+		L.RaiseError("ship:%s: ship 0x%08X is not a host ship (only ships made with bc.create_ship take orders)", order, uint32(o.ID))
+	}
+	return o
+}
+
+// order runs an order now, or stages it while the version loads; it
+// pushes whether the order was taken.
+func (m *mission) order(L *glua.LState, fn func() error) int {
+	if m.building {
+		m.effect(func() { _ = fn() })
+		L.Push(glua.LTrue)
+		return 1
+	}
+	err := fn()
+	if err != nil && !errors.Is(err, world.ErrNotHostShip) && !errors.Is(err, world.ErrNoWeapons) {
+		L.RaiseError("%v", err)
+	}
+	L.Push(glua.LBool(err == nil))
+	return 1
+}
