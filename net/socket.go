@@ -36,7 +36,6 @@ type SocketStats struct {
 	Writes     atomic.Uint64 // write calls
 	Sent       atomic.Uint64 // datagrams sent
 	SendErrors atomic.Uint64 // datagrams the kernel refused
-	Overflow   atomic.Uint64 // kept for callers of the old API: always 0, the kernel queue is the only queue
 }
 
 // Socket is a UDP socket read and written in batches (recvmmsg and
