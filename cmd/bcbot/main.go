@@ -66,6 +66,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		loss     = fs.Float64("loss", 0, "load mode: drop this fraction of datagrams each way (through a lossy proxy per game)")
 		blackout = fs.Duration("blackout", 0, "load mode: cut every link for this long ...")
 		blackAt  = fs.Duration("blackout-at", 2*time.Second, "load mode: ... this long into the sending")
+		blackDn  = fs.Bool("blackout-down", false, "load mode: the blackout cuts only server-to-client datagrams (the server holds the backlog)")
 		flood    = fs.String("flood", "", "load mode: also flood the first game: connect (one address, new ports), spoof (connects from -flood-sources addresses), junk (random datagrams)")
 		floodR   = fs.Float64("flood-rate", 1000, "load mode: flood datagrams a second")
 		floodSrc = fs.Int("flood-sources", 100, "load mode: spoofed source addresses of the flood")
@@ -96,7 +97,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if *nbots > 0 {
 		lc := loadgen.Config{Bots: *nbots, Rate: *rate, Duration: time.Duration(*secs * float64(time.Second)),
-			StateUpdates: *states, Chat: *chatLoad, Loss: *loss, Blackout: *blackout, BlackoutAt: *blackAt,
+			StateUpdates: *states, Chat: *chatLoad, Loss: *loss, Blackout: *blackout, BlackoutAt: *blackAt, BlackoutDown: *blackDn,
 			AckDelay: *ackDelay, Password: *password, Logger: log}
 		if *flood != "" {
 			switch *flood {

@@ -61,9 +61,12 @@ type Config struct {
 	Loss       float64
 	Blackout   time.Duration
 	BlackoutAt time.Duration
-	Seed       uint64
-	Password   string
-	Manifest   *checksum.Manifest
+	// BlackoutDown cuts only the server-to-client direction: the server
+	// holds the backlog, so the report shows its recovery alone.
+	BlackoutDown bool
+	Seed         uint64
+	Password     string
+	Manifest     *checksum.Manifest
 	// Flood, if set, is sent at the first game while the bots send.
 	Flood *Flood
 	// Pids are the server processes whose CPU and RSS are reported.
@@ -331,13 +334,13 @@ func (r *runner) blackout(ctx context.Context, start time.Time) {
 	r.blackoutStart.Store(time.Now().UnixNano())
 	r.blackoutEnd.Store(math.MaxInt64)
 	for _, g := range r.games {
-		g.proxy.SetBlackout(true)
+		g.proxy.SetBlackouts(!r.cfg.BlackoutDown, true)
 	}
 	if sleep(ctx, r.cfg.Blackout) != nil {
 		return
 	}
 	for _, g := range r.games {
-		g.proxy.SetBlackout(false)
+		g.proxy.SetBlackouts(false, false)
 	}
 	r.blackoutEnd.Store(time.Now().UnixNano())
 }

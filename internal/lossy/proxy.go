@@ -33,11 +33,12 @@ type Options struct {
 // Every client address gets its own upstream socket, so the server tells
 // the clients apart as it would without the proxy.
 type Proxy struct {
-	opts     Options
-	ln       *net.UDPConn
-	blackout atomic.Bool
-	done     chan struct{}
-	wg       sync.WaitGroup
+	opts       Options
+	ln         *net.UDPConn
+	blackout   atomic.Bool // down
+	blackoutUp atomic.Bool
+	done       chan struct{}
+	wg         sync.WaitGroup
 
 	mu       sync.Mutex
 	up, down Config
@@ -90,16 +91,21 @@ func (p *Proxy) Addr() netip.AddrPort {
 }
 
 // SetBlackout drops every datagram in both directions while on.
-func (p *Proxy) SetBlackout(on bool) {
-	p.blackout.Store(on)
+func (p *Proxy) SetBlackout(on bool) { p.SetBlackouts(on, on) }
+
+// SetBlackouts drops every datagram of the client-to-server (up) and the
+// server-to-client (down) direction while on.
+func (p *Proxy) SetBlackouts(up, down bool) {
+	p.blackoutUp.Store(up)
+	p.blackout.Store(down)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, s := range p.sessions {
 		s.upMu.Lock()
-		s.upF.SetBlackout(on)
+		s.upF.SetBlackout(up)
 		s.upMu.Unlock()
 		s.downMu.Lock()
-		s.downF.SetBlackout(on)
+		s.downF.SetBlackout(down)
 		s.downMu.Unlock()
 	}
 }
@@ -179,7 +185,7 @@ func (p *Proxy) session(client netip.AddrPort) (*session, error) {
 	s := &session{p: p, client: client, conn: c,
 		upF:   NewFilter(p.up, p.opts.Seed+2*n+1),
 		downF: NewFilter(p.down, p.opts.Seed+2*n+2)}
-	s.upF.SetBlackout(p.blackout.Load())
+	s.upF.SetBlackout(p.blackoutUp.Load())
 	s.downF.SetBlackout(p.blackout.Load())
 	p.sessions[client] = s
 	p.wg.Add(1)
