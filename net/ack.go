@@ -8,7 +8,7 @@ type ackEntry struct {
 	low      bool
 	fragment bool
 	fragIdx  byte
-	sends    int
+	sends    uint8 // at most AckSends
 	due      time.Time
 }
 
@@ -64,7 +64,7 @@ func (c *Conn) ackReceived(now time.Time, m *Message) {
 const maxAckRepeats = 4096
 
 func (c *Conn) repeatAck(now time.Time, a ackEntry) {
-	if a.sends >= c.cfg.AckSends || len(c.ackRepeat)-c.ackHead >= maxAckRepeats {
+	if int(a.sends) >= c.cfg.AckSends || len(c.ackRepeat)-c.ackHead >= maxAckRepeats {
 		return
 	}
 	a.due = now.Add(c.cfg.AckInterval)

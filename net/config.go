@@ -73,6 +73,7 @@ func (c Config) withDefaults() Config {
 		}
 	}
 	seti(&c.AckSends, d.AckSends)
+	c.AckSends = min(c.AckSends, 255) // ackEntry counts sends in a byte
 	seti(&c.MaxMessageSize, d.MaxMessageSize)
 	seti(&c.MaxReassembly, d.MaxReassembly)
 	seti(&c.MaxReassemblies, d.MaxReassemblies)

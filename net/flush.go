@@ -56,7 +56,10 @@ func (c *Conn) Flush(now time.Time, out []byte) []byte {
 	}
 	if c.ackHead == len(c.ackRepeat) {
 		c.ackRepeat, c.ackHead = c.ackRepeat[:0], 0
-	} else if c.ackHead > 256 && c.ackHead > len(c.ackRepeat)/2 {
+	} else if c.ackHead >= 16 && 2*c.ackHead >= len(c.ackRepeat) {
+		// Compacting once half the queue is spent keeps it about twice
+		// the live repeats (a steady peer's queue never empties) at an
+		// amortised copy of one entry per pop.
 		n := copy(c.ackRepeat, c.ackRepeat[c.ackHead:])
 		c.ackRepeat, c.ackHead = c.ackRepeat[:n], 0
 	}

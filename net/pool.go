@@ -13,7 +13,7 @@ var sizeClasses = [...]int{32, 64, 128, 256, MaxDatagram - HeaderSize}
 
 // maxPoolBytes bounds what a pool keeps for reuse; beyond it, freed
 // messages go to the garbage collector, so a spike does not pin memory.
-const maxPoolBytes = 64 << 10
+const maxPoolBytes = 16 << 10
 
 // msgPool recycles outMsg values and their buffers. It is not safe for
 // concurrent use: one per goroutine (a Host shares one among its peers).
