@@ -329,7 +329,14 @@ func BenchmarkHostRelayFanout(b *testing.B) {
 	for i := 0; i < 16; i++ {
 		addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(41000+i))
 		h.HandleDatagram(t0, addr, enc(vectors.MustHex(b, "FF01030FC000000A0A0AEF5F0A00000000")))
-		peers = append(peers, h.Peer(byte(2+i)))
+		p := h.Peer(byte(2 + i))
+		h.HandleDatagram(t0, addr, enc(ackDatagram(p.ID, 0))) // answers its reply: a player
+		peers = append(peers, p)
+	}
+	for _, p := range peers {
+		if p.closing || !p.Verified() {
+			b.Fatalf("peer %d did not join", p.ID)
+		}
 	}
 	h.Flush(t0)
 	msg := bytes.Repeat([]byte{0x07}, 25)

@@ -11,15 +11,18 @@ package net
 // datagram minus its header.
 var sizeClasses = [...]int{32, 64, 128, 256, MaxDatagram - HeaderSize}
 
-// maxPoolBytes bounds what a pool keeps for reuse; beyond it, freed
-// messages go to the garbage collector, so a spike does not pin memory.
+// maxPoolBytes bounds what a pool keeps for reuse of each size class;
+// beyond it, freed messages go to the garbage collector, so a spike does
+// not pin memory. The bound is per class so that buffers of a size nobody
+// asks for any more (a join's large messages) cannot take the room of the
+// small ones every tick reuses.
 const maxPoolBytes = 16 << 10
 
 // msgPool recycles outMsg values and their buffers. It is not safe for
 // concurrent use: one per goroutine (a Host shares one among its peers).
 type msgPool struct {
 	free  [len(sizeClasses)][]*outMsg
-	bytes int
+	bytes [len(sizeClasses)]int
 	// msgs is scratch for parsing datagrams, shared by the pool's Conns
 	// (Receive is never re-entered on one goroutine).
 	msgs []Message
@@ -44,7 +47,7 @@ func (p *msgPool) get(n int) *outMsg {
 		m := p.free[k][l-1]
 		p.free[k][l-1] = nil
 		p.free[k] = p.free[k][:l-1]
-		p.bytes -= sizeClasses[k]
+		p.bytes[k] -= sizeClasses[k]
 		return m
 	}
 	return &outMsg{class: int8(k), data: make([]byte, 0, sizeClasses[k])}
@@ -53,11 +56,11 @@ func (p *msgPool) get(n int) *outMsg {
 // put takes a message back.
 func (p *msgPool) put(m *outMsg) {
 	k := m.class
-	if k < 0 || p.bytes+sizeClasses[k] > maxPoolBytes {
+	if k < 0 || p.bytes[k]+sizeClasses[k] > maxPoolBytes {
 		return
 	}
 	data := m.data[:0]
 	*m = outMsg{class: k, data: data}
 	p.free[k] = append(p.free[k], m)
-	p.bytes += sizeClasses[k]
+	p.bytes[k] += sizeClasses[k]
 }
