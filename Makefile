@@ -4,7 +4,7 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build release run test test-short bench fuzz lint fmt clean sync-shared
+.PHONY: all build release run test test-short bench fuzz lint fmt clean sync-shared loadtest
 
 all: build
 
@@ -28,6 +28,30 @@ release:
 
 run:
 	$(GO) run ./cmd/bcserver $(ARGS)
+
+# Load test (README, "Load testing"): GAMES games x BOTS bots, each bot
+# sending RATE relayed messages a second for SECS seconds. Without SERVER it
+# starts our server (one process, -games GAMES, from PORT) and measures it;
+# with SERVER=host:port (the first of GAMES consecutive ports, or a
+# comma-separated list) and PIDS=pid,pid,... it measures any other server
+# the same way. LOADARGS passes more bcbot flags (-loss 0.1, -blackout 10s,
+# -flood connect -joiners 5, -state, ...).
+GAMES    ?= 8
+BOTS     ?= 16
+RATE     ?= 10
+SECS     ?= 10
+PORT     ?= 41001
+SERVER   ?=
+PIDS     ?=
+LOADARGS ?=
+loadtest: build
+ifeq ($(SERVER),)
+	@bin/bcserver -addr 127.0.0.1 -port $(PORT) -games $(GAMES) -max-players 16 -log-level warn & pid=$$!; \
+	sleep 2; bin/bcbot -addr 127.0.0.1:$(PORT) -games $(GAMES) -bots $(BOTS) -rate $(RATE) -secs $(SECS) -pid $$pid $(LOADARGS); \
+	rc=$$?; kill $$pid; wait $$pid; exit $$rc
+else
+	bin/bcbot -addr $(SERVER) -games $(GAMES) -bots $(BOTS) -rate $(RATE) -secs $(SECS) $(if $(PIDS),-pid $(PIDS)) $(LOADARGS)
+endif
 
 test:
 	$(GO) test -race -timeout 10m ./...

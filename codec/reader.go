@@ -186,6 +186,10 @@ func (r *Reader) Bit() bool {
 	return v
 }
 
+// BitsLeft returns the packed bits of the open group not read yet: a
+// stream whose writer closed its last group leaves none.
+func (r *Reader) BitsLeft() int { return r.bitCount - r.bitPos }
+
 // CF16Raw reads a CompressedFloat16 without decoding it. Relays copy these
 // two bytes; decoding and re-encoding is lossy (codec.md 3.2).
 func (r *Reader) CF16Raw() uint16 { return r.U16() }

@@ -60,11 +60,37 @@ func (g *Game) freeSlot() int {
 	return -1
 }
 
-// Connected implements net.Events: take the lowest free slot and send
-// checksum round 0, which leaves in the same datagram as the connect
-// reply. Past the player limit the stock host boots the newcomer with
-// reason 3 right after the reply (handshake.md 2.1).
+// Connected implements net.Events: send checksum round 0, which leaves in
+// the same datagram as the connect reply. Past the player limit the stock
+// host boots the newcomer with reason 3 right after the reply
+// (handshake.md 2.1). The player gets a slot only once it has answered
+// the reply (Verified): a connect that never answers (a spoofed address, a
+// flood of sessions) holds no slot and is forgotten by the transport.
 func (g *Game) Connected(peer *bcnet.Peer) {
+	if g.freeSlot() < 0 || g.NumPlayers(false) >= g.cfg.MaxPlayers {
+		g.Stats.Refused.Add(1)
+		g.log.Info("server full", "addr", peer.Addr, "max_players", g.cfg.MaxPlayers)
+		g.host.Boot(g.now, peer, bcnet.BootFull)
+		return
+	}
+	p := &Player{Owner: world.Owner{ID: peer.ID, Slot: -1, Team: -1}, Addr: peer.Addr, State: StateChecksum, ConnectedAt: g.now, peer: peer}
+	g.byID[p.ID] = p
+	g.log.Debug("player connecting", "player", p.ID, "addr", p.Addr)
+	g.sendRound(p, 0)
+	if peer.Verified() {
+		g.Verified(peer)
+	}
+}
+
+// Verified implements net.Verifier: the joiner answered its connect reply
+// and takes the lowest free slot. If the game filled up meanwhile, or its
+// address already has JoinsPerAddress players joining, it gets the stock
+// "server full" boot (reason 3) as a joiner past the limit does.
+func (g *Game) Verified(peer *bcnet.Peer) {
+	p := g.byID[peer.ID]
+	if p == nil || p.peer != peer || p.Slot >= 0 {
+		return
+	}
 	slot := g.freeSlot()
 	if slot < 0 || g.NumPlayers(false) >= g.cfg.MaxPlayers {
 		g.Stats.Refused.Add(1)
@@ -72,12 +98,28 @@ func (g *Game) Connected(peer *bcnet.Peer) {
 		g.host.Boot(g.now, peer, bcnet.BootFull)
 		return
 	}
-	p := &Player{Owner: world.Owner{ID: peer.ID, Slot: slot, Team: -1}, Addr: peer.Addr, State: StateChecksum, ConnectedAt: g.now, peer: peer}
+	if n := g.joiningFrom(peer.Addr); g.cfg.JoinsPerAddress > 0 && n >= g.cfg.JoinsPerAddress {
+		g.Stats.Refused.Add(1)
+		g.log.Info("too many players joining from one address", "addr", peer.Addr, "joining", n)
+		g.host.Boot(g.now, peer, bcnet.BootFull)
+		return
+	}
+	p.Slot = slot
 	g.bySlot[slot] = p
-	g.byID[p.ID] = p
-	g.log.Debug("player connecting", "player", p.ID, "slot", slot, "addr", p.Addr)
-	g.sendRound(p, 0)
+	g.log.Debug("player verified", "player", p.ID, "slot", slot, "addr", p.Addr)
 	g.bus.emit(&PlayerConnected{Player: p})
+}
+
+// joiningFrom counts the players from addr's IP that hold a slot but are
+// not in the game yet.
+func (g *Game) joiningFrom(addr netip.AddrPort) int {
+	n := 0
+	for _, o := range g.bySlot {
+		if o != nil && !o.InGame() && o.Addr.Addr() == addr.Addr() {
+			n++
+		}
+	}
+	return n
 }
 
 // Identity implements net.Events: the player's name from its identity

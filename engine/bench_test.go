@@ -36,7 +36,8 @@ func BenchmarkRelay(b *testing.B) {
 		names[i] = string(rune('A' + i))
 	}
 	cfg := DefaultConfig()
-	cfg.FlowRate = 0 // a message every microsecond is above the default limit
+	cfg.FlowRate = 0 // a message every microsecond is above the default limits
+	cfg.FlowBytes = 0
 	l := newLAN(&testing.T{}, cfg, names...)
 	g := l.g
 	cw := &countWriter{}

@@ -75,7 +75,12 @@ type Config struct {
 	RejectLinger time.Duration
 	// TickInterval is the game tick (StateUpdates, mission ticks).
 	TickInterval time.Duration
-	Transport    bcnet.Config
+	// TickPhase shifts the game's tick grid: the games of one process are
+	// spread over the interval so their ticks (the costliest moment of a
+	// game) do not all fall on the same millisecond and hold up each
+	// other's relays.
+	TickPhase time.Duration
+	Transport bcnet.Config
 	// Ships is the ship data the host models ships with; nil means the
 	// embedded vanilla 1.1 data.
 	Ships *ships.Registry
@@ -89,6 +94,19 @@ type Config struct {
 	FlowRate  float64
 	FlowBurst float64
 	FlowBoot  time.Duration
+	// FlowBytes and FlowByteBurst limit the bytes of game messages one
+	// player may send per second in the same way (0 = no byte limit).
+	FlowBytes, FlowByteBurst float64
+	// JoinsPerAddress caps the players from one IP address that may be
+	// joining (holding a slot, not in the game yet) at once; the next one
+	// gets the "server full" boot and can retry. 0 (the default) = no cap:
+	// players behind one NAT join together, and a connect that never
+	// answers holds no slot anyway (Verified).
+	JoinsPerAddress int
+	// Answers bounds the bytes a process sends to addresses that are not
+	// players (GameSpy replies, refusals); the games of one process share
+	// it. nil gives the game a budget of its own.
+	Answers *bcnet.AnswerBudget
 	// ExplosionRadius and ExplosionDamage are the values of the Explosion
 	// 0x29 sent for a weapon kill. The stock values are not settled
 	// (simulation.md 15: 50.0, 10.1 and 5997.8 were seen); clients apply
@@ -103,6 +121,11 @@ type Config struct {
 	// NoWeaponDamage turns the host-side weapon damage model off.
 	NoWeaponDamage bool
 }
+
+// DefaultFlowBytes is the default byte rate a player may send: a stock
+// client in battle sends a few kB a second (StateUpdates of 20..90 bytes,
+// 10..30 a second, and events), 32 KiB leaves ample room.
+const DefaultFlowBytes = 32 << 10
 
 // DefaultConfig returns the configuration of a stock-like deathmatch server.
 func DefaultConfig() Config {
@@ -127,6 +150,8 @@ func DefaultConfig() Config {
 		FlowRate:        400,
 		FlowBurst:       800,
 		FlowBoot:        5 * time.Second,
+		FlowBytes:       DefaultFlowBytes,
+		FlowByteBurst:   2 * DefaultFlowBytes,
 		ExplosionRadius: 10.1,
 		ExplosionDamage: 50,
 		Integrity:       IntegrityLog,

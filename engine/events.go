@@ -22,7 +22,10 @@ const (
 	EvGameRestarted   = "game_restarted"
 )
 
-// PlayerConnected: a connect was accepted and the checksum exchange begins.
+// PlayerConnected: a connect was accepted and answered (the client's
+// datagrams carry the id of its connect reply, so it is a real client at
+// its address), the player has its slot, and the checksum exchange is
+// under way.
 type PlayerConnected struct{ Player *Player }
 
 // ChecksumFailed: a client failed file validation and was told so; a

@@ -80,6 +80,7 @@ type Game struct {
 	refusedLogAt time.Time
 	buf          []byte // scratch for building messages
 	inbox        chan func()
+	wake         func() // makes the loop look at the inbox (Server); nil in tests
 	plugins      []Plugin
 	obs          Observer
 
@@ -127,7 +128,7 @@ func NewGame(opts Options) (*Game, error) {
 		requests:  checksum.StockRequests(),
 		epoch:     now,
 		now:       now,
-		nextTick:  now.Add(cfg.TickInterval),
+		nextTick:  now.Add(cfg.TickInterval + cfg.TickPhase%cfg.TickInterval),
 		accepting: true,
 		running:   true,
 		buf:       make([]byte, 0, 512),
@@ -159,6 +160,7 @@ func NewGame(opts Options) (*Game, error) {
 		Logger:   log,
 		Query:    g.handleQuery,
 		LocalIP:  opts.LocalIP,
+		Answers:  cfg.Answers,
 	}, g, opts.Out)
 	return g, nil
 }
@@ -290,6 +292,9 @@ func (g *Game) Kick(p *Player, reason bcnet.BootReason) {
 func (g *Game) Post(fn func()) bool {
 	select {
 	case g.inbox <- fn:
+		if g.wake != nil {
+			g.wake()
+		}
 		return true
 	default:
 		return false

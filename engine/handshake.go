@@ -165,7 +165,7 @@ func (g *Game) newPlayerInGame(p *Player, payload []byte) {
 // relay, other script messages to the mission layer, engine opcodes to the
 // routing table.
 func (g *Game) gameMessage(p *Player, payload []byte, reliable bool) {
-	if !g.allow(p) {
+	if !g.allow(p, len(payload)) {
 		return
 	}
 	op := payload[0]
@@ -186,6 +186,13 @@ func (g *Game) Left(peer *bcnet.Peer, reason bcnet.LeaveReason) {
 		return
 	}
 	g.byID[p.ID] = nil
+	if p.Slot < 0 {
+		// It never answered its connect reply: nobody, missions included,
+		// heard of it.
+		p.State = 0
+		g.log.Debug("connect never answered", "player", p.ID, "addr", p.Addr, "reason", reason)
+		return
+	}
 	g.bySlot[p.Slot] = nil
 	wasInGame := p.InGame()
 	why := leaveReason(reason, p.State)

@@ -63,7 +63,8 @@ type Player struct {
 
 	spoofs      int       // ownership violations in the current window
 	spoofWindow time.Time // start of that window
-	flowTokens  float64   // flow-limit token bucket
+	flowTokens  float64   // flow-limit token buckets: messages ...
+	byteTokens  float64   // ... and bytes
 	flowAt      time.Time
 	overSince   time.Time // throttled continuously since
 	modem       bool      // the client's "using modem" flag from 0x2A

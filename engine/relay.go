@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/ships"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -84,25 +86,32 @@ var routes = [codec.MaxMessageTypes]route{
 	codec.OpNewPlayerInGame:    {action: actConsume}, // a repeat from an in-game player
 }
 
-// allow applies the per-player flow limit: a token bucket of FlowRate
-// messages a second with FlowBurst depth. A player that keeps the bucket
-// empty for FlowBoot is booted; until then its excess is dropped, so only
-// its own traffic suffers.
-func (g *Game) allow(p *Player) bool {
-	if g.cfg.FlowRate <= 0 {
+// allow applies the per-player flow limits to a message of n bytes: token
+// buckets of FlowRate messages and FlowBytes bytes a second, FlowBurst and
+// FlowByteBurst deep. Counting bytes too means a few large messages cost
+// as much as many small ones. A player that keeps a bucket empty for
+// FlowBoot is booted; until then its excess is dropped, so only its own
+// traffic suffers.
+func (g *Game) allow(p *Player, n int) bool {
+	msgs := g.cfg.FlowRate > 0
+	bytes := g.cfg.FlowBytes > 0
+	if !msgs && !bytes {
 		return true
 	}
 	now := g.now
 	if p.flowAt.IsZero() {
-		p.flowTokens, p.flowAt = g.cfg.FlowBurst, now
+		p.flowTokens, p.byteTokens, p.flowAt = g.cfg.FlowBurst, g.cfg.FlowByteBurst, now
 	}
-	p.flowTokens = min(g.cfg.FlowBurst, p.flowTokens+now.Sub(p.flowAt).Seconds()*g.cfg.FlowRate)
+	dt := now.Sub(p.flowAt).Seconds()
+	p.flowTokens = min(g.cfg.FlowBurst, p.flowTokens+dt*g.cfg.FlowRate)
+	p.byteTokens = min(g.cfg.FlowByteBurst, p.byteTokens+dt*g.cfg.FlowBytes)
 	p.flowAt = now
-	if p.flowTokens >= g.cfg.FlowBurst {
+	if (!msgs || p.flowTokens >= g.cfg.FlowBurst) && (!bytes || p.byteTokens >= g.cfg.FlowByteBurst) {
 		p.overSince = time.Time{}
 	}
-	if p.flowTokens >= 1 {
+	if (!msgs || p.flowTokens >= 1) && (!bytes || p.byteTokens >= float64(n)) {
 		p.flowTokens--
+		p.byteTokens -= float64(n)
 		return true
 	}
 	g.Stats.Throttled.Add(1)
@@ -181,8 +190,62 @@ func (g *Game) malformed(p *Player, op byte, err error) {
 	g.log.Debug("malformed game message", "player", p.ID, "opcode", codec.OpcodeName(op), "err", err)
 }
 
+// Bounds on the parts of an ObjCreate a client names freely: the object
+// name is the player's name (at most net.MaxNameUnits characters), the set
+// a star-system name (Multi1..Poseidon).
+const (
+	maxObjectName = bcnet.MaxNameUnits
+	maxSetName    = 32
+	// objCreateFixed is the envelope (11 bytes with byte 2) and the fixed
+	// part of a ship body: species, position, rotation, velocity.
+	objCreateFixed = 11 + 1 + 12 + 16 + 7
+)
+
+// maxObjCreate is the largest ObjCreate a client can really send: a ship
+// of the class with the longest tail, with the longest names.
+func (g *Game) maxObjCreate() int {
+	tail := 0
+	for _, c := range g.Ships().Classes() {
+		tail = max(tail, ships.TailLen(c))
+	}
+	return objCreateFixed + 1 + maxObjectName + 1 + maxSetName + tail
+}
+
+// checkObjBody validates an ObjCreate/ObjCreateTeam body before it is
+// relayed to everyone and kept for every late joiner: no larger than the
+// largest real one, a ship body that parses, names within their bounds,
+// and a subsystem tail that follows the grammar of the class its species
+// names (simulation.md 3.4). A species the host has no data for is relayed
+// as stock does, with its tail only bounded.
+func checkObjBody(g *Game, payload []byte) error {
+	if limit := g.maxObjCreate(); len(payload) > limit {
+		return fmt.Errorf("%d bytes, larger than any real one (%d)", len(payload), limit)
+	}
+	m, err := codec.DecodeObjCreate(payload)
+	if err != nil {
+		return err
+	}
+	switch m.ClassID {
+	case codec.ClassShip:
+	case codec.ClassTorpedo:
+		return nil // an opaque body, bounded above
+	default:
+		return fmt.Errorf("class id 0x%08X", m.ClassID)
+	}
+	if len(m.Ship.Name) > maxObjectName || len(m.Ship.Set) > maxSetName {
+		return fmt.Errorf("object name of %d bytes, set name of %d", len(m.Ship.Name), len(m.Ship.Set))
+	}
+	if c, ok := g.Ships().Class(int(m.Ship.Species)); ok {
+		return ships.CheckTail(c, m.Ship.Tail)
+	}
+	return nil
+}
+
 func checkObjCreate(g *Game, p *Player, payload []byte) bool {
 	m, err := codec.DecodeObjCreateHeader(payload)
+	if err == nil {
+		err = checkObjBody(g, payload)
+	}
 	if err != nil {
 		g.malformed(p, payload[0], err)
 		return false

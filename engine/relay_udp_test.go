@@ -3,11 +3,13 @@ package engine_test
 import (
 	"bytes"
 	"context"
+	"net/netip"
 	"testing"
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/internal/bot"
+	"github.com/bcserver/bcserver/internal/loadgen"
 	"github.com/bcserver/bcserver/internal/vectors"
 )
 
@@ -180,11 +182,12 @@ func TestUDPLoadShort(t *testing.T) {
 	srv := startServer(t, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	r, err := bot.RunLoad(ctx, bot.LoadConfig{Server: srv.Addr(), Bots: 4, Rate: 20, Duration: 500 * time.Millisecond, StateUpdates: true, Drain: 300 * time.Millisecond})
+	r, err := loadgen.Run(ctx, loadgen.Config{Servers: []netip.AddrPort{srv.Addr()}, Bots: 4, Rate: 20, Duration: 500 * time.Millisecond,
+		StateUpdates: true, Drain: 10 * time.Second, Warmup: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Sent == 0 || r.Delivered != r.Expected || r.Duplicate != 0 {
+	if r.Sent == 0 || r.Delivered != r.Expected || r.Duplicates != 0 || len(r.Errors) != 0 {
 		t.Fatalf("load: %v", r)
 	}
 	t.Log(r)

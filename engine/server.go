@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/netip"
+	"runtime/debug"
 	"time"
 
 	bcnet "github.com/bcserver/bcserver/net"
@@ -17,11 +18,11 @@ import (
 // interval at negligible cost.
 const loopInterval = 10 * time.Millisecond
 
-// maxBatch bounds how many queued datagrams are handled before a flush, so
-// a burst is answered in few datagrams but nobody waits long.
-const maxBatch = 64
-
-// Server runs a Game on a UDP socket.
+// Server runs one Game on its own UDP socket, on one goroutine (Run) that
+// reads the socket in batches, runs the game and writes what it produced
+// in batches. A process runs many games as many Servers: nothing is shared
+// between them but the log, the answer budget and whatever the host
+// plugs in, so one game's flood or failure does not touch another.
 type Server struct {
 	game  *Game
 	sock  *bcnet.Socket
@@ -36,8 +37,8 @@ type ServerOptions struct {
 	Addr   string
 	Config Config
 	Logger *slog.Logger
-	// Queue is the capacity of the socket's inbound channel.
-	Queue int
+	// Socket sizes the kernel buffers.
+	Socket bcnet.SocketOptions
 }
 
 // Listen binds the socket and builds the game; Run starts it.
@@ -46,7 +47,7 @@ func Listen(opts ServerOptions) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	sock, err := bcnet.Listen(opts.Addr, opts.Queue)
+	sock, err := bcnet.Listen(opts.Addr, opts.Socket)
 	if err != nil {
 		return nil, err
 	}
@@ -56,6 +57,7 @@ func Listen(opts ServerOptions) (*Server, error) {
 		sock.Close()
 		return nil, err
 	}
+	g.wake = sock.Wake
 	s.game = g
 	return s, nil
 }
@@ -67,12 +69,20 @@ func (s *Server) Addr() netip.AddrPort { return s.sock.LocalAddr() }
 // event handlers or through Do.
 func (s *Server) Game() *Game { return s.game }
 
+// Close closes the socket of a server that will not Run (Run closes it
+// itself when it ends).
+func (s *Server) Close() error { return s.sock.Close() }
+
+// Done is closed when Run has returned.
+func (s *Server) Done() <-chan struct{} { return s.done }
+
 // Do runs fn on the game goroutine and waits for it. It returns an error
 // if the server stopped before fn ran.
 func (s *Server) Do(ctx context.Context, fn func(*Game)) error {
 	ran := make(chan struct{})
 	select {
 	case s.game.inbox <- func() { fn(s.game); close(ran) }:
+		s.sock.Wake()
 	case <-s.done:
 		return errors.New("server stopped")
 	case <-ctx.Done():
@@ -89,57 +99,60 @@ func (s *Server) Do(ctx context.Context, fn func(*Game)) error {
 }
 
 // Run serves until ctx is cancelled, then tells every player and closes
-// the socket.
-func (s *Server) Run(ctx context.Context) error {
+// the socket. A panic in the game (a bug, never a player's doing) is
+// recovered: it is logged with its stack, the players are told the game
+// ended, and Run returns it as an error, leaving the rest of the process
+// running.
+func (s *Server) Run(ctx context.Context) (err error) {
 	defer close(s.done)
 	defer s.sock.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("game failed", "addr", s.Addr(), "panic", r, "stack", string(debug.Stack()))
+			err = fmt.Errorf("game on %v failed: %v", s.Addr(), r)
+			s.abandon()
+		}
+	}()
 	g := s.game
-	tick := time.NewTicker(loopInterval)
-	defer tick.Stop()
-	in := s.sock.Packets()
+	stop := context.AfterFunc(ctx, s.sock.Wake)
+	defer stop()
 	s.log.Info("server listening", "addr", s.Addr(), "mission", g.cfg.Mission.Script, "max_players", g.cfg.MaxPlayers)
+	next := time.Now().Add(loopInterval)
 	for {
-		select {
-		case <-ctx.Done():
-			s.shutdown(in, tick.C)
-			s.log.Info("server stopped")
+		if ctx.Err() != nil {
+			s.shutdown()
+			s.log.Info("server stopped", "addr", s.Addr())
 			return nil
-		case p, ok := <-in:
-			if !ok {
-				return fmt.Errorf("socket closed")
+		}
+		pkts, rerr := s.sock.Receive(next)
+		if rerr != nil {
+			return fmt.Errorf("game socket: %w", rerr)
+		}
+		now := time.Now()
+		g.now = now
+		if len(pkts) > 0 {
+			var bytes uint64
+			for i := range pkts {
+				bytes += uint64(len(pkts[i].Data))
+				g.HandleDatagram(now, pkts[i].Addr, pkts[i].Data)
 			}
-			now := time.Now()
-			n := 1
-			s.stats.BytesIn.Add(uint64(p.N))
-			g.HandleDatagram(now, p.Addr, p.Data())
-			s.sock.Release(p)
-		drain:
-			for i := 0; i < maxBatch; i++ {
-				select {
-				case p, ok := <-in:
-					if !ok {
-						break drain
-					}
-					n++
-					s.stats.BytesIn.Add(uint64(p.N))
-					g.HandleDatagram(now, p.Addr, p.Data())
-					s.sock.Release(p)
-				default:
-					break drain
-				}
-			}
-			g.Flush(now)
-			s.stats.DatagramsIn.Add(uint64(n))
-			if g.obs != nil {
-				g.obs.BatchDone(time.Since(now))
-			}
-		case now := <-tick.C:
+			s.stats.DatagramsIn.Add(uint64(len(pkts)))
+			s.stats.BytesIn.Add(bytes)
+		}
+		// Timers run on time however busy the socket is: a flood is read
+		// in batches, and the tick still comes between two of them.
+		if !now.Before(next) {
 			g.Advance(now)
-		case fn := <-g.inbox:
-			g.now = time.Now()
-			fn()
+			next = now.Add(loopInterval)
+		}
+		if len(g.inbox) > 0 {
+			g.now = now
 			g.RunPosted()
-			g.Flush(g.now)
+		}
+		g.Flush(now)
+		_ = s.sock.Flush()
+		if len(pkts) > 0 && g.obs != nil {
+			g.obs.BatchDone(time.Since(now))
 		}
 	}
 }
@@ -147,35 +160,40 @@ func (s *Server) Run(ctx context.Context) error {
 // shutdown tells every client the server is going away and keeps the
 // transport running until each has ACKed its notice or the wait ran out
 // (transport.md 10.4: at most 15 s).
-func (s *Server) shutdown(in <-chan *bcnet.Packet, tick <-chan time.Time) {
+func (s *Server) shutdown() {
 	g := s.game
 	start := time.Now()
 	g.Shutdown(start)
+	_ = s.sock.Flush()
 	wait := g.cfg.Transport.ShutdownWait
 	if wait <= 0 {
 		wait = bcnet.DefaultConfig().ShutdownWait
 	}
-	// The host retires every peer after the wait; the timer is a backstop
-	// in case the clock and the ticker disagree.
-	limit := time.NewTimer(wait + time.Second)
-	defer limit.Stop()
 	if n := g.host.Lingering(); n > 0 {
 		s.log.Info("telling clients the server shuts down", "clients", n)
 	}
-	for !g.ShutdownDone() {
-		select {
-		case p, ok := <-in:
-			if !ok {
-				return
-			}
-			now := time.Now()
-			g.HandleDatagram(now, p.Addr, p.Data())
-			s.sock.Release(p)
-			g.ShutdownStep(now)
-		case now := <-tick:
-			g.ShutdownStep(now)
-		case <-limit.C:
+	// The host retires every peer after the wait; the limit is a backstop
+	// in case the clock and the loop disagree.
+	limit := start.Add(wait + time.Second)
+	for !g.ShutdownDone() && time.Now().Before(limit) {
+		pkts, err := s.sock.Receive(time.Now().Add(loopInterval))
+		if err != nil {
 			return
 		}
+		now := time.Now()
+		for i := range pkts {
+			g.HandleDatagram(now, pkts[i].Addr, pkts[i].Data)
+		}
+		g.ShutdownStep(now)
+		_ = s.sock.Flush()
 	}
+}
+
+// abandon is the end of a game that failed: every player still gets the
+// shutdown notice once, best effort, so stock clients leave at once
+// instead of timing out.
+func (s *Server) abandon() {
+	defer func() { _ = recover() }()
+	s.game.host.Shutdown(time.Now())
+	_ = s.sock.Flush()
 }

@@ -1,6 +1,7 @@
 package lua_test
 
 import (
+	"runtime"
 	"testing"
 	"time"
 
@@ -102,4 +103,34 @@ func BenchmarkReload(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkMissionMemory is the heap a running stock deathmatch keeps: the
+// idle cost of one game's mission.
+func BenchmarkMissionMemory(b *testing.B) {
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	var per float64
+	for b.Loop() {
+		const n = 8
+		e := luatestEngine()
+		before := heap()
+		hs := make([]*lua.Host, n)
+		for i := range hs {
+			hs[i] = lua.New(e, lua.Options{Mode: "deathmatch", FS: missions.FS()})
+			if err := hs[i].Open(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		per = float64(heap()-before) / n
+		for _, h := range hs {
+			h.Close()
+		}
+	}
+	b.ReportMetric(per, "B/mission")
 }

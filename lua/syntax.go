@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 
 	glua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/ast"
@@ -288,7 +289,26 @@ func compileChunk(b []byte, name string, charge func()) (*glua.FunctionProto, er
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	trimProto(proto)
 	return proto, nil
+}
+
+// trimProto copies a compiled function's slices (and its nested
+// functions') to their length. gopher-lua's compiler leaves each function
+// holding the 1024-entry code and line buffers it wrote into — about
+// 20 KB per function, most of a game's idle memory — and nothing appends
+// to a proto once it is compiled.
+func trimProto(p *glua.FunctionProto) {
+	p.Code = slices.Clone(p.Code)
+	p.Constants = slices.Clone(p.Constants)
+	p.FunctionPrototypes = slices.Clone(p.FunctionPrototypes)
+	p.DbgSourcePositions = slices.Clone(p.DbgSourcePositions)
+	p.DbgLocals = slices.Clone(p.DbgLocals)
+	p.DbgCalls = slices.Clone(p.DbgCalls)
+	p.DbgUpvalues = slices.Clone(p.DbgUpvalues)
+	for _, c := range p.FunctionPrototypes {
+		trimProto(c)
+	}
 }
 
 // syntaxError rewrites gopher-lua's parse errors ("name line:2(column:7)

@@ -8,7 +8,7 @@ type ackEntry struct {
 	low      bool
 	fragment bool
 	fragIdx  byte
-	sends    int
+	sends    uint8 // at most AckSends
 	due      time.Time
 }
 
@@ -38,7 +38,7 @@ func (c *Conn) queueAck(now time.Time, m *Message) {
 // ackReceived removes one matching entry from the retransmit queue
 // (transport.md 6.3).
 func (c *Conn) ackReceived(now time.Time, m *Message) {
-	ch := chGame
+	ch := uint8(chGame)
 	if m.Low {
 		ch = chLow
 	}
@@ -47,10 +47,12 @@ func (c *Conn) ackReceived(now time.Time, m *Message) {
 			if o.sends == 1 {
 				c.rtt.sample(now.Sub(o.firstSent))
 			}
+			sent := o.lastSent
 			copy(c.inflight[i:], c.inflight[i+1:])
 			c.inflight[len(c.inflight)-1] = nil
 			c.inflight = c.inflight[:len(c.inflight)-1]
-			c.put(o)
+			c.pool.put(o)
+			c.fastRetransmit(now, sent)
 			return
 		}
 	}
@@ -62,7 +64,7 @@ func (c *Conn) ackReceived(now time.Time, m *Message) {
 const maxAckRepeats = 4096
 
 func (c *Conn) repeatAck(now time.Time, a ackEntry) {
-	if a.sends >= c.cfg.AckSends || len(c.ackRepeat)-c.ackHead >= maxAckRepeats {
+	if int(a.sends) >= c.cfg.AckSends || len(c.ackRepeat)-c.ackHead >= maxAckRepeats {
 		return
 	}
 	a.due = now.Add(c.cfg.AckInterval)

@@ -3,6 +3,8 @@ package net
 import (
 	"net/netip"
 	"time"
+
+	"github.com/bcserver/bcserver/net/alby"
 )
 
 // Wire ids handed to clients (transport.md 2.2).
@@ -40,7 +42,8 @@ func (h *Host) stranger(now time.Time, from netip.AddrPort, b []byte) {
 				h.Stats.StaleDisconnect++
 				ack := Message{Type: TypeAck, Seq: m.Seq, Low: true}
 				d := AppendMessage(append(h.buf[:0], PeerHost, 1), &ack)
-				h.writeGame(d, from)
+				alby.Encrypt(d)
+				h.answer(d, from)
 				return
 			}
 		}
@@ -61,22 +64,30 @@ func (h *Host) stranger(now time.Time, from netip.AddrPort, b []byte) {
 		h.refuse(now, from, reason)
 		return
 	}
-	if len(h.peers) >= h.cfg.MaxPeers {
+	if len(h.peers)-h.pending >= h.cfg.MaxPeers {
 		h.log.Info("connection refused: no free transport peer", "addr", from, "peers", len(h.peers))
 		h.refuse(now, from, BootFull)
 		return
 	}
+	h.makeRoom(from.Addr())
 	id, ok := h.allocID()
+	if !ok && h.evictPending(netip.Addr{}) {
+		id, ok = h.allocID()
+	}
 	if !ok {
 		h.refuse(now, from, BootFull)
 		return
 	}
-	p := &Peer{ID: id, Addr: from, host: h, conn: NewConn(h.cfg.Transport, PeerHost, now), nonce: req.Nonce}
+	p := &Peer{ID: id, Addr: from, host: h, conn: newConn(h.cfg.Transport, PeerHost, now, &h.pool), nonce: req.Nonce, since: now}
 	p.rx = peerRx{p}
 	p.idRate = tokenBucket{rate: identityRate, burst: identityBurst}
 	p.conn.SetKeepalive(true)
 	h.peers[from] = p
 	h.byID[id] = p
+	h.list = append(h.list, p)
+	p.pending = true
+	h.pending++
+	h.pendingByAddr[from.Addr()]++
 	h.log.Debug("peer connected", "peer", id, "addr", from, "nonce", req.Nonce)
 	_ = p.conn.SendControl(TypeConnect, []byte{id})
 	// The newcomer learns every other peer's id, address and name
@@ -109,7 +120,75 @@ func (h *Host) refuse(now time.Time, from netip.AddrPort, reason BootReason) {
 	}
 	boot := Message{Type: TypeBoot, Reliable: true, Priority: true, HasSeq: true, Payload: []byte{byte(reason), PeerUnassigned}}
 	d := AppendMessage(append(h.buf[:0], PeerHost, 1), &boot)
-	h.writeGame(d, from)
+	alby.Encrypt(d)
+	h.answer(d, from)
+}
+
+// makeRoom keeps the unverified peers within their limits before one more
+// from addr joins them: the oldest of the same address first, then the
+// oldest of all. A connect that never answers can thus only ever displace
+// another that never answered, never a player.
+func (h *Host) makeRoom(addr netip.Addr) {
+	if h.pendingByAddr[addr] >= h.cfg.PendingPerAddr {
+		h.evictPending(addr)
+	}
+	if h.pending >= h.cfg.MaxPending {
+		h.evictPending(netip.Addr{})
+	}
+}
+
+// evictPending forgets the unverified peer waiting longest, of addr or of
+// any address when addr is the zero Addr. It reports whether it found one.
+func (h *Host) evictPending(addr netip.Addr) bool {
+	var oldest *Peer
+	for _, p := range h.list {
+		if !p.verified && !p.closing && (!addr.IsValid() || p.Addr.Addr() == addr) && (oldest == nil || p.since.Before(oldest.since)) {
+			oldest = p
+		}
+	}
+	if oldest == nil {
+		return false
+	}
+	h.log.Debug("unverified peer makes room for a new connect", "peer", oldest.ID, "addr", oldest.Addr)
+	h.forget(oldest)
+	return true
+}
+
+// verify marks p as having answered its connect reply and tells the owner.
+func (h *Host) verify(p *Peer) {
+	p.verified = true
+	h.unpend(p)
+	if h.verifier != nil && !p.closing {
+		h.verifier.Verified(p)
+	}
+}
+
+// unpend takes an unverified peer out of the pending counts.
+func (h *Host) unpend(p *Peer) {
+	if !p.pending {
+		return
+	}
+	p.pending = false
+	h.pending--
+	a := p.Addr.Addr()
+	if n := h.pendingByAddr[a] - 1; n > 0 {
+		h.pendingByAddr[a] = n
+	} else {
+		delete(h.pendingByAddr, a)
+	}
+}
+
+// forget removes an unverified peer without a word to anyone: nobody else
+// was ever told of it, and it never showed that it hears us.
+func (h *Host) forget(p *Peer) {
+	h.Stats.Unverified++
+	h.retire(p)
+	if p.leaving == 0 {
+		p.leaving = LeftUnverified
+	}
+	if !p.closing {
+		h.ev.Left(p, LeftUnverified)
+	}
 }
 
 // allocID takes the first free wire id at or after the cursor, wrapping

@@ -5,9 +5,13 @@ import "time"
 // Config holds the transport timers and limits. The zero value of any field
 // means its stock default (DefaultConfig).
 type Config struct {
-	ResendFirst     time.Duration // first retransmission interval (1 s)
-	ResendStep      time.Duration // linear backoff step per resend (1 s)
-	ResendMax       time.Duration // backoff cap (5 s)
+	ResendFirst time.Duration // first retransmission interval (1 s)
+	ResendStep  time.Duration // linear backoff step per resend (1 s)
+	ResendMax   time.Duration // backoff cap (5 s), also the cap of the adaptive timeout
+	RTOMin      time.Duration // floor of the adaptive retransmission timeout (100 ms)
+	// FixedResend turns the adaptive loss recovery off (round-trip timeout,
+	// fast retransmission, link return) and keeps the stock schedule.
+	FixedResend     bool
 	AckInterval     time.Duration // ACK repeat interval (0.667 s)
 	AckSends        int           // times an ACK is sent at most (3)
 	Keepalive       time.Duration // idle time before a keepalive is queued (5 s)
@@ -29,6 +33,7 @@ func DefaultConfig() Config {
 		ResendFirst:     time.Second,
 		ResendStep:      time.Second,
 		ResendMax:       5 * time.Second,
+		RTOMin:          100 * time.Millisecond,
 		AckInterval:     667 * time.Millisecond,
 		AckSends:        3,
 		Keepalive:       5 * time.Second,
@@ -54,6 +59,7 @@ func (c Config) withDefaults() Config {
 	set(&c.ResendFirst, d.ResendFirst)
 	set(&c.ResendStep, d.ResendStep)
 	set(&c.ResendMax, d.ResendMax)
+	set(&c.RTOMin, d.RTOMin)
 	set(&c.AckInterval, d.AckInterval)
 	set(&c.Keepalive, d.Keepalive)
 	set(&c.Timeout, d.Timeout)
@@ -67,6 +73,7 @@ func (c Config) withDefaults() Config {
 		}
 	}
 	seti(&c.AckSends, d.AckSends)
+	c.AckSends = min(c.AckSends, 255) // ackEntry counts sends in a byte
 	seti(&c.MaxMessageSize, d.MaxMessageSize)
 	seti(&c.MaxReassembly, d.MaxReassembly)
 	seti(&c.MaxReassemblies, d.MaxReassemblies)
@@ -80,6 +87,8 @@ type Stats struct {
 	MessagesIn, MessagesOut   uint64
 	Delivered                 uint64
 	Retransmits               uint64
+	FastRetransmits           uint64 // retransmissions made due early: a later message was ACKed
+	LinkReturns               uint64 // silences after which the backlog was resent at once
 	Duplicates                uint64 // reliable messages (or fragments) seen again
 	OutOfWindow               uint64
 	Malformed                 uint64 // datagrams that failed to parse (fully or partly)

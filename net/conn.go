@@ -25,16 +25,18 @@ type Receiver interface {
 
 // outMsg is one encoded transport message waiting to be sent or ACKed.
 type outMsg struct {
-	ch        int
-	seq       uint16
-	reliable  bool
-	fragment  bool
-	fragIdx   byte
-	firstSent time.Time
-	nextSend  time.Time
-	sends     int
-	data      []byte // encoded message, aliases storage
-	storage   [MaxDatagram - HeaderSize]byte
+	ch       uint8
+	reliable bool
+	fragment bool
+	fragIdx  byte
+	class    int8 // pool size class, -1 for none
+	seq      uint16
+	sends    int32 // times sent
+	backoff  int32 // sends since the backoff was last reset (link return)
+	// firstSent and lastSent time the RTT samples and the fast
+	// retransmission; nextSend is when it goes again without an ACK.
+	firstSent, lastSent, nextSend time.Time
+	data                          []byte // the encoded message
 }
 
 // held is a reliable message received ahead of a gap, or a completed
@@ -55,10 +57,10 @@ type Conn struct {
 	sendSeq [2]uint16
 	recvSeq [2]uint16
 
+	pool     *msgPool
 	queue    []*outMsg // new messages, FIFO
 	qhead    int
 	inflight []*outMsg // sent reliable messages awaiting ACK, oldest first
-	free     []*outMsg
 	// ACKs not sent yet, and ACKs waiting to be repeated. Every repeat is
 	// queued with due = now + AckInterval, so the repeat queue stays in due
 	// order and Flush only looks at its head.
@@ -80,12 +82,17 @@ type Conn struct {
 
 	Stats Stats
 	rtt   rttEstimator
-	msgs  []Message // scratch for parsing
 }
 
 // NewConn returns a Conn that stamps localID on the datagrams it builds.
 func NewConn(cfg Config, localID byte, now time.Time) *Conn {
-	c := &Conn{cfg: cfg.withDefaults(), LocalID: localID, lastRecv: now, lastSend: now, started: true}
+	return newConn(cfg, localID, now, new(msgPool))
+}
+
+// newConn returns a Conn drawing its message buffers from pool, which it
+// shares with the other Conns of its goroutine.
+func newConn(cfg Config, localID byte, now time.Time, pool *msgPool) *Conn {
+	c := &Conn{cfg: cfg.withDefaults(), LocalID: localID, lastRecv: now, lastSend: now, started: true, pool: pool}
 	c.reasm.init(&c.cfg)
 	return c
 }
@@ -98,21 +105,23 @@ func (c *Conn) SetKeepalive(on bool) { c.keepalive = on }
 // Queued returns the number of messages waiting to be sent or ACKed.
 func (c *Conn) Queued() int { return len(c.queue) - c.qhead + len(c.inflight) }
 
-func (c *Conn) get() *outMsg {
-	if n := len(c.free); n > 0 {
-		m := c.free[n-1]
-		c.free = c.free[:n-1]
-		return m
+// release hands a Conn's buffers back to its pool (the peer is gone).
+func (c *Conn) release() {
+	for _, m := range c.queue[c.qhead:] {
+		c.pool.put(m)
 	}
-	return new(outMsg)
+	for _, m := range c.inflight {
+		c.pool.put(m)
+	}
+	c.queue, c.qhead, c.inflight = nil, 0, nil
 }
 
-func (c *Conn) put(m *outMsg) {
-	m.data = nil
-	m.sends = 0
-	if len(c.free) < 256 {
-		c.free = append(c.free, m)
-	}
+// enqueue encodes msg into a pooled buffer and queues it.
+func (c *Conn) enqueue(msg *Message, ch uint8) {
+	m := c.pool.get(EncodedLen(msg))
+	m.ch, m.reliable, m.fragment, m.fragIdx, m.seq = ch, msg.Reliable, msg.Fragment, msg.FragIdx, msg.Seq
+	m.data = AppendMessage(m.data[:0], msg)
+	c.queue = append(c.queue, m)
 }
 
 // Send queues a game message (transport type 0x32). Reliable messages whose
@@ -126,11 +135,7 @@ func (c *Conn) Send(payload []byte, reliable bool) error {
 		if c.Queued() >= c.cfg.MaxQueued {
 			return ErrQueueFull
 		}
-		m := c.get()
-		*m = outMsg{ch: chGame}
-		msg := Message{Type: TypeGame, Payload: payload}
-		m.data = AppendMessage(m.storage[:0], &msg)
-		c.queue = append(c.queue, m)
+		c.enqueue(&Message{Type: TypeGame, Payload: payload}, chGame)
 		return nil
 	}
 	if 5+len(payload) <= FragmentBudget {
@@ -139,11 +144,7 @@ func (c *Conn) Send(payload []byte, reliable bool) error {
 		}
 		seq := c.sendSeq[chGame]
 		c.sendSeq[chGame]++
-		m := c.get()
-		*m = outMsg{ch: chGame, seq: seq, reliable: true}
-		msg := Message{Type: TypeGame, Reliable: true, HasSeq: true, Seq: seq, Payload: payload}
-		m.data = AppendMessage(m.storage[:0], &msg)
-		c.queue = append(c.queue, m)
+		c.enqueue(&Message{Type: TypeGame, Reliable: true, HasSeq: true, Seq: seq, Payload: payload}, chGame)
 		return nil
 	}
 	// Fragment 0 carries up to 405 payload bytes, later ones up to 406.
@@ -170,12 +171,8 @@ func (c *Conn) Send(payload []byte, reliable bool) error {
 			part = payload[:k]
 			payload = payload[k:]
 		}
-		m := c.get()
-		*m = outMsg{ch: chGame, seq: seq, reliable: true, fragment: true, fragIdx: byte(i)}
-		msg := Message{Type: TypeGame, Reliable: true, HasSeq: true, Fragment: true, Seq: seq,
-			FragIdx: byte(i), FragCount: byte(n), Payload: part}
-		m.data = AppendMessage(m.storage[:0], &msg)
-		c.queue = append(c.queue, m)
+		c.enqueue(&Message{Type: TypeGame, Reliable: true, HasSeq: true, Fragment: true, Seq: seq,
+			FragIdx: byte(i), FragCount: byte(n), Payload: part}, chGame)
 	}
 	return nil
 }
@@ -186,7 +183,7 @@ func (c *Conn) SendControl(typ byte, payload []byte) error {
 	if !IsLowChannel(typ) || typ == TypeAck {
 		return fmt.Errorf("type 0x%02X is not a control message", typ)
 	}
-	if 5+len(payload) > len(outMsg{}.storage) {
+	if 5+len(payload) > MaxDatagram-HeaderSize {
 		return fmt.Errorf("control message of %d bytes: %w", len(payload), ErrTooLarge)
 	}
 	if c.Queued() >= c.cfg.MaxQueued {
@@ -194,11 +191,7 @@ func (c *Conn) SendControl(typ byte, payload []byte) error {
 	}
 	seq := c.sendSeq[chLow]
 	c.sendSeq[chLow]++
-	m := c.get()
-	*m = outMsg{ch: chLow, seq: seq, reliable: true}
-	msg := Message{Type: typ, Reliable: true, Priority: true, HasSeq: true, Seq: seq, Payload: payload}
-	m.data = AppendMessage(m.storage[:0], &msg)
-	c.queue = append(c.queue, m)
+	c.enqueue(&Message{Type: typ, Reliable: true, Priority: true, HasSeq: true, Seq: seq, Payload: payload}, chLow)
 	return nil
 }
 
@@ -207,8 +200,11 @@ func (c *Conn) SendControl(typ byte, payload []byte) error {
 // messages before the fault are still processed).
 func (c *Conn) Receive(now time.Time, datagram []byte, r Receiver) error {
 	c.Stats.DatagramsIn++
-	c.lastRecv = now
-	_, msgs, err := ParseDatagram(datagram, c.msgs[:0])
+	c.heard(now)
+	// The pool's scratch is free again before any delivery can reach a
+	// Receive of another Conn: handle copies nothing it needs later.
+	_, msgs, err := ParseDatagram(datagram, c.pool.msgs[:0])
+	c.pool.msgs = nil
 	if err != nil {
 		c.Stats.Malformed++
 	}
@@ -216,7 +212,7 @@ func (c *Conn) Receive(now time.Time, datagram []byte, r Receiver) error {
 		c.handle(now, &msgs[i], r)
 	}
 	clear(msgs) // do not keep payload references alive
-	c.msgs = msgs[:0]
+	c.pool.msgs = msgs[:0]
 	return err
 }
 
@@ -329,123 +325,4 @@ func (c *Conn) drain(ch int, r Receiver) {
 		c.Stats.Delivered++
 		r.Deliver(h.typ, h.payload, true)
 	}
-}
-
-// Pending reports whether Flush at now would produce a datagram.
-func (c *Conn) Pending(now time.Time) bool {
-	if c.qhead < len(c.queue) {
-		return true
-	}
-	if len(c.acks) > 0 || (c.ackHead < len(c.ackRepeat) && !now.Before(c.ackRepeat[c.ackHead].due)) {
-		return true
-	}
-	if len(c.inflight) > 0 && !now.Before(c.minResend) {
-		for _, o := range c.inflight {
-			if !now.Before(o.nextSend) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// Flush builds the next datagram to send into out (whose capacity should
-// be at least MaxDatagram) and returns it, or nil when there is nothing to
-// send. Order: due ACKs, due retransmissions (oldest first), new messages;
-// never more than 512 bytes or 255 messages (transport.md 8). Call it until
-// it returns nil to send everything that is due.
-func (c *Conn) Flush(now time.Time, out []byte) []byte {
-	b := append(out[:0], c.LocalID, 0)
-	count := 0
-	fits := func(n int) bool { return len(b)+n <= MaxDatagram && count < MaxMessages }
-
-	// 1. New ACKs, then repeats that are due (transport.md 6.2: each ACK at
-	// most AckSends times, AckInterval apart).
-	sent := 0
-	for _, a := range c.acks {
-		if !fits(5) {
-			break
-		}
-		b = c.appendAck(b, &a)
-		count++
-		sent++
-		c.repeatAck(now, a)
-	}
-	n := copy(c.acks, c.acks[sent:])
-	c.acks = c.acks[:n]
-	for c.ackHead < len(c.ackRepeat) {
-		a := c.ackRepeat[c.ackHead]
-		if now.Before(a.due) || !fits(5) {
-			break
-		}
-		c.ackHead++
-		b = c.appendAck(b, &a)
-		count++
-		c.repeatAck(now, a)
-	}
-	if c.ackHead == len(c.ackRepeat) {
-		c.ackRepeat, c.ackHead = c.ackRepeat[:0], 0
-	} else if c.ackHead > 256 && c.ackHead > len(c.ackRepeat)/2 {
-		n := copy(c.ackRepeat, c.ackRepeat[c.ackHead:])
-		c.ackRepeat, c.ackHead = c.ackRepeat[:n], 0
-	}
-
-	// 2. Retransmissions that are due, oldest first.
-	if len(c.inflight) > 0 && !now.Before(c.minResend) {
-		next := time.Time{}
-		for _, o := range c.inflight {
-			if !now.Before(o.nextSend) && fits(len(o.data)) {
-				b = append(b, o.data...)
-				count++
-				c.Stats.Retransmits++
-				o.sends++
-				o.nextSend = now.Add(c.resendInterval(o.sends))
-			}
-			if next.IsZero() || o.nextSend.Before(next) {
-				next = o.nextSend
-			}
-		}
-		c.minResend = next
-	}
-
-	// 3. New messages in queue order.
-	for c.qhead < len(c.queue) {
-		o := c.queue[c.qhead]
-		if !fits(len(o.data)) {
-			break
-		}
-		b = append(b, o.data...)
-		count++
-		c.queue[c.qhead] = nil
-		c.qhead++
-		if o.reliable {
-			o.firstSent = now
-			o.sends = 1
-			o.nextSend = now.Add(c.resendInterval(1))
-			if len(c.inflight) == 0 || o.nextSend.Before(c.minResend) {
-				c.minResend = o.nextSend
-			}
-			c.inflight = append(c.inflight, o)
-		} else {
-			c.put(o)
-		}
-	}
-	if c.qhead == len(c.queue) {
-		c.queue = c.queue[:0]
-		c.qhead = 0
-	} else if c.qhead > 64 && c.qhead > len(c.queue)/2 {
-		n := copy(c.queue, c.queue[c.qhead:])
-		clear(c.queue[n:])
-		c.queue = c.queue[:n]
-		c.qhead = 0
-	}
-
-	if count == 0 {
-		return nil
-	}
-	b[1] = byte(count)
-	c.Stats.DatagramsOut++
-	c.Stats.MessagesOut += uint64(count)
-	c.lastSend = now
-	return b
 }

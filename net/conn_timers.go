@@ -22,10 +22,7 @@ func (c *Conn) Tick(now time.Time) {
 	if c.keepalive && now.Sub(c.lastSend) >= c.cfg.Keepalive && c.qhead == len(c.queue) {
 		// The keepalive counts as traffic the moment it is queued, so it
 		// goes out once per idle interval however often Tick runs.
-		m := c.get()
-		*m = outMsg{}
-		m.data = append(m.storage[:0], TypeKeepalive)
-		c.queue = append(c.queue, m)
+		c.enqueue(&Message{Type: TypeKeepalive}, chLow)
 		c.Stats.Keepalives++
 		c.lastSend = now
 	}
@@ -45,9 +42,19 @@ func (c *Conn) resendNow(now time.Time, seq uint16) {
 	}
 }
 
-// resendInterval is the wait after the n-th send of a reliable message:
-// 1 s, then linear backoff by 1 s up to 5 s (transport.md 9).
-func (c *Conn) resendInterval(sends int) time.Duration {
-	d := c.cfg.ResendFirst + time.Duration(sends-1)*c.cfg.ResendStep
-	return min(d, c.cfg.ResendMax)
+// NextDue returns when Flush will next have something to send on a timer,
+// a retransmission or an ACK repeat, or the zero time when nothing waits on
+// one. It may be early (Flush then sends nothing and moves it on), never
+// late. What Send, Receive and Tick queue is due at once (Pending).
+func (c *Conn) NextDue() time.Time {
+	var t time.Time
+	if len(c.inflight) > 0 {
+		t = c.minResend
+	}
+	if c.ackHead < len(c.ackRepeat) {
+		if d := c.ackRepeat[c.ackHead].due; t.IsZero() || d.Before(t) {
+			t = d
+		}
+	}
+	return t
 }

@@ -1,7 +1,6 @@
 package net
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/netip"
@@ -34,6 +33,7 @@ const (
 	LeftOverflow                          // its send queue overflowed: it cannot keep up
 	LeftShutdown                          // the host shut down
 	LeftReplaced                          // a new session (new nonce) came from the same address
+	LeftUnverified                        // it never answered our connect reply (spoofed, or gone)
 )
 
 func (r LeaveReason) String() string {
@@ -50,6 +50,8 @@ func (r LeaveReason) String() string {
 		return "server shutdown"
 	case LeftReplaced:
 		return "reconnected"
+	case LeftUnverified:
+		return "never answered"
 	}
 	return fmt.Sprintf("LeaveReason(%d)", int(r))
 }
@@ -82,6 +84,16 @@ type Events interface {
 	Left(p *Peer, reason LeaveReason)
 }
 
+// Verifier is an optional extension of Events. Verified reports that a
+// peer's datagrams now carry the wire id of its connect reply: it receives
+// what we send, so it is neither a spoofed address nor an abandoned
+// connect. Until then a peer costs no player slot: it does not count
+// against MaxPeers, and a flood of connects that never answer only ever
+// replaces other unverified peers (HostConfig.MaxPending).
+type Verifier interface {
+	Verified(p *Peer)
+}
+
 // PacketWriter sends a datagram. *net.UDPConn satisfies it.
 type PacketWriter interface {
 	WriteToUDPAddrPort(b []byte, addr netip.AddrPort) (int, error)
@@ -105,6 +117,28 @@ type HostConfig struct {
 	// the address in the host's shutdown notice (transport.md 10.4). nil
 	// writes 0.0.0.0.
 	LocalIP func(to netip.AddrPort) [4]byte
+
+	// MaxPending caps the unverified peers (Verifier) of this host: beyond
+	// it, the one waiting longest is forgotten to make room (default 64).
+	MaxPending int
+	// PendingPerAddr caps the unverified peers of one IP address; the
+	// oldest of that address makes room (default 8: players behind one
+	// NAT may connect at the same moment).
+	PendingPerAddr int
+	// VerifyTimeout forgets a peer that stays unverified this long
+	// (default 10 s: a stock client repeats its connect about once a
+	// second, and each repeat gets the reply again).
+	VerifyTimeout time.Duration
+	// StrangerRate and StrangerBurst limit the datagrams per second from
+	// one address that is not a peer that the host looks at; StrangerTotal
+	// limits them over all such addresses. The excess is dropped before
+	// decryption. Zero means the defaults (DefaultStranger*), negative no
+	// limit.
+	StrangerRate, StrangerBurst, StrangerTotal float64
+	// Answers bounds the bytes sent to strangers (refusals, GameSpy
+	// replies); share one among the games of a process. nil gives this
+	// host one of its own with the default budget.
+	Answers *AnswerBudget
 }
 
 // HostStats counts datagrams the Host dropped or refused before they
@@ -120,56 +154,12 @@ type HostStats struct {
 	BadIdentity     uint64 // identity messages refused (malformed, wrong id, too frequent)
 	SendErrors      uint64
 	StaleDisconnect uint64 // disconnects from already removed peers, re-ACKed
+	// StrangersDropped counts datagrams from strangers over their budget,
+	// dropped before decryption.
+	StrangersDropped uint64
+	Unverified       uint64 // peers forgotten because they never answered the connect reply
+	AnswersDropped   uint64 // answers to strangers not sent: the answer budget ran out
 }
-
-// Peer is one connected remote endpoint.
-type Peer struct {
-	ID   byte
-	Addr netip.AddrPort
-	// Name is the name from the identity message; "" until it arrives.
-	Name string
-	// Identity is the last identity payload relayed for the peer.
-	Identity []byte
-
-	host    *Host
-	conn    *Conn
-	rx      peerRx
-	leaving LeaveReason
-	nonce   uint32  // of the connect that opened the session
-	bye     [5]byte // the 0x05 payload relayed when the peer leaves
-	closing bool    // booted or shut down: kept only until its notice is ACKed
-	closeBy time.Time
-	idRate  tokenBucket // identity changes
-}
-
-type peerRx struct{ p *Peer }
-
-func (r peerRx) Deliver(typ byte, payload []byte, reliable bool) {
-	r.p.host.deliver(r.p, typ, payload, reliable)
-}
-
-// Send queues a game message to the peer. A peer whose queue overflows is
-// removed at the next Flush or Tick (it cannot keep up; nobody else waits).
-func (p *Peer) Send(payload []byte, reliable bool) error {
-	if p.leaving != 0 || p.closing {
-		return errors.New("peer is leaving")
-	}
-	err := p.conn.Send(payload, reliable)
-	if errors.Is(err, ErrQueueFull) {
-		p.leaving = LeftOverflow
-	}
-	return err
-}
-
-// SetLastReceived marks the peer as heard from at t (benchmarks drive a
-// host with no peers answering).
-func (p *Peer) SetLastReceived(t time.Time) { p.conn.lastRecv = t }
-
-// Queued returns the number of messages waiting to be sent or ACKed.
-func (p *Peer) Queued() int { return p.conn.Queued() }
-
-// Stats returns the peer's transport counters.
-func (p *Peer) Stats() Stats { return p.conn.Stats }
 
 // Host is the server side of the transport: it owns the peers, assigns wire
 // ids, answers connects, relays identities and leaves, and runs timers. It
@@ -178,17 +168,25 @@ func (p *Peer) Stats() Stats { return p.conn.Stats }
 type Host struct {
 	cfg      HostConfig
 	ev       Events
+	verifier Verifier // ev, when it wants to hear of verification
 	out      PacketWriter
 	log      *slog.Logger
 	peers    map[netip.AddrPort]*Peer
+	list     []*Peer   // the peers in connect order, for the loops
+	iter     [][]*Peer // scratch copies of list for loops that may change it
 	byID     [256]*Peer
 	cursor   int // next-fit wire id cursor (transport.md 2.2)
-	refusals tokenBucket
-	shutdown bool
-	now      time.Time // of the datagram being handled
-	buf      [MaxDatagram]byte
-	msgs     []Message
-	Stats    HostStats
+	pool     msgPool
+	// Unverified peers, in total and per address.
+	pending       int
+	pendingByAddr map[netip.Addr]int
+	strangers     *strangerLimiter
+	refusals      tokenBucket
+	shutdown      bool
+	now           time.Time // of the datagram being handled
+	buf           [MaxDatagram]byte
+	msgs          []Message
+	Stats         HostStats
 }
 
 // NewHost returns a Host that reports to ev and sends through out.
@@ -201,11 +199,37 @@ func NewHost(cfg HostConfig, ev Events, out PacketWriter) *Host {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Host{
+	if cfg.MaxPending <= 0 {
+		cfg.MaxPending = 64
+	}
+	if cfg.PendingPerAddr <= 0 {
+		cfg.PendingPerAddr = 8
+	}
+	if cfg.VerifyTimeout <= 0 {
+		cfg.VerifyTimeout = 10 * time.Second
+	}
+	if cfg.Answers == nil {
+		cfg.Answers = NewAnswerBudget(0)
+	}
+	def := func(v, d float64) float64 {
+		switch {
+		case v == 0:
+			return d
+		case v < 0:
+			return 1e12
+		}
+		return v
+	}
+	h := &Host{
 		cfg: cfg, ev: ev, out: out, log: log.With("component", "net"),
 		peers: make(map[netip.AddrPort]*Peer), cursor: minWireID,
+		pendingByAddr: make(map[netip.Addr]int),
+		strangers: newStrangerLimiter(def(cfg.StrangerRate, DefaultStrangerRate), def(cfg.StrangerBurst, DefaultStrangerBurst),
+			def(cfg.StrangerTotal, DefaultStrangerTotal), DefaultStrangerAddresses),
 		refusals: tokenBucket{rate: refusalRate, burst: refusalBurst},
 	}
+	h.verifier, _ = ev.(Verifier)
+	return h
 }
 
 // SetWriter replaces the writer datagrams are sent through.
@@ -224,7 +248,7 @@ func (h *Host) Peer(id byte) *Peer {
 // linger after a boot or the shutdown notice.
 func (h *Host) NumPeers() int {
 	n := 0
-	for _, p := range h.peers {
+	for _, p := range h.list {
 		if !p.closing {
 			n++
 		}
@@ -241,10 +265,15 @@ func (h *Host) Lingering() int { return len(h.peers) - h.NumPeers() }
 func (h *Host) HandleDatagram(now time.Time, from netip.AddrPort, b []byte) {
 	h.Stats.Datagrams++
 	h.now = now
-	if len(b) > 0 && b[0] == '\\' {
+	p := h.peers[from]
+	if p == nil && !h.strangers.allow(now, from.Addr(), len(b)) {
+		h.Stats.StrangersDropped++
+		return
+	}
+	if isQuery(b, p) {
 		h.Stats.Queries++
 		if h.cfg.Query != nil {
-			h.cfg.Query(now, from, b, func(reply []byte) { h.write(reply, from) })
+			h.cfg.Query(now, from, b, func(reply []byte) { h.answer(reply, from) })
 		}
 		return
 	}
@@ -253,13 +282,15 @@ func (h *Host) HandleDatagram(now time.Time, from netip.AddrPort, b []byte) {
 		return
 	}
 	alby.Decrypt(b)
-	p := h.peers[from]
 	if p == nil {
 		h.stranger(now, from, b)
 		return
 	}
 	switch b[0] {
 	case p.ID:
+		if !p.verified {
+			h.verify(p)
+		}
 	case PeerUnassigned:
 		if h.reconnect(now, p, b) {
 			return
@@ -277,6 +308,18 @@ func (h *Host) HandleDatagram(now time.Time, from netip.AddrPort, b []byte) {
 		return
 	}
 	h.finishLeaving(now, p)
+}
+
+// isQuery tells a plaintext GameSpy query from a game datagram by its
+// first byte '\\' (transport.md 1). Next-fit ids reach 92 = '\\' too, so
+// from the peer that has that id a datagram is a query only if its second
+// byte is ASCII: a game datagram's is msg_count enciphered with the first
+// keystream byte 0xD6, 0x80 or more for any count below 0x56.
+func isQuery(b []byte, p *Peer) bool {
+	if len(b) == 0 || b[0] != '\\' {
+		return false
+	}
+	return p == nil || p.ID != '\\' || len(b) < 2 || b[1] < 0x80
 }
 
 // endLinger retires a booted or shut-down peer once everything sent to it
@@ -318,7 +361,12 @@ func (h *Host) deliver(p *Peer, typ byte, payload []byte, reliable bool) {
 
 // Flush sends everything due to every peer.
 func (h *Host) Flush(now time.Time) {
-	for _, p := range h.peers {
+	list := h.snapshot()
+	defer h.release(list)
+	for _, p := range list {
+		if h.peers[p.Addr] != p {
+			continue // removed by an earlier step of this loop
+		}
 		h.flushPeer(now, p)
 		if p.leaving == LeftOverflow && !p.closing {
 			h.log.Warn("peer cannot keep up, dropping it", "peer", p.ID, "addr", p.Addr)
@@ -352,6 +400,31 @@ func (h *Host) writeGame(d []byte, to netip.AddrPort) {
 	h.write(d, to)
 }
 
+// snapshot returns a copy of the peer list to loop over while peers come
+// and go; loops may nest (an event handler flushing), so copies are kept
+// on a small stack and reused.
+func (h *Host) snapshot() []*Peer {
+	var s []*Peer
+	if n := len(h.iter); n > 0 {
+		s, h.iter = h.iter[n-1], h.iter[:n-1]
+	}
+	return append(s[:0], h.list...)
+}
+
+func (h *Host) release(s []*Peer) {
+	clear(s)
+	h.iter = append(h.iter, s[:0])
+}
+
+// answer sends b to a stranger if the answer budget allows.
+func (h *Host) answer(b []byte, to netip.AddrPort) {
+	if !h.cfg.Answers.Take(h.now, len(b)) {
+		h.Stats.AnswersDropped++
+		return
+	}
+	h.write(b, to)
+}
+
 func (h *Host) write(b []byte, to netip.AddrPort) {
 	if h.out == nil {
 		return
@@ -366,10 +439,21 @@ func (h *Host) write(b []byte, to netip.AddrPort) {
 // timeouts, the end of lingering peers, then flushes retransmissions and
 // ACK repeats.
 func (h *Host) Tick(now time.Time) {
-	for _, p := range h.peers {
+	h.now = now
+	list := h.snapshot()
+	defer h.release(list)
+	for _, p := range list {
+		if h.peers[p.Addr] != p {
+			continue // removed by an earlier step of this loop
+		}
 		p.conn.Tick(now)
 		if p.closing {
 			h.endLinger(now, p)
+			continue
+		}
+		if !p.verified && now.Sub(p.since) >= h.cfg.VerifyTimeout {
+			h.log.Debug("connect never answered, forgetting the peer", "peer", p.ID, "addr", p.Addr)
+			h.forget(p)
 			continue
 		}
 		if err := p.conn.Check(now); err != nil {
@@ -378,26 +462,4 @@ func (h *Host) Tick(now time.Time) {
 		}
 	}
 	h.Flush(now)
-}
-
-// tokenBucket is a small deterministic rate limit driven by the caller's
-// clock.
-type tokenBucket struct {
-	rate, burst float64
-	tokens      float64
-	at          time.Time
-}
-
-func (b *tokenBucket) take(now time.Time) bool {
-	if b.at.IsZero() {
-		b.tokens = b.burst
-	} else if dt := now.Sub(b.at).Seconds(); dt > 0 {
-		b.tokens = min(b.burst, b.tokens+dt*b.rate)
-	}
-	b.at = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
 }

@@ -40,7 +40,10 @@ type hostEvents struct {
 	msgs     [][]byte
 	left     []LeaveReason
 	leftPeer []byte
+	verified []byte
 }
+
+func (e *hostEvents) Verified(p *Peer) { e.verified = append(e.verified, p.ID) }
 
 func (e *hostEvents) Admit(_ netip.AddrPort, req *ConnectRequest) BootReason {
 	e.nonces = append(e.nonces, req.Nonce)
@@ -179,12 +182,12 @@ func TestHostStrangersAndBadIDs(t *testing.T) {
 // Host and Client over real loopback UDP sockets: connect with a password,
 // identity, messages both ways, fragmented messages, idle keepalives.
 func TestLoopbackClientHost(t *testing.T) {
-	srv, err := Listen("127.0.0.1:0", 0)
+	srv, err := Listen("127.0.0.1:0", SocketOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	cli, err := Listen("127.0.0.1:0", 0)
+	cli, err := Listen("127.0.0.1:0", SocketOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,23 +216,32 @@ func TestLoopbackClientHost(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		select {
-		case pk := <-srv.Packets():
-			h.HandleDatagram(time.Now(), pk.Addr, pk.Data())
-			srv.Release(pk)
-			h.Flush(time.Now())
-		case pk := <-cli.Packets():
-			d := pk.Data()
-			alby.Decrypt(d)
-			if err := c.Receive(time.Now(), d); err != nil {
+		if err := cli.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		// One goroutine owns both sockets: each read waits a little.
+		pkts, err := srv.Receive(time.Now().Add(5 * time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pk := range pkts {
+			h.HandleDatagram(time.Now(), pk.Addr, pk.Data)
+		}
+		h.Tick(time.Now())
+		if err := srv.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if pkts, err = cli.Receive(time.Now().Add(5 * time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		for _, pk := range pkts {
+			alby.Decrypt(pk.Data)
+			if err := c.Receive(time.Now(), pk.Data); err != nil {
 				t.Fatal(err)
 			}
-			cli.Release(pk)
-		case <-time.After(20 * time.Millisecond):
-			h.Tick(time.Now())
-			if err := c.Tick(time.Now()); err != nil {
-				t.Fatal(err)
-			}
+		}
+		if err := c.Tick(time.Now()); err != nil {
+			t.Fatal(err)
 		}
 		if c.State() == ClientConnected && !sentBig && len(ev.ids) == 1 {
 			_ = c.Send(big, true)
@@ -278,7 +290,8 @@ func (e *clientEvents) Peer(id byte, name string) {
 func (e *clientEvents) PeerGone(id byte) { e.gone = append(e.gone, id); delete(e.peers, id) }
 
 // FuzzHostDatagram throws arbitrary datagrams from several addresses at a
-// Host: no panic, bounded peers.
+// Host: no panic, bounded peers (verified ones by MaxPeers, unverified ones
+// by MaxPending and PendingPerAddr).
 func FuzzHostDatagram(f *testing.F) {
 	f.Add(vectors.MustHex(f, "FF01030FC000000A0A0AEF5F0A00000000"), uint8(0))
 	f.Add(vectors.MustHex(f, "0203050AC00200020A0A0AEF0127000001280000"), uint8(1))
@@ -287,15 +300,18 @@ func FuzzHostDatagram(f *testing.F) {
 	f.Add(append([]byte{0x02, 0x01}, vectors.MustHex(f, "0016C00100020A0A0AEF430061006400790032000000")...), uint8(0))
 	f.Add([]byte{0x02, 0x01, 0x02}, uint8(1))
 	f.Fuzz(func(t *testing.T, b []byte, who uint8) {
-		h := NewHost(HostConfig{MaxPeers: 4}, &hostEvents{password: "abc"}, &capture{})
+		h := NewHost(HostConfig{MaxPeers: 4, MaxPending: 3, PendingPerAddr: 2}, &hostEvents{password: "abc"}, &capture{})
 		for i := 0; i < 8; i++ {
 			addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(40000+int(who+uint8(i))%6))
 			h.HandleDatagram(t0, addr, enc(b))
 			h.HandleDatagram(t0, addr, bytes.Clone(b))
 			h.Tick(t0.Add(time.Duration(i) * time.Second))
 		}
-		if len(h.peers) > 4 {
-			t.Fatalf("%d peers", len(h.peers))
+		if len(h.peers)-h.pending > 4 || h.pending > 3 || h.pendingByAddr[netip.MustParseAddr("127.0.0.1")] > 2 {
+			t.Fatalf("%d peers, %d unverified", len(h.peers), h.pending)
+		}
+		if n := len(h.list); n != len(h.peers) {
+			t.Fatalf("peer list %d, map %d", n, len(h.peers))
 		}
 		h.Shutdown(t0.Add(time.Minute))
 		h.Tick(t0.Add(2 * time.Minute))
@@ -313,7 +329,14 @@ func BenchmarkHostRelayFanout(b *testing.B) {
 	for i := 0; i < 16; i++ {
 		addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(41000+i))
 		h.HandleDatagram(t0, addr, enc(vectors.MustHex(b, "FF01030FC000000A0A0AEF5F0A00000000")))
-		peers = append(peers, h.Peer(byte(2+i)))
+		p := h.Peer(byte(2 + i))
+		h.HandleDatagram(t0, addr, enc(ackDatagram(p.ID, 0))) // answers its reply: a player
+		peers = append(peers, p)
+	}
+	for _, p := range peers {
+		if p.closing || !p.Verified() {
+			b.Fatalf("peer %d did not join", p.ID)
+		}
 	}
 	h.Flush(t0)
 	msg := bytes.Repeat([]byte{0x07}, 25)
@@ -327,7 +350,7 @@ func BenchmarkHostRelayFanout(b *testing.B) {
 		h.Flush(now)
 		for _, p := range peers { // pretend every peer ACKed
 			for _, o := range p.conn.inflight {
-				p.conn.put(o)
+				p.conn.pool.put(o)
 			}
 			p.conn.inflight = p.conn.inflight[:0]
 			p.conn.lastRecv = now

@@ -2,6 +2,7 @@ package net
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -40,6 +41,13 @@ func (h *Host) drop(p *Peer, reason LeaveReason) {
 	if h.peers[p.Addr] != p || p.closing {
 		return
 	}
+	if !p.verified {
+		// Nobody was told of it: no relay, no boot to the others.
+		h.retire(p)
+		p.leaving = reason
+		h.ev.Left(p, reason)
+		return
+	}
 	switch reason {
 	case LeftDisconnect:
 		for _, o := range &h.byID {
@@ -63,12 +71,18 @@ func (h *Host) drop(p *Peer, reason LeaveReason) {
 // retire forgets a peer: its address and wire id are free (the id comes
 // back only after the next-fit cursor has gone round).
 func (h *Host) retire(p *Peer) {
-	if h.peers[p.Addr] == p {
-		delete(h.peers, p.Addr)
+	if h.peers[p.Addr] != p {
+		return
 	}
+	delete(h.peers, p.Addr)
 	if h.byID[p.ID] == p {
 		h.byID[p.ID] = nil
 	}
+	if i := slices.Index(h.list, p); i >= 0 {
+		h.list = slices.Delete(h.list, i, i+1)
+	}
+	h.unpend(p)
+	p.conn.release()
 }
 
 // linger keeps a peer that was booted or told of the shutdown until its

@@ -2,6 +2,7 @@ package net
 
 import (
 	"bytes"
+	"slices"
 	"time"
 )
 
@@ -13,7 +14,9 @@ type reassembly struct {
 	bytes   int
 	maxIdx  int
 	started time.Time
-	parts   [256][]byte
+	// parts by frag_idx, grown to the highest index seen (a stock message
+	// has a handful of fragments, not 256).
+	parts [][]byte
 }
 
 // reassembler holds the fragmented messages in progress for one peer
@@ -39,7 +42,7 @@ func (ra *reassembler) find(seq uint16) (int, *reassembly) {
 
 func (ra *reassembler) drop(i int, st *Stats) {
 	ra.bytes -= ra.list[i].bytes
-	ra.list = append(ra.list[:i], ra.list[i+1:]...)
+	ra.list = slices.Delete(ra.list, i, i+1)
 	if st != nil {
 		st.ReassemblyDrops++
 	}
@@ -74,6 +77,9 @@ func (ra *reassembler) add(now time.Time, m *Message, st *Stats, budget int) (pa
 		ra.drop(i, st)
 		return nil, false, false
 	}
+	if idx >= len(r.parts) {
+		r.parts = append(r.parts, make([][]byte, idx+1-len(r.parts))...)
+	}
 	if p := r.parts[idx]; p != nil {
 		if !bytes.Equal(p, m.Payload) {
 			ra.drop(i, st) // the same fragment with different bytes
@@ -104,7 +110,7 @@ func (ra *reassembler) add(now time.Time, m *Message, st *Stats, budget int) (pa
 func (ra *reassembler) release(seq uint16) {
 	if i, r := ra.find(seq); r != nil {
 		ra.bytes -= r.bytes
-		ra.list = append(ra.list[:i], ra.list[i+1:]...)
+		ra.list = slices.Delete(ra.list, i, i+1)
 	}
 }
 

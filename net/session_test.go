@@ -20,7 +20,12 @@ type hostFixture struct {
 	now time.Time
 }
 
+// newHostFixture's clients all come from 127.0.0.1 at one instant, so the
+// stranger limits are off unless the test sets them.
 func newHostFixture(t *testing.T, cfg HostConfig) *hostFixture {
+	if cfg.StrangerRate == 0 && cfg.StrangerBurst == 0 && cfg.StrangerTotal == 0 {
+		cfg.StrangerRate, cfg.StrangerBurst, cfg.StrangerTotal = -1, -1, -1
+	}
 	out := &capture{}
 	ev := &hostEvents{}
 	return &hostFixture{t: t, h: NewHost(cfg, ev, out), out: out, ev: ev, now: t0}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	stdnet "net"
 	"net/netip"
-	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // MaxPacket is the largest datagram the Socket hands upward. Stock peers
@@ -14,38 +14,59 @@ import (
 // datagrams are counted and dropped.
 const MaxPacket = 1500
 
-// Packet is one received datagram. Return it with Socket.Release after use.
+// Batch sizes: datagrams taken from the kernel in one call, and queued for
+// sending before a write call is forced.
+const (
+	readBatch  = 32
+	writeBatch = 64
+)
+
+// Packet is one received datagram. Data is valid until the next Receive.
 type Packet struct {
 	Addr netip.AddrPort
-	N    int
-	Buf  [MaxPacket]byte
+	Data []byte
 }
 
-// Data returns the datagram bytes.
-func (p *Packet) Data() []byte { return p.Buf[:p.N] }
-
-// SocketStats counts what the reader goroutine dropped.
-type SocketStats struct {
-	Oversize atomic.Uint64 // datagrams longer than MaxPacket
-	Overflow atomic.Uint64 // datagrams dropped because the consumer fell behind
-}
-
-// Socket is the thin UDP layer: one reader goroutine copies datagrams into
-// pooled Packets and hands them over a channel to the goroutine that owns
-// the Host; sends go straight to the socket, which is safe from any
+// SocketStats counts what the socket did and dropped; readable from any
 // goroutine.
+type SocketStats struct {
+	Oversize   atomic.Uint64 // datagrams longer than MaxPacket, dropped
+	Reads      atomic.Uint64 // read calls that returned datagrams
+	Datagrams  atomic.Uint64 // datagrams received
+	Writes     atomic.Uint64 // write calls
+	Sent       atomic.Uint64 // datagrams sent
+	SendErrors atomic.Uint64 // datagrams the kernel refused
+}
+
+// Socket is a UDP socket read and written in batches (recvmmsg and
+// sendmmsg on Linux, one datagram per call elsewhere) by the one goroutine
+// that owns it: Receive blocks until datagrams, a deadline or a Wake; sends
+// are queued and leave together at Flush. There is no reader goroutine and
+// no channel between the kernel and the game: a game's loop reads its own
+// socket, so nothing is copied or handed over per datagram. Wake and
+// Close are safe from any goroutine; everything else belongs to the owner.
 type Socket struct {
 	conn  *stdnet.UDPConn
-	in    chan *Packet
-	pool  sync.Pool
-	done  chan struct{}
-	once  sync.Once
+	io    batchIO
+	woken atomic.Bool
+	pkts  []Packet
+	// The send queue: datagrams copied into one buffer, with their
+	// destinations.
+	wbuf  []byte
+	wlen  []int
+	wto   []netip.AddrPort
 	Stats SocketStats
 }
 
-// Listen opens a UDP socket on addr ("host:port"; port 0 picks one) and
-// starts its reader. queue is the capacity of the inbound channel.
-func Listen(addr string, queue int) (*Socket, error) {
+// SocketOptions configures Listen.
+type SocketOptions struct {
+	// ReadBuffer and WriteBuffer size the kernel's buffers (default 4 MiB
+	// each; the kernel caps them at net.core.rmem_max / wmem_max).
+	ReadBuffer, WriteBuffer int
+}
+
+// Listen opens a UDP socket on addr ("host:port"; port 0 picks one).
+func Listen(addr string, opts SocketOptions) (*Socket, error) {
 	ua, err := stdnet.ResolveUDPAddr("udp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("resolving %q: %w", addr, err)
@@ -54,63 +75,108 @@ func Listen(addr string, queue int) (*Socket, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listening on %q: %w", addr, err)
 	}
-	return NewSocket(c, queue), nil
-}
-
-// NewSocket wraps an open UDP connection and starts its reader.
-func NewSocket(c *stdnet.UDPConn, queue int) *Socket {
-	if queue <= 0 {
-		queue = 1024
+	s, err := NewSocket(c, opts)
+	if err != nil {
+		c.Close()
+		return nil, err
 	}
-	_ = c.SetReadBuffer(1 << 20)
-	_ = c.SetWriteBuffer(1 << 20)
-	s := &Socket{conn: c, in: make(chan *Packet, queue), done: make(chan struct{})}
-	s.pool.New = func() any { return new(Packet) }
-	go s.read()
-	return s
+	return s, nil
 }
 
-func (s *Socket) read() {
-	defer close(s.in)
-	var scratch [64 << 10]byte
+// NewSocket takes over an open UDP connection.
+func NewSocket(c *stdnet.UDPConn, opts SocketOptions) (*Socket, error) {
+	if opts.ReadBuffer <= 0 {
+		opts.ReadBuffer = 4 << 20
+	}
+	if opts.WriteBuffer <= 0 {
+		opts.WriteBuffer = 4 << 20
+	}
+	_ = c.SetReadBuffer(opts.ReadBuffer)
+	_ = c.SetWriteBuffer(opts.WriteBuffer)
+	s := &Socket{conn: c}
+	if err := s.io.init(c); err != nil {
+		return nil, fmt.Errorf("socket: %w", err)
+	}
+	return s, nil
+}
+
+// ErrSocketClosed is returned by Receive once the socket is closed.
+var ErrSocketClosed = stdnet.ErrClosed
+
+// Receive waits for datagrams until deadline (the zero time: no deadline)
+// and returns them; they stay valid until the next Receive. It returns no
+// datagrams and no error at the deadline or after a Wake, and
+// ErrSocketClosed once the socket is closed.
+func (s *Socket) Receive(deadline time.Time) ([]Packet, error) {
+	if err := s.conn.SetReadDeadline(deadline); err != nil {
+		return nil, ErrSocketClosed
+	}
+	// A Wake that came before the deadline was set is seen here; one that
+	// comes after moves the deadline into the past and ends the read.
+	if s.woken.Swap(false) {
+		return nil, nil
+	}
 	for {
-		n, addr, err := s.conn.ReadFromUDPAddrPort(scratch[:])
+		pkts, err := s.io.read(s.conn, s.pkts[:0], &s.Stats)
+		s.pkts = pkts
 		if err != nil {
 			if errors.Is(err, stdnet.ErrClosed) {
-				return
+				return nil, ErrSocketClosed
 			}
-			select {
-			case <-s.done:
-				return
-			default:
+			var ne stdnet.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				s.woken.Store(false)
+				return nil, nil
 			}
-			continue // ICMP errors surface here on some systems; keep reading
-		}
-		if n > MaxPacket {
-			s.Stats.Oversize.Add(1)
+			// ICMP errors surface here on some systems; keep reading.
 			continue
 		}
-		p := s.pool.Get().(*Packet)
-		p.Addr = netip.AddrPortFrom(addr.Addr().Unmap(), addr.Port())
-		p.N = copy(p.Buf[:], scratch[:n])
-		select {
-		case s.in <- p:
-		default:
-			s.Stats.Overflow.Add(1)
-			s.pool.Put(p)
+		if len(pkts) > 0 {
+			s.Stats.Reads.Add(1)
+			s.Stats.Datagrams.Add(uint64(len(pkts)))
+			return pkts, nil
 		}
+		// Only oversize datagrams: read on.
 	}
 }
 
-// Packets returns the inbound channel; it is closed when the socket closes.
-func (s *Socket) Packets() <-chan *Packet { return s.in }
+// Wake makes a Receive that is waiting (or the next one) return at once.
+// Safe from any goroutine.
+func (s *Socket) Wake() {
+	s.woken.Store(true)
+	_ = s.conn.SetReadDeadline(time.Unix(1, 0))
+}
 
-// Release returns a Packet to the pool.
-func (s *Socket) Release(p *Packet) { s.pool.Put(p) }
-
-// WriteToUDPAddrPort sends b to addr (it implements PacketWriter).
+// WriteToUDPAddrPort queues b for addr; it leaves at the next Flush (or
+// at once when the queue is full). It implements PacketWriter for the
+// owner goroutine.
 func (s *Socket) WriteToUDPAddrPort(b []byte, addr netip.AddrPort) (int, error) {
-	return s.conn.WriteToUDPAddrPort(b, addr)
+	if len(b) > MaxPacket {
+		return 0, fmt.Errorf("datagram of %d bytes: %w", len(b), ErrTooLarge)
+	}
+	if len(s.wlen) == writeBatch {
+		if err := s.Flush(); err != nil {
+			return 0, err
+		}
+	}
+	if s.wbuf == nil {
+		s.wbuf = make([]byte, 0, writeBatch*MaxDatagram)
+	}
+	s.wbuf = append(s.wbuf, b...)
+	s.wlen = append(s.wlen, len(b))
+	s.wto = append(s.wto, addr)
+	return len(b), nil
+}
+
+// Flush sends every queued datagram. A datagram the kernel refuses is
+// counted and skipped; the error of the last such is returned.
+func (s *Socket) Flush() error {
+	if len(s.wlen) == 0 {
+		return nil
+	}
+	err := s.io.write(s.conn, s.wbuf, s.wlen, s.wto, &s.Stats)
+	s.wbuf, s.wlen, s.wto = s.wbuf[:0], s.wlen[:0], s.wto[:0]
+	return err
 }
 
 // LocalAddr returns the bound address.
@@ -118,15 +184,8 @@ func (s *Socket) LocalAddr() netip.AddrPort {
 	return s.conn.LocalAddr().(*stdnet.UDPAddr).AddrPort()
 }
 
-// Close stops the reader and closes the socket.
-func (s *Socket) Close() error {
-	var err error
-	s.once.Do(func() {
-		close(s.done)
-		err = s.conn.Close()
-	})
-	return err
-}
+// Close closes the socket; a waiting Receive returns ErrSocketClosed.
+func (s *Socket) Close() error { return s.conn.Close() }
 
 // LocalIPv4For returns the IPv4 address a client at to reaches this host
 // on: the bound address when the socket is bound to one, else the source

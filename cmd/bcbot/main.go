@@ -17,6 +17,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -25,6 +26,7 @@ import (
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/internal/bot"
+	"github.com/bcserver/bcserver/internal/loadgen"
 	"github.com/bcserver/bcserver/plugins/gamespy"
 )
 
@@ -54,11 +56,23 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		discover = fs.Bool("discover", false, "list the servers answering a LAN \\status\\ sweep and exit")
 		targets  = fs.String("targets", "", "with -discover: query this host:port instead of the LAN broadcast sweep")
 		verbose  = fs.Bool("v", false, "log every message received")
-		nbots    = fs.Int("bots", 0, "load mode: join this many bots, each sending -rate relayed messages a second")
+		nbots    = fs.Int("bots", 0, "load mode: join this many bots to every game, each sending -rate relayed messages a second")
+		games    = fs.Int("games", 1, "load mode: the games are on this many consecutive ports from -addr (or list them in -addr, comma-separated)")
 		rate     = fs.Float64("rate", 10, "load mode: messages per second per bot")
 		secs     = fs.Float64("secs", 10, "load mode: seconds of load")
-		pid      = fs.Int("pid", 0, "load mode: the server's process id, to report its CPU time (Linux)")
+		pids     = fs.String("pid", "", "load mode: the server's process ids, comma-separated, to report their CPU time and memory (Linux)")
 		states   = fs.Bool("state", false, "load mode: also send a StateUpdate with every message, as clients do")
+		chatLoad = fs.Bool("chat-load", false, "load mode: send chat lines instead of StartFiring events")
+		loss     = fs.Float64("loss", 0, "load mode: drop this fraction of datagrams each way (through a lossy proxy per game)")
+		blackout = fs.Duration("blackout", 0, "load mode: cut every link for this long ...")
+		blackAt  = fs.Duration("blackout-at", 2*time.Second, "load mode: ... this long into the sending")
+		blackDn  = fs.Bool("blackout-down", false, "load mode: the blackout cuts only server-to-client datagrams (the server holds the backlog)")
+		flood    = fs.String("flood", "", "load mode: also flood the first game: connect (one address, new ports), spoof (connects from -flood-sources addresses), junk (random datagrams)")
+		floodR   = fs.Float64("flood-rate", 1000, "load mode: flood datagrams a second")
+		floodSrc = fs.Int("flood-sources", 100, "load mode: spoofed source addresses of the flood")
+		joiners  = fs.Int("joiners", 0, "load mode: real clients that try to join the flooded game during the flood")
+		cpuProf  = fs.String("cpuprofile", "", "load mode: write the generator's CPU profile to this file")
+		ackDelay = fs.Duration("ack-delay", 20*time.Millisecond, "load mode: the longest a bot holds its ACKs (a stock client sends once per frame)")
 		spawn    = fs.String("spawn", "", "once in the game, fly a ship of this class (name, e.g. Sovereign, or species index); respawn after a death")
 		pos      = fs.String("pos", "", "where the ship appears: x,y,z in world units (default 0,0,0)")
 		fireAt   = fs.Int("fire-at", 0, "fire a forward phaser at this player id's ship every -fire-every")
@@ -81,14 +95,59 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		return 0
 	}
-	server, err := netip.ParseAddrPort(*addr)
-	if err != nil {
-		ua, rerr := net.ResolveUDPAddr("udp4", *addr)
-		if rerr != nil {
-			fmt.Fprintf(stderr, "bcbot: -addr %q: %v\n", *addr, rerr)
+	if *nbots > 0 {
+		lc := loadgen.Config{Bots: *nbots, Rate: *rate, Duration: time.Duration(*secs * float64(time.Second)),
+			StateUpdates: *states, Chat: *chatLoad, Loss: *loss, Blackout: *blackout, BlackoutAt: *blackAt, BlackoutDown: *blackDn,
+			AckDelay: *ackDelay, Password: *password, Logger: log}
+		if *flood != "" {
+			switch *flood {
+			case loadgen.FloodConnect, loadgen.FloodSpoof, loadgen.FloodJunk:
+			default:
+				fmt.Fprintf(stderr, "bcbot: -flood %q: want connect, spoof or junk\n", *flood)
+				return 2
+			}
+			lc.Flood = &loadgen.Flood{Kind: *flood, Rate: *floodR, Sources: *floodSrc, Joiners: *joiners}
+		}
+		var err error
+		if lc.Servers, err = serverList(*addr, *games); err != nil {
+			fmt.Fprintf(stderr, "bcbot: %v\n", err)
 			return 2
 		}
-		server = ua.AddrPort()
+		if lc.Pids, err = pidList(*pids); err != nil {
+			fmt.Fprintf(stderr, "bcbot: %v\n", err)
+			return 2
+		}
+		if *manifest != "" {
+			if lc.Manifest, err = checksum.ParseManifestFile(*manifest); err != nil {
+				fmt.Fprintf(stderr, "bcbot: %v\n", err)
+				return 1
+			}
+		}
+		if *cpuProf != "" {
+			f, err := os.Create(*cpuProf)
+			if err != nil {
+				fmt.Fprintf(stderr, "bcbot: %v\n", err)
+				return 1
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				fmt.Fprintf(stderr, "bcbot: %v\n", err)
+				return 1
+			}
+			defer pprof.StopCPUProfile()
+		}
+		r, err := loadgen.Run(ctx, lc)
+		if err != nil {
+			fmt.Fprintf(stderr, "bcbot: %v\n", err)
+			return 1
+		}
+		fmt.Fprint(stdout, r)
+		return 0
+	}
+	server, err := resolve(*addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "bcbot: %v\n", err)
+		return 2
 	}
 	cfg := bot.Config{Server: server, Name: *name, Password: *password, Modem: *modem, Logger: log}
 	if server.Addr().IsLoopback() {
@@ -103,15 +162,6 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return 1
 		}
 		cfg.Manifest = m
-	}
-	if *nbots > 0 {
-		lc := bot.LoadConfig{Server: server, Bots: *nbots, Rate: *rate, Duration: time.Duration(*secs * float64(time.Second)),
-			StateUpdates: *states, Password: *password, Manifest: cfg.Manifest, Logger: log}
-		if err := runLoad(ctx, lc, *pid, stdout); err != nil {
-			fmt.Fprintf(stderr, "bcbot: %v\n", err)
-			return 1
-		}
-		return 0
 	}
 	p, err := parsePos(*pos)
 	if err != nil {
@@ -250,54 +300,56 @@ func runDiscover(ctx context.Context, target string, w io.Writer) error {
 	return nil
 }
 
-// runLoad runs the load generator and prints its report, with the server's
-// CPU time when its pid is known.
-func runLoad(ctx context.Context, lc bot.LoadConfig, pid int, w io.Writer) error {
-	var cpu0 time.Duration
-	if pid > 0 {
-		c, err := processCPU(pid)
-		if err != nil {
-			return err
-		}
-		cpu0 = c
+// resolve turns host:port into an address.
+func resolve(addr string) (netip.AddrPort, error) {
+	if ap, err := netip.ParseAddrPort(addr); err == nil {
+		return ap, nil
 	}
-	r, err := bot.RunLoad(ctx, lc)
+	ua, err := net.ResolveUDPAddr("udp4", addr)
 	if err != nil {
-		return err
+		return netip.AddrPort{}, fmt.Errorf("-addr %q: %w", addr, err)
 	}
-	fmt.Fprintln(w, r)
-	if pid > 0 {
-		c, err := processCPU(pid)
-		if err != nil {
-			return err
-		}
-		used := c - cpu0
-		fmt.Fprintf(w, "server CPU: %v over %v (%.1f%% of one core)\n", used, r.Elapsed.Round(time.Millisecond), 100*used.Seconds()/r.Elapsed.Seconds())
-	}
-	return nil
+	return ua.AddrPort(), nil
 }
 
-// processCPU reads a process's user+system CPU time from /proc.
-func processCPU(pid int) (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, fmt.Errorf("reading the server's CPU time: %w", err)
+// serverList reads -addr as a comma-separated list, or as the first of n
+// games on consecutive ports.
+func serverList(addrs string, n int) ([]netip.AddrPort, error) {
+	var out []netip.AddrPort
+	for _, a := range strings.Split(addrs, ",") {
+		ap, err := resolve(strings.TrimSpace(a))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ap)
 	}
-	// Fields after the parenthesised command name; utime and stime are
-	// fields 14 and 15, in clock ticks (100 a second on Linux).
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	if n > 1 {
+		if len(out) != 1 {
+			return nil, errors.New("-games takes one -addr, the first game's")
+		}
+		for i := 1; i < n; i++ {
+			p := int(out[0].Port()) + i
+			if p > 65535 {
+				return nil, fmt.Errorf("-games %d from port %d runs past 65535", n, out[0].Port())
+			}
+			out = append(out, netip.AddrPortFrom(out[0].Addr(), uint16(p)))
+		}
 	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 13 {
-		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	return out, nil
+}
+
+// pidList reads a comma-separated list of process ids.
+func pidList(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		p, err := strconv.Atoi(f)
+		if err != nil || p <= 0 {
+			return nil, fmt.Errorf("-pid %q: not a process id", f)
+		}
+		out = append(out, p)
 	}
-	ut, err1 := strconv.ParseInt(f[11], 10, 64)
-	st, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
-	}
-	return time.Duration(ut+st) * 10 * time.Millisecond, nil
+	return out, nil
 }

@@ -41,6 +41,13 @@ type UserConfig struct {
 	Admin    AdminSection    `toml:"admin"`
 	Store    StoreSection    `toml:"store"`
 	Agones   AgonesSection   `toml:"agones"`
+	// Games are [[games]] tables: more games in this process, each on its
+	// own port (games.go).
+	Games []GameTable `toml:"games"`
+
+	// copies is -games N: N copies of the top-level game on consecutive
+	// ports.
+	copies int
 
 	// reload re-reads the layers this configuration came from (SIGHUP);
 	// nil for a configuration built in code.
@@ -70,10 +77,16 @@ type SimSection struct {
 
 // LimitsSection is [limits]: per-player abuse limits.
 type LimitsSection struct {
-	FlowRate   float64  `toml:"flow_rate"`
-	FlowBurst  float64  `toml:"flow_burst"`
-	FlowBoot   Duration `toml:"flow_boot"`
-	SpoofLimit int      `toml:"spoof_limit"`
+	FlowRate        float64  `toml:"flow_rate"`
+	FlowBurst       float64  `toml:"flow_burst"`
+	FlowBytes       ByteSize `toml:"flow_bytes"`
+	FlowByteBurst   ByteSize `toml:"flow_byte_burst"`
+	FlowBoot        Duration `toml:"flow_boot"`
+	SpoofLimit      int      `toml:"spoof_limit"`
+	JoinsPerAddress int      `toml:"joins_per_address"`
+	// AnswerBytes bounds what the whole process sends a second to
+	// addresses that are not players (GameSpy replies, refusals).
+	AnswerBytes ByteSize `toml:"answer_bytes"`
 }
 
 // ServerSection is [server].
@@ -286,7 +299,8 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 	if c.Checksum.RoundTimeout > 0 {
 		rc.RoundTimeout = time.Duration(c.Checksum.RoundTimeout)
 	}
-	if c.Limits.FlowRate < 0 || c.Limits.FlowBurst < 0 || c.Limits.FlowBoot < 0 || c.Limits.SpoofLimit < 0 {
+	if c.Limits.FlowRate < 0 || c.Limits.FlowBurst < 0 || c.Limits.FlowBoot < 0 || c.Limits.SpoofLimit < 0 ||
+		c.Limits.FlowBytes < 0 || c.Limits.FlowByteBurst < 0 || c.Limits.JoinsPerAddress < 0 || c.Limits.AnswerBytes < 0 {
 		errs = append(errs, fmt.Errorf("limits: values must not be negative"))
 	}
 	if c.Limits.FlowRate > 0 && c.Limits.FlowBurst < 1 {
@@ -294,6 +308,11 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 	}
 	rc.FlowRate, rc.FlowBurst, rc.FlowBoot = c.Limits.FlowRate, c.Limits.FlowBurst, time.Duration(c.Limits.FlowBoot)
 	rc.SpoofLimit = c.Limits.SpoofLimit
+	if c.Limits.FlowBytes > 0 && c.Limits.FlowByteBurst < 512 {
+		errs = append(errs, fmt.Errorf("limits.flow_byte_burst must be at least 512 (one datagram) when flow_bytes is set"))
+	}
+	rc.FlowBytes, rc.FlowByteBurst = float64(c.Limits.FlowBytes), float64(c.Limits.FlowByteBurst)
+	rc.JoinsPerAddress = c.Limits.JoinsPerAddress
 	if pol, err := engine.ParseIntegrityPolicy(c.Sim.Integrity); err != nil {
 		errs = append(errs, fmt.Errorf("simulation.integrity: %w", err))
 	} else {

@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
@@ -20,8 +21,8 @@ import (
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/missions"
+	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/plugins/admin"
-	"github.com/bcserver/bcserver/plugins/gamespy"
 	"github.com/bcserver/bcserver/plugins/metrics"
 )
 
@@ -48,6 +49,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		adminAddr   = fs.String("admin", "", "admin API, console and metrics address, e.g. 127.0.0.1:8080 (overrides admin.listen)")
 		printConfig = fs.Bool("print-config", false, "print the default configuration and exit")
 		showVersion = fs.Bool("version", false, "print the version and exit")
+		copies      = fs.Int("games", 1, "run this many copies of the configured game on consecutive ports from -port (load tests)")
 		healthcheck = fs.String("healthcheck", "", "GET this URL (e.g. http://127.0.0.1:8080/healthz) and exit 0 if it answers 200 (container health checks)")
 	)
 	fs.Usage = func() {
@@ -111,6 +113,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if *adminAddr != "" {
 			uc.Admin.Listen = *adminAddr
 		}
+		uc.copies = *copies
 	}
 	_, statErr := os.Stat(*cfgPath)
 	uc, err := loadLayers(*cfgPath, os.Environ(), flags)
@@ -147,53 +150,73 @@ func serve(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logge
 	})
 }
 
-// served is a running server as the tests see it.
+// served is a running server as the tests see it: the first game, and
+// all of them.
 type served struct {
 	srv      *engine.Server
 	missions *missionSlot
 	op       *operator
+	games    []*gameUnit
 }
 
 func serveFull(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logger, started func(*served)) error {
 	// The log tail feeds the console; every logger below writes through it.
 	tail := admin.NewTail(300)
 	log = slog.New(tail.Handler(log.Handler()))
-	srv, err := engine.Listen(engine.ServerOptions{
-		Addr:   net.JoinHostPort(uc.Server.Address, strconv.Itoa(uc.Server.Port)),
-		Config: rc,
-		Logger: log,
-	})
+	specs, err := uc.games()
 	if err != nil {
 		return err
 	}
-	m := metrics.New(metrics.Options{Server: srv, Logger: log})
-	ms, err := startMission(ctx, uc, srv.Game(), log, m)
-	if err != nil {
-		return err
+	multi := len(specs) > 1
+	p := &process{log: log, answers: bcnet.NewAnswerBudget(int(uc.Limits.AnswerBytes))}
+	if multi {
+		p.registry = metrics.NewRegistry()
 	}
-	// The heartbeats announce the port actually bound (server.port may be
-	// 0), so masters list this game where players can reach it.
-	gs := gamespy.NewPlugin(uc.Plugins.Gamespy.Runtime(), gamespy.PluginOptions{GamePort: int(srv.Addr().Port()), Logger: log})
-	if err := srv.Game().AddPlugin(gs); err != nil {
-		return err
+	var units []*gameUnit
+	defer func() {
+		if err != nil {
+			for _, u := range units {
+				u.srv.Close()
+			}
+		}
+	}()
+	for i, g := range specs {
+		grc := rc
+		if multi {
+			if grc, err = g.Runtime(); err != nil {
+				return fmt.Errorf("game on port %d: %w", g.Server.Port, err)
+			}
+		}
+		grc.TickPhase = time.Duration(i) * grc.TickInterval / time.Duration(len(specs))
+		label := strconv.Itoa(g.Server.Port)
+		if g.Server.Port == 0 {
+			label = "game" + strconv.Itoa(i)
+		}
+		var u *gameUnit
+		if u, err = startGame(ctx, p, g, grc, label, multi); err != nil {
+			return fmt.Errorf("game %s: %w", label, err)
+		}
+		units = append(units, u)
 	}
-	m.SetGamespy(func() (uint64, uint64) { s := gs.Stats(); return s.Queries, s.RateLimited })
-	op, err := startOperator(uc, srv, ms, gs, m, tail, log)
+	if multi {
+		log.Info("games in this process", "games", len(units))
+	}
+	op, err := startOperator(uc, units, tail, log)
 	if err != nil {
 		return err
 	}
 	defer op.stop()
-	stopHUP := watchHUP(ctx, uc, srv, ms, log)
+	stopHUP := watchHUP(ctx, units, log)
 	defer stopHUP()
 	op.ready()
+	// Loading ship data, manifests and missions leaves megabytes of
+	// garbage that an idle server would otherwise keep until its heap
+	// grows enough for a collection: hand it back now.
+	debug.FreeOSMemory()
 	if started != nil {
-		started(&served{srv: srv, missions: ms, op: op})
+		started(&served{srv: units[0].srv, missions: units[0].missions, op: op, games: units})
 	}
-	err = srv.Run(ctx)
-	if errors.Is(err, context.Canceled) {
-		return nil
-	}
-	return err
+	return runGames(ctx, units, log)
 }
 
 // ids gives players uids that are stable for the life of the process,

@@ -16,17 +16,13 @@ import (
 // and places it at pos facing +Y.
 func spawn(t *testing.T, b *bot.Bot, species uint8, id int32, pos [3]float32) {
 	t.Helper()
-	raw, err := bot.ShipCreate(int(b.Settings().Slot), b.ID(), "ship")
+	// The species' own subsystem tail: the server checks it against the
+	// class (simulation.md 3.4).
+	raw, err := bot.Spawn(int(b.Settings().Slot), b.ID(), "ship", species, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := codec.DecodeObjCreate(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.ObjectID = id
-	m.Ship.Species = species
-	if err := b.Send(m.AppendTo(nil), true); err != nil {
+	if err := b.Send(raw, true); err != nil {
 		t.Fatal(err)
 	}
 	up := codec.StateUpdate{ObjectID: id, Flags: codec.StatePosition | codec.StateForward | codec.StateUp,

@@ -21,7 +21,6 @@ import (
 	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/agones"
-	"github.com/bcserver/bcserver/plugins/gamespy"
 	"github.com/bcserver/bcserver/plugins/metrics"
 	"github.com/bcserver/bcserver/plugins/store"
 )
@@ -124,12 +123,14 @@ func adminToken(s AdminSection, log *slog.Logger) (string, error) {
 // history, the admin HTTP server and Agones.
 type operator struct {
 	log      *slog.Logger
-	srv      *engine.Server
+	srv      *engine.Server // the first game: the admin API at / and Agones
 	missions *missionSlot
 	metrics  *metrics.Metrics
+	games    []*gameUnit
 	store    *store.Store
-	recorder *store.Recorder
-	admin    *admin.Admin
+	recorder *store.Recorder // the first game's
+	admin    *admin.Admin    // the first game's
+	admins   []*admin.Admin  // every game's
 	http     *http.Server
 	httpDone chan error
 	addr     net.Addr
@@ -138,13 +139,19 @@ type operator struct {
 	started  time.Time
 }
 
-// startOperator adds the operator plugins to the game (before it runs)
-// and opens the admin listener.
-func startOperator(uc UserConfig, srv *engine.Server, ms *missionSlot, gs *gamespy.Plugin, m *metrics.Metrics, tail *admin.Tail, log *slog.Logger) (*operator, error) {
-	op := &operator{log: log, srv: srv, missions: ms, metrics: m, started: time.Now()}
-	g := srv.Game()
-	if err := g.AddPlugin(m); err != nil {
-		return nil, err
+// startOperator adds the operator plugins to the games (before they run)
+// and opens the admin listener. The games share one store, one registry
+// behind /metrics (a game label on every series when there are several)
+// and one HTTP server: the first game's API and console at /, every
+// game's API under /games/<label>/, and the list at /games. Agones, one
+// sidecar per process, follows the first game.
+func startOperator(uc UserConfig, units []*gameUnit, tail *admin.Tail, log *slog.Logger) (*operator, error) {
+	first := units[0]
+	op := &operator{log: log, srv: first.srv, missions: first.missions, metrics: first.metrics, games: units, started: time.Now()}
+	for _, u := range units {
+		if err := u.srv.Game().AddPlugin(u.metrics); err != nil {
+			return nil, err
+		}
 	}
 	if uc.Store.Path != "" {
 		st, err := store.Open(uc.resolve(uc.Store.Path), store.Options{Logger: log})
@@ -152,14 +159,18 @@ func startOperator(uc UserConfig, srv *engine.Server, ms *missionSlot, gs *games
 			return nil, fmt.Errorf("plugin/store: %w", err)
 		}
 		op.store = st
-		m.SetStore(func() (uint64, uint64) { return st.Dropped.Load(), st.Failed.Load() })
-		op.recorder = store.NewRecorder(st, store.RecorderOptions{Mode: ms.Mode, Server: uc.Server.Name, Logger: log})
-		ms.cut = op.recorder.Cut
-		if err := g.AddPlugin(op.recorder); err != nil {
-			st.Close()
-			return nil, err
+		for _, u := range units {
+			u.metrics.SetStore(func() (uint64, uint64) { return st.Dropped.Load(), st.Failed.Load() })
+			u.recorder = store.NewRecorder(st, store.RecorderOptions{Mode: u.missions.Mode, Server: u.uc.Server.Name, Logger: log})
+			u.missions.cut = u.recorder.Cut
+			if err := u.srv.Game().AddPlugin(u.recorder); err != nil {
+				st.Close()
+				return nil, err
+			}
 		}
+		op.recorder = first.recorder
 	}
+	g := first.srv.Game()
 	if url, ok, err := agones.FromEnv(); err != nil {
 		op.close()
 		return nil, fmt.Errorf("plugin/agones: %w", err)
@@ -183,27 +194,31 @@ func startOperator(uc UserConfig, srv *engine.Server, ms *missionSlot, gs *games
 		return nil, fmt.Errorf("plugin/admin: %w", err)
 	}
 	op.token = tok
-	aopts := admin.Options{
-		Server: srv, Token: tok, Version: versionString(), Missions: ms, Bans: newBanList(g, func() []string { return g.Config().Bans }),
-		Metrics: promhttp.HandlerFor(m.Registry(), promhttp.HandlerOpts{}), Tail: tail,
-		Audit: m.AdminAction, Logger: log,
-	}
-	if op.store != nil {
-		aopts.History = op.store
-		aopts.Cut = op.recorder.Cut
-	}
-	a, err := admin.New(aopts)
-	if err != nil {
-		op.close()
-		return nil, err
+	metricsHandler := promhttp.HandlerFor(first.metrics.Registry(), promhttp.HandlerOpts{})
+	for _, u := range units {
+		gg := u.srv.Game()
+		aopts := admin.Options{
+			Server: u.srv, Token: tok, Version: versionString(), Missions: u.missions, Bans: newBanList(gg, func() []string { return gg.Config().Bans }),
+			Metrics: metricsHandler, Tail: tail, Audit: u.metrics.AdminAction, Logger: log,
+		}
+		if op.store != nil {
+			aopts.History = op.store
+			aopts.Cut = u.recorder.Cut
+		}
+		a, err := admin.New(aopts)
+		if err != nil {
+			op.close()
+			return nil, err
+		}
+		op.admins = append(op.admins, a)
 	}
 	ln, err := net.Listen("tcp", uc.Admin.Listen)
 	if err != nil {
 		op.close()
 		return nil, fmt.Errorf("plugin/admin: %w", err)
 	}
-	op.admin, op.addr = a, ln.Addr()
-	op.http = &http.Server{Handler: a, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
+	op.admin, op.addr = op.admins[0], ln.Addr()
+	op.http = &http.Server{Handler: op.handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
 	op.httpDone = make(chan error, 1)
 	go func() { op.httpDone <- op.http.Serve(ln) }()
 	log.Info("admin console and API listening", "component", "plugin/admin", "url", "http://"+ln.Addr().String()+"/")
@@ -212,8 +227,8 @@ func startOperator(uc UserConfig, srv *engine.Server, ms *missionSlot, gs *games
 
 // ready marks the server as taking players.
 func (op *operator) ready() {
-	if op.admin != nil {
-		op.admin.SetReady(true)
+	for _, a := range op.admins {
+		a.SetReady(true)
 	}
 }
 
@@ -221,8 +236,10 @@ func (op *operator) ready() {
 // then logs the session summary.
 func (op *operator) stop() {
 	if op.http != nil {
-		op.admin.SetReady(false)
-		op.admin.Close()
+		for _, a := range op.admins {
+			a.SetReady(false)
+			a.Close()
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		_ = op.http.Shutdown(ctx)
 		cancel()
@@ -241,20 +258,28 @@ func (op *operator) close() {
 	}
 }
 
-// summary is the session's one-line account at shutdown.
+// summary is the session's one-line account at shutdown, one per game.
 func (op *operator) summary() {
-	st := op.srv.Stats()
-	gs := &op.srv.Game().Stats
-	matches := 0
-	if op.recorder != nil {
-		matches = op.recorder.Recorded
+	for _, u := range op.games {
+		st := u.srv.Stats()
+		ss := u.srv.SocketStats()
+		gs := &u.srv.Game().Stats
+		matches := 0
+		if u.recorder != nil {
+			matches = u.recorder.Recorded
+		}
+		log := op.log
+		if len(op.games) > 1 {
+			log = log.With("game", u.label)
+		}
+		log.Info("session summary",
+			"uptime", time.Since(op.started).Round(time.Second),
+			"matches_recorded", matches,
+			"players_joined", gs.Joins.Load(),
+			"datagrams_in", st.DatagramsIn.Load(), "bytes_in", st.BytesIn.Load(),
+			"datagrams_out", st.DatagramsOut.Load(), "bytes_out", st.BytesOut.Load(),
+			"read_calls", ss.Reads.Load(), "write_calls", ss.Writes.Load())
 	}
-	op.log.Info("session summary",
-		"uptime", time.Since(op.started).Round(time.Second),
-		"matches_recorded", matches,
-		"players_joined", gs.Joins.Load(),
-		"datagrams_in", st.DatagramsIn.Load(), "bytes_in", st.BytesIn.Load(),
-		"datagrams_out", st.DatagramsOut.Load(), "bytes_out", st.BytesOut.Load())
 }
 
 // timedGame is the game as a mission sees it, with the time spent in each

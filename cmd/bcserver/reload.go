@@ -7,10 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"os/signal"
 	"reflect"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
@@ -32,32 +30,6 @@ func loadLayers(path string, environ []string, flags func(*UserConfig)) (UserCon
 	}
 	uc.reload = func() (UserConfig, error) { return loadLayers(path, os.Environ(), flags) }
 	return uc, nil
-}
-
-// watchHUP re-reads the configuration on SIGHUP and applies it; the
-// returned func stops watching.
-func watchHUP(ctx context.Context, uc UserConfig, srv *engine.Server, ms *missionSlot, log *slog.Logger) func() {
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		cur := uc
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-hup:
-				cur = reconfigure(ctx, cur, srv, ms, log)
-			}
-		}
-	}()
-	return func() {
-		signal.Stop(hup)
-		cancel()
-		<-done
-	}
 }
 
 // reconfigure applies a re-read configuration: names, limits, password, the

@@ -13,8 +13,10 @@ import (
 // play the same way a stock client does.
 
 // Spawn returns the ObjCreateTeam for a ship of species with the given
-// object id (the captured Akira body with its species and id replaced, as
-// a stock client spawns and respawns: ids from its slot's block).
+// object id, as a stock client spawns and respawns (ids from its slot's
+// block): the captured Akira body with its species and id replaced, and
+// the full-health subsystem tail of the species' class (simulation.md
+// 3.4; the server checks it against the class).
 func Spawn(slot int, playerID uint8, name string, species uint8, objectID int32) ([]byte, error) {
 	raw, err := ShipCreate(slot, playerID, name)
 	if err != nil {
@@ -26,6 +28,15 @@ func Spawn(slot int, playerID uint8, name string, species uint8, objectID int32)
 	}
 	m.ObjectID = objectID
 	m.Ship.Species = species
+	reg, err := ships.Vanilla()
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := reg.Class(int(species)); ok {
+		var w codec.Writer
+		ships.AppendTail(&w, ships.NewShip(c, objectID), ships.DefaultTail())
+		m.Ship.Tail = w.Bytes()
+	}
 	return m.AppendTo(nil), nil
 }
 

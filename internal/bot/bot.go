@@ -104,8 +104,8 @@ type Bot struct {
 	name     string
 	peers    map[byte]string
 
-	manifest *checksum.Manifest
-	buf      []byte
+	join Joiner
+	buf  []byte
 }
 
 // New binds the bot's socket. Start connects.
@@ -127,14 +127,15 @@ func New(cfg Config) (*Bot, error) {
 			return nil, err
 		}
 	}
-	sock, err := bcnet.Listen(cfg.Local, 0)
+	sock, err := bcnet.Listen(cfg.Local, bcnet.SocketOptions{ReadBuffer: 256 << 10, WriteBuffer: 256 << 10})
 	if err != nil {
 		return nil, err
 	}
 	b := &Bot{
 		cfg: cfg, log: log.With("component", "bot", "name", cfg.Name), sock: sock,
 		cmds: make(chan func(), 256), inbox: make(chan Message, cfg.Inbox), done: make(chan struct{}),
-		changed: make(chan struct{}), manifest: m, buf: make([]byte, 0, 512),
+		changed: make(chan struct{}), buf: make([]byte, 0, 512),
+		join: Joiner{Manifest: m, Modem: cfg.Modem, Silent: cfg.Silent, Tamper: cfg.Tamper},
 		name: cfg.Name, peers: make(map[byte]string), id: bcnet.PeerUnassigned,
 	}
 	ip := [4]byte{127, 0, 0, 1}
@@ -270,6 +271,7 @@ func (b *Bot) do(fn func() error) error {
 	errc := make(chan error, 1)
 	select {
 	case b.cmds <- func() { errc <- fn() }:
+		b.sock.Wake()
 	case <-b.done:
 		return errors.New("bot closed")
 	}
@@ -320,13 +322,12 @@ func (b *Bot) setState(s State, err error) {
 func (b *Bot) run(ctx context.Context) {
 	defer close(b.done)
 	defer b.sock.Close()
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	in := b.sock.Packets()
+	stop := context.AfterFunc(ctx, b.sock.Wake)
+	defer stop()
 	b.flush(time.Now())
+	next := time.Now().Add(10 * time.Millisecond)
 	for {
-		select {
-		case <-ctx.Done():
+		if ctx.Err() != nil {
 			// Leave as a quitting stock client does, so the server need
 			// not wait for a timeout.
 			if b.client.State() == bcnet.ClientConnected {
@@ -335,40 +336,50 @@ func (b *Bot) run(ctx context.Context) {
 			}
 			b.setState(Closed, ctx.Err())
 			return
-		case p, ok := <-in:
-			if !ok {
-				b.setState(Closed, errors.New("socket closed"))
-				return
-			}
-			now := time.Now()
-			d := p.Data()
-			if p.Addr == b.cfg.Server && len(d) >= 2 && d[0] != '\\' {
+		}
+		pkts, err := b.sock.Receive(next)
+		if err != nil {
+			b.setState(Closed, errors.New("socket closed"))
+			return
+		}
+		now := time.Now()
+		for _, p := range pkts {
+			if d := p.Data; p.Addr == b.cfg.Server && len(d) >= 2 && d[0] != '\\' {
 				alby.Decrypt(d)
 				if err := b.client.Receive(now, d); err != nil {
 					b.log.Debug("bad datagram from server", "err", err)
 				}
 			}
-			b.sock.Release(p)
-			b.flush(now)
-		case now := <-tick.C:
+		}
+		if !now.Before(next) {
+			next = now.Add(10 * time.Millisecond)
 			if err := b.client.Tick(now); err != nil {
 				b.setState(Closed, fmt.Errorf("server connection: %w", err))
+				b.flush(now)
 				return
 			}
-			b.flush(now)
-		case fn := <-b.cmds:
-			fn()
-			b.flush(time.Now())
 		}
+		for more := true; more; {
+			select {
+			case fn := <-b.cmds:
+				fn()
+			default:
+				more = false
+			}
+		}
+		b.flush(now)
 		if b.State() == Closed {
-			// Give the disconnect or last ACKs a moment to leave, then stop.
-			b.flush(time.Now())
-			return
+			return // the disconnect or last ACKs have left with the flush
 		}
 	}
 }
 
 func (b *Bot) flush(now time.Time) {
+	defer func() {
+		if err := b.sock.Flush(); err != nil {
+			b.log.Debug("send failed", "err", err)
+		}
+	}()
 	for i := 0; i < 1024; i++ {
 		d := b.client.Flush(now, b.buf[:0])
 		if d == nil {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
-	"github.com/bcserver/bcserver/engine/checksum"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -57,41 +56,34 @@ func (e *botEvents) Message(payload []byte, reliable bool) {
 	if len(payload) == 0 {
 		return
 	}
-	switch payload[0] {
-	case codec.OpChecksumRequest:
-		b.answerChecksum(payload)
+	send := func(m []byte) { _ = b.client.Send(m, true) }
+	switch b.join.Handle(payload, b.client.ID(), send) {
+	case JoinChecksum:
 		return
-	case codec.OpSettings:
-		if s, err := codec.DecodeSettings(payload); err == nil {
-			s.Map = append([]byte(nil), s.Map...)
-			b.mu.Lock()
-			b.settings = s
-			if s.NameChanged {
-				b.name = s.NewName
-			}
-			b.mu.Unlock()
-			if s.NameChanged {
-				// The stock client adopts the new name and announces it
-				// with its identity again (handshake.md 2.5).
-				_ = b.client.SetName(s.NewName)
-			}
+	case JoinSettings:
+		s := b.join.Settings
+		b.mu.Lock()
+		b.settings = s
+		if s.NameChanged {
+			b.name = s.NewName
 		}
-	case codec.OpGameInit:
-		// The stock client answers Settings + GameInit with 2A 20 (2A 21 on
-		// a modem).
-		_ = b.client.Send(codec.NewPlayerInGame{Modem: b.cfg.Modem}.AppendTo(nil), true)
+		b.mu.Unlock()
+		if s.NameChanged {
+			// The stock client adopts the new name and announces it
+			// with its identity again (handshake.md 2.5).
+			_ = b.client.SetName(s.NewName)
+		}
+	case JoinLoading:
 		b.setState(Loading, nil)
-	case codec.OpChecksumFailFile, codec.OpChecksumFailVer:
+	case JoinRejected:
 		if !b.cfg.StayOnReject {
 			// The stock client leaves by itself (handshake.md 2.4).
 			f, _ := codec.DecodeChecksumFail(payload)
 			_ = b.client.Disconnect()
 			defer b.setState(Closed, fmt.Errorf("checksum rejected (0x%02X %q)", payload[0], f.File))
 		}
-	case codec.OpPlayerListEvent:
-		if ev, err := codec.DecodePlayerListEvent(payload); err == nil && ev.Code == codec.EventNewPlayerInGame && ev.PeerID == b.client.ID() {
-			b.setState(InGame, nil)
-		}
+	case JoinInGame:
+		b.setState(InGame, nil)
 	}
 	now := time.Now()
 	if b.cfg.OnMessage != nil && b.cfg.OnMessage(now, payload) {
@@ -115,31 +107,4 @@ func (e *botEvents) Message(payload []byte, reliable bool) {
 		default:
 		}
 	}
-}
-
-func (b *Bot) answerChecksum(payload []byte) {
-	req, err := codec.DecodeChecksumRequest(payload)
-	if err != nil {
-		b.log.Debug("bad checksum request", "err", err)
-		return
-	}
-	resp, ok := b.manifest.Answer(req)
-	if !ok {
-		if b.cfg.Silent {
-			return // a stock client with no matching files sends nothing
-		}
-		resp = codec.ChecksumResponse{Round: req.Round, DirHash: checksum.RequestDirHash(req.Dir)}
-		if req.Round == 0 {
-			resp.RefHash = b.manifest.RefHash()
-		}
-	}
-	if b.cfg.Tamper != nil {
-		b.cfg.Tamper(req, &resp)
-	}
-	out, err := resp.AppendTo(nil)
-	if err != nil {
-		b.log.Debug("encoding checksum response", "err", err)
-		return
-	}
-	_ = b.client.Send(out, true)
 }

@@ -115,10 +115,12 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 		reason string
 		v      uint64
 	}{
-		{"socket_overflow", sock.Overflow.Load()},
 		{"oversize", sock.Oversize.Load()},
 		{"malformed_datagram", s.host.Malformed + s.conns.malformed},
 		{"stranger", s.host.Strangers},
+		{"stranger_budget", s.host.StrangersDropped},
+		{"unanswered_connect", s.host.Unverified},
+		{"answer_budget", s.host.AnswersDropped},
 		{"duplicate", s.conns.duplicates},
 		{"out_of_window", s.conns.outOfWindow},
 		{"reassembly", s.conns.reassemblyDrops},

@@ -34,6 +34,14 @@ type Options struct {
 	// Mission returns the running mission's name (for the lua labels).
 	Mission func() string
 	Logger  *slog.Logger
+	// Registry, when set, is shared by the games of one process: each
+	// game's Metrics registers its series there with a game label (Game),
+	// and the caller registers the Go and process collectors once. nil
+	// gives this Metrics a registry of its own with those collectors.
+	Registry *prometheus.Registry
+	// Game labels every series of this game (game="22101") in a shared
+	// Registry; empty for none.
+	Game string
 }
 
 // Metrics is the engine plugin and the Prometheus registry behind
@@ -67,7 +75,10 @@ func New(opts Options) *Metrics {
 	if opts.Mission == nil {
 		opts.Mission = func() string { return "" }
 	}
-	m := &Metrics{opts: opts, log: log.With("component", "plugin/metrics"), reg: prometheus.NewRegistry(), snapshotTimeout: 2 * time.Second}
+	m := &Metrics{opts: opts, log: log.With("component", "plugin/metrics"), reg: opts.Registry, snapshotTimeout: 2 * time.Second}
+	if m.reg == nil {
+		m.reg = NewRegistry()
+	}
 	m.tick = prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name: "bcserver_tick_duration_seconds", Help: "Time one game-loop pass with game ticks took (missions, simulation, StateUpdates, transport timers).",
 		Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25},
@@ -99,12 +110,20 @@ func New(opts Options) *Metrics {
 	m.adminActions = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "bcserver_admin_actions_total", Help: "Mutating admin API calls, by action.",
 	}, []string{"action"})
-	m.reg.MustRegister(m.tick, m.batch, m.rtt, m.luaTime, m.luaOverruns, m.reloads, m.leaves, m.ended, m.adminActions,
-		collector{m},
-		collectors.NewGoCollector(),
-		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-	)
+	var r prometheus.Registerer = m.reg
+	if opts.Game != "" {
+		r = prometheus.WrapRegistererWith(prometheus.Labels{"game": opts.Game}, m.reg)
+	}
+	r.MustRegister(m.tick, m.batch, m.rtt, m.luaTime, m.luaOverruns, m.reloads, m.leaves, m.ended, m.adminActions, collector{m})
 	return m
+}
+
+// NewRegistry returns a registry with the Go runtime and process
+// collectors, for the games of one process to share (Options.Registry).
+func NewRegistry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
 }
 
 // Registry returns the registry to serve (promhttp.HandlerFor).

@@ -1,0 +1,86 @@
+package ships
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/bcserver/bcserver/codec"
+)
+
+// ErrTail is wrapped by every tail-grammar error.
+var ErrTail = errors.New("subsystem tail does not match the class")
+
+// CheckTail reports whether tail is a well-formed ObjCreate subsystem
+// tail of class c (simulation.md 3.4): each top-level entry in order in its
+// full-state form, packed bits in groups of 1..5 with no bit left over,
+// and nothing after the last entry. It reads only; a host relaying a
+// client's ship keeps the bytes as they are. The grammar fixes the length
+// of a class's tail (Akira 51 bytes, Sovereign 53, ...).
+func CheckTail(c *Class, tail []byte) error {
+	var r codec.Reader
+	r.Reset(tail)
+	for i := range c.Entries {
+		e := &c.Entries[i]
+		r.Raw(1 + e.Children) // conditions: the entry's, then its children's
+		switch e.Kind {
+		case KindBase:
+			continue
+		case KindReactor:
+			r.Raw(2)
+			continue
+		}
+		r.U8() // power
+		switch e.Kind {
+		case KindShield:
+			r.Raw(6)
+		case KindCloak:
+			r.Bit()
+		case KindPhaserSystem, KindTorpedoSystem, KindTractorSystem:
+			r.Bit()
+			r.U8()
+		case KindPulseSystem:
+			r.Bit()
+		}
+		if r.Err() != nil {
+			break
+		}
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("%s: %w (%w)", c.Name, ErrTail, err)
+	}
+	if r.Len() != 0 {
+		return fmt.Errorf("%s: %d bytes after the last entry: %w", c.Name, r.Len(), ErrTail)
+	}
+	if n := r.BitsLeft(); n != 0 {
+		return fmt.Errorf("%s: %d packed bits left over: %w", c.Name, n, ErrTail)
+	}
+	return nil
+}
+
+// TailLen returns the length of class c's tail.
+func TailLen(c *Class) int {
+	n, bits := 0, 0
+	for i := range c.Entries {
+		e := &c.Entries[i]
+		n += 1 + e.Children
+		switch e.Kind {
+		case KindBase:
+			continue
+		case KindReactor:
+			n += 2
+			continue
+		}
+		n++
+		switch e.Kind {
+		case KindShield:
+			n += 6
+		case KindCloak, KindPulseSystem:
+			bits++
+		case KindPhaserSystem, KindTorpedoSystem, KindTractorSystem:
+			bits++
+			n++
+		}
+	}
+	// Each group of up to five bits takes one byte.
+	return n + (bits+4)/5
+}
