@@ -213,6 +213,11 @@ func serveFull(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.L
 	// garbage that an idle server would otherwise keep until its heap
 	// grows enough for a collection: hand it back now.
 	debug.FreeOSMemory()
+	if n, err := releaseStartupPages(); err != nil {
+		log.Debug("start-up pages of the program file kept", "err", err)
+	} else if n > 0 {
+		log.Debug("start-up pages of the program file released", "bytes", n)
+	}
 	if started != nil {
 		started(&served{srv: units[0].srv, missions: units[0].missions, op: op, games: units})
 	}
