@@ -100,14 +100,7 @@ func (p *Proxy) SetBlackouts(up, down bool) {
 	p.blackout.Store(down)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, s := range p.sessions {
-		s.upMu.Lock()
-		s.upF.SetBlackout(up)
-		s.upMu.Unlock()
-		s.downMu.Lock()
-		s.downF.SetBlackout(down)
-		s.downMu.Unlock()
-	}
+	p.eachFilter(func(f *Filter) { f.SetBlackout(up) }, func(f *Filter) { f.SetBlackout(down) })
 }
 
 // Set changes the impairment of both directions for every session.
@@ -115,12 +108,18 @@ func (p *Proxy) Set(up, down Config) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.up, p.down = up, down
+	p.eachFilter(func(f *Filter) { f.Set(up) }, func(f *Filter) { f.Set(down) })
+}
+
+// eachFilter applies up and down to every session's filters, each under
+// its lock; p.mu is held by the caller.
+func (p *Proxy) eachFilter(up, down func(*Filter)) {
 	for _, s := range p.sessions {
 		s.upMu.Lock()
-		s.upF.Set(up)
+		up(s.upF)
 		s.upMu.Unlock()
 		s.downMu.Lock()
-		s.downF.Set(down)
+		down(s.downF)
 		s.downMu.Unlock()
 	}
 }
