@@ -135,13 +135,14 @@ type process struct {
 	log      *slog.Logger
 	registry *prometheus.Registry // nil with one game: its own registry
 	answers  *bcnet.AnswerBudget
+	watches  *missionWatches // one watcher per missions folder
 }
 
 // startGame binds one game's socket and starts its mission, GameSpy and
 // metrics plugins (before it runs).
 // label names it in logs and metrics: its port, or its index when the
 // port is left to the system.
-func startGame(ctx context.Context, p *process, uc UserConfig, rc engine.Config, label string, multi bool) (*gameUnit, error) {
+func startGame(p *process, uc UserConfig, rc engine.Config, label string, multi bool) (*gameUnit, error) {
 	rc.Answers = p.answers
 	log := p.log
 	if multi {
@@ -162,7 +163,7 @@ func startGame(ctx context.Context, p *process, uc UserConfig, rc engine.Config,
 		mo.Game = u.label
 	}
 	u.metrics = metrics.New(mo)
-	if u.missions, err = startMission(ctx, uc, srv.Game(), log, u.metrics); err != nil {
+	if u.missions, err = startMission(p.watches, uc, srv.Game(), log, u.metrics); err != nil {
 		return nil, err
 	}
 	// The heartbeats announce the port actually bound (server.port may be

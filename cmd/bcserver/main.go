@@ -168,7 +168,7 @@ func serveFull(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.L
 		return err
 	}
 	multi := len(specs) > 1
-	p := &process{log: log, answers: bcnet.NewAnswerBudget(int(uc.Limits.AnswerBytes))}
+	p := &process{log: log, answers: bcnet.NewAnswerBudget(int(uc.Limits.AnswerBytes)), watches: newMissionWatches(ctx, log)}
 	if multi {
 		p.registry = metrics.NewRegistry()
 	}
@@ -193,7 +193,7 @@ func serveFull(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.L
 			label = "game" + strconv.Itoa(i)
 		}
 		var u *gameUnit
-		if u, err = startGame(ctx, p, g, grc, label, multi); err != nil {
+		if u, err = startGame(p, g, grc, label, multi); err != nil {
 			return fmt.Errorf("game %s: %w", label, err)
 		}
 		units = append(units, u)
@@ -230,7 +230,7 @@ var ids = lua.NewIdentities()
 
 // startMission loads the configured mission on the game (before it runs)
 // and reloads it when its files change, until ctx ends.
-func startMission(ctx context.Context, uc UserConfig, g *engine.Game, log *slog.Logger, m *metrics.Metrics) (*missionSlot, error) {
+func startMission(watches *missionWatches, uc UserConfig, g *engine.Game, log *slog.Logger, m *metrics.Metrics) (*missionSlot, error) {
 	fsys, where, err := uc.MissionsFS()
 	if err != nil {
 		return nil, err
@@ -272,7 +272,7 @@ func startMission(ctx context.Context, uc UserConfig, g *engine.Game, log *slog.
 				wo.Poll = lua.DefaultPollInterval
 			}
 		}
-		err := lua.Watch(ctx, wo, func(paths []string) {
+		err := watches.subscribe(wo, func(paths []string) {
 			for _, p := range paths {
 				if ms.current().Affects(p) {
 					reload("changed " + p)
