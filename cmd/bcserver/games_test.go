@@ -159,3 +159,30 @@ func TestTwoGamesOneProcess(t *testing.T) {
 		t.Fatal("the failure was not logged")
 	}
 }
+
+// The commented [[games]] example at the end of the default configuration
+// is a working configuration once uncommented.
+func TestDefaultConfigGamesExample(t *testing.T) {
+	s := string(defaultTOML)
+	i := strings.Index(s, "# [[games]]")
+	if i < 0 {
+		t.Fatal("no [[games]] example in default.toml")
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for _, l := range strings.Split(s[i:], "\n") {
+		b.WriteString(strings.TrimPrefix(strings.TrimPrefix(l, "#"), " "))
+		b.WriteString("\n")
+	}
+	c := DefaultUserConfig()
+	if err := decodeStrict([]byte(b.String()), &c); err != nil {
+		t.Fatalf("%v\n%s", err, b.String()[i:])
+	}
+	gs, err := c.games()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gs) != 2 || gs[0].Server.Port != 22101 || gs[1].Server.Name != "Duel" || gs[1].Server.MaxPlayers != 2 || gs[1].Mission["frag_limit"] != int64(5) {
+		t.Fatalf("games %+v", gs)
+	}
+}
