@@ -12,10 +12,11 @@ var ErrTail = errors.New("subsystem tail does not match the class")
 
 // CheckTail reports whether tail is a well-formed ObjCreate subsystem
 // tail of class c (simulation.md 3.4): each top-level entry in order in its
-// full-state form, packed bits in groups of 1..5 with no bit left over,
-// and nothing after the last entry. It reads only; a host relaying a
-// client's ship keeps the bytes as they are. The grammar fixes the length
-// of a class's tail (Akira 51 bytes, Sovereign 53, ...).
+// full-state form, packed bits in groups of 1..5 with no bit left over and
+// in as few group bytes as the stock writer uses, and nothing after the
+// last entry. It reads only; a host relaying a client's ship keeps the
+// bytes as they are. A class's tail thus has a fixed length, TailLen
+// (Akira 51 bytes, Sovereign 53, ...).
 func CheckTail(c *Class, tail []byte) error {
 	var r codec.Reader
 	r.Reset(tail)
@@ -53,6 +54,13 @@ func CheckTail(c *Class, tail []byte) error {
 	}
 	if n := r.BitsLeft(); n != 0 {
 		return fmt.Errorf("%s: %d packed bits left over: %w", c.Name, n, ErrTail)
+	}
+	// A reader takes bits in groups of any size from 1 to 5, but the stock
+	// writer keeps a group open until it holds five, so a client's tail
+	// has exactly TailLen bytes; more means groups split up, which only a
+	// made-up message does (and which would let a tail outgrow its class).
+	if len(tail) != TailLen(c) {
+		return fmt.Errorf("%s: %d bytes, the class's tail has %d (packed bits not grouped by five): %w", c.Name, len(tail), TailLen(c), ErrTail)
 	}
 	return nil
 }
