@@ -19,6 +19,10 @@ type Observer interface {
 	// BatchDone reports the time from taking a batch of datagrams off the
 	// socket queue to the flush that sent what they caused (the relays).
 	BatchDone(d time.Duration)
+	// ReceiveDelay reports how long the oldest datagram of a batch waited
+	// in the socket before the game read it (where the platform
+	// timestamps arrivals): near zero unless the process lacks CPU.
+	ReceiveDelay(d time.Duration)
 }
 
 // SetObserver installs o (nil removes it). Call it on the game goroutine.

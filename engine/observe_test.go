@@ -37,8 +37,9 @@ func BenchmarkSendCounting(b *testing.B) {
 
 type recordingObserver struct{ ticks, batches int }
 
-func (r *recordingObserver) TickDone(time.Duration)  { r.ticks++ }
-func (r *recordingObserver) BatchDone(time.Duration) { r.batches++ }
+func (r *recordingObserver) TickDone(time.Duration)     { r.ticks++ }
+func (r *recordingObserver) BatchDone(time.Duration)    { r.batches++ }
+func (r *recordingObserver) ReceiveDelay(time.Duration) {}
 
 // The observer sees one TickDone per Advance that ran ticks, none for one
 // that did not.

@@ -130,6 +130,9 @@ func (s *Server) Run(ctx context.Context) (err error) {
 		}
 		now := time.Now()
 		g.now = now
+		if len(pkts) > 0 && g.obs != nil && !pkts[0].Arrived.IsZero() {
+			g.obs.ReceiveDelay(now.Sub(pkts[0].Arrived)) // the first is the oldest
+		}
 		if len(pkts) > 0 {
 			var bytes uint64
 			for i := range pkts {

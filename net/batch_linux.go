@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"os"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -29,6 +30,8 @@ type batchIO struct {
 	rhdr   [readBatch]mmsghdr
 	riov   [readBatch]unix.Iovec
 	rname  [readBatch]unix.RawSockaddrInet6
+	rctl   [readBatch][stampSpace]byte // SCM_TIMESTAMPNS per datagram
+	stamps bool                        // the kernel timestamps arrivals
 	rn     int
 	rerrno unix.Errno
 
@@ -42,6 +45,9 @@ type batchIO struct {
 
 	readFn, writeFn func(fd uintptr) bool
 }
+
+// stampSpace holds one control message with a struct timespec.
+const stampSpace = 32 // CMSG_SPACE(16) on 64-bit Linux; checked in init
 
 // mmsghdr is struct mmsghdr: a msghdr and the length of its datagram
 // (padded to the msghdr's alignment, as in C).
@@ -67,6 +73,13 @@ func (b *batchIO) init(c *stdnet.UDPConn) error {
 	if serr != nil {
 		return serr
 	}
+	// Arrival times show how long datagrams waited for the game to read
+	// them (Packet.Arrived); without them reading works the same.
+	if unix.CmsgSpace(int(unsafe.Sizeof(unix.Timespec{}))) <= stampSpace {
+		_ = raw.Control(func(fd uintptr) {
+			b.stamps = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1) == nil
+		})
+	}
 	b.rbuf = make([]byte, readBatch*MaxPacket)
 	for i := range b.rhdr {
 		b.riov[i].Base = &b.rbuf[i*MaxPacket]
@@ -89,8 +102,13 @@ func (b *batchIO) init(c *stdnet.UDPConn) error {
 
 func (b *batchIO) recv(fd uintptr) bool {
 	for i := range b.rhdr {
-		b.rhdr[i].Hdr.Namelen = unix.SizeofSockaddrInet6
-		b.rhdr[i].Hdr.Flags = 0
+		h := &b.rhdr[i].Hdr
+		h.Namelen = unix.SizeofSockaddrInet6
+		h.Flags = 0
+		if b.stamps {
+			h.Control = &b.rctl[i][0]
+			h.SetControllen(stampSpace)
+		}
 	}
 	n, _, e := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&b.rhdr[0])), readBatch, unix.MSG_DONTWAIT, 0, 0)
 	if e == unix.EAGAIN || e == unix.EWOULDBLOCK {
@@ -121,9 +139,29 @@ func (b *batchIO) read(c *stdnet.UDPConn, out []Packet, st *SocketStats) ([]Pack
 		if !ok {
 			continue
 		}
-		out = append(out, Packet{Addr: addr, Data: b.rbuf[i*MaxPacket : i*MaxPacket+int(h.Len)]})
+		p := Packet{Addr: addr, Data: b.rbuf[i*MaxPacket : i*MaxPacket+int(h.Len)]}
+		if b.stamps {
+			p.Arrived = arrival(b.rctl[i][:min(int(h.Hdr.Controllen), stampSpace)])
+		}
+		out = append(out, p)
 	}
 	return out, nil
+}
+
+// arrival reads the SCM_TIMESTAMPNS control message the kernel wrote for a
+// datagram (zero if there is none), without the allocations of
+// unix.ParseSocketControlMessage.
+func arrival(ctl []byte) time.Time {
+	const hdr = unix.SizeofCmsghdr
+	if len(ctl) < hdr+int(unsafe.Sizeof(unix.Timespec{})) {
+		return time.Time{}
+	}
+	c := (*unix.Cmsghdr)(unsafe.Pointer(&ctl[0]))
+	if c.Level != unix.SOL_SOCKET || c.Type != unix.SCM_TIMESTAMPNS {
+		return time.Time{}
+	}
+	ts := (*unix.Timespec)(unsafe.Pointer(&ctl[hdr]))
+	return time.Unix(int64(ts.Sec), int64(ts.Nsec))
 }
 
 // decodeSockaddr reads a sockaddr_in or sockaddr_in6 (v4-mapped addresses

@@ -25,6 +25,9 @@ const (
 type Packet struct {
 	Addr netip.AddrPort
 	Data []byte
+	// Arrived is when the kernel queued the datagram on the socket
+	// (Linux); zero where the platform does not say.
+	Arrived time.Time
 }
 
 // SocketStats counts what the socket did and dropped; readable from any

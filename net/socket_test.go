@@ -28,7 +28,7 @@ func receiveN(t *testing.T, s *Socket, n int) []Packet {
 			t.Fatal(err)
 		}
 		for _, p := range pkts {
-			got = append(got, Packet{Addr: p.Addr, Data: bytes.Clone(p.Data)})
+			got = append(got, Packet{Addr: p.Addr, Data: bytes.Clone(p.Data), Arrived: p.Arrived})
 		}
 	}
 	if len(got) != n {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -91,6 +92,11 @@ func TestMetrics(t *testing.T) {
 		"bcserver_tick_duration_seconds", "bcserver_relay_latency_seconds", "bcserver_ticks_total"} {
 		if got, ok := value(mf, name); !ok || got <= 0 {
 			t.Fatalf("%s = %v (%v), want > 0", name, got, ok)
+		}
+	}
+	if runtime.GOOS == "linux" { // where the kernel timestamps arrivals
+		if got, ok := value(mf, "bcserver_receive_delay_seconds"); !ok || got <= 0 {
+			t.Fatalf("bcserver_receive_delay_seconds = %v (%v), want > 0", got, ok)
 		}
 	}
 	if got, ok := value(mf, "bcserver_lua_handler_seconds", "mission", "deathmatch"); !ok || got <= 0 {

@@ -52,6 +52,7 @@ type Metrics struct {
 	reg  *prometheus.Registry
 
 	tick, batch, rtt prometheus.Histogram
+	recvDelay        prometheus.Histogram
 	luaTime          *prometheus.HistogramVec
 	luaOverruns      *prometheus.CounterVec
 	reloads          *prometheus.CounterVec
@@ -87,6 +88,10 @@ func New(opts Options) *Metrics {
 		Name: "bcserver_relay_latency_seconds", Help: "Time from taking received datagrams off the socket queue to the flush that sends what they caused (relays, answers).",
 		Buckets: []float64{.00001, .000025, .00005, .0001, .00025, .0005, .001, .0025, .005, .01, .05},
 	})
+	m.recvDelay = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "bcserver_receive_delay_seconds", Help: "Time the oldest datagram of a batch waited in the socket before its game read it (Linux): grows when the process lacks CPU.",
+		Buckets: []float64{.00001, .000025, .00005, .0001, .00025, .0005, .001, .0025, .005, .01, .05},
+	})
 	m.rtt = prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name: "bcserver_rtt_seconds", Help: "Players' smoothed round-trip times, sampled once a second per in-game player.",
 		Buckets: []float64{.005, .01, .025, .05, .075, .1, .15, .2, .3, .5, 1, 2},
@@ -114,7 +119,7 @@ func New(opts Options) *Metrics {
 	if opts.Game != "" {
 		r = prometheus.WrapRegistererWith(prometheus.Labels{"game": opts.Game}, m.reg)
 	}
-	r.MustRegister(m.tick, m.batch, m.rtt, m.luaTime, m.luaOverruns, m.reloads, m.leaves, m.ended, m.adminActions, collector{m})
+	r.MustRegister(m.tick, m.batch, m.recvDelay, m.rtt, m.luaTime, m.luaOverruns, m.reloads, m.leaves, m.ended, m.adminActions, collector{m})
 	return m
 }
 
@@ -192,6 +197,9 @@ type observer struct{ m *Metrics }
 
 func (o observer) TickDone(d time.Duration)  { o.m.tick.Observe(d.Seconds()) }
 func (o observer) BatchDone(d time.Duration) { o.m.batch.Observe(d.Seconds()) }
+func (o observer) ReceiveDelay(d time.Duration) {
+	o.m.recvDelay.Observe(d.Seconds())
+}
 
 // snapshotNow reads what lives on the game goroutine; on failure (the
 // server stopped) the last snapshot stands.

@@ -9,7 +9,11 @@ import (
 func TestObserverAllocs(t *testing.T) {
 	m := New(Options{})
 	o := observer{m}
-	if n := testing.AllocsPerRun(1000, func() { o.BatchDone(30 * time.Microsecond); o.TickDone(time.Millisecond) }); n != 0 {
+	if n := testing.AllocsPerRun(1000, func() {
+		o.BatchDone(30 * time.Microsecond)
+		o.TickDone(time.Millisecond)
+		o.ReceiveDelay(5 * time.Microsecond)
+	}); n != 0 {
 		t.Fatalf("%v allocations per observation", n)
 	}
 	if n := testing.AllocsPerRun(1000, func() { m.ObserveLua("deathmatch", time.Microsecond, 50*time.Millisecond) }); n != 0 {
