@@ -356,7 +356,15 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 		errs = append(errs, err)
 	}
 	if err := c.Plugins.Gamespy.Runtime().Validate(); err != nil {
-		errs = append(errs, fmt.Errorf("plugins.gamespy: %w", err))
+		// The plugin names each bad key ("masters: ..."): say it as the
+		// file's key path, without the plugin's own prefix on top.
+		if j, ok := errors.Unwrap(err).(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				errs = append(errs, fmt.Errorf("plugins.gamespy.%w", e))
+			}
+		} else {
+			errs = append(errs, fmt.Errorf("plugins.gamespy: %w", err))
+		}
 	}
 	if len(errs) == 0 {
 		if err := rc.Validate(); err != nil {

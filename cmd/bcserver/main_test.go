@@ -66,6 +66,7 @@ func TestConfigErrors(t *testing.T) {
 		{"bad duration", "[checksum]\nround_timeout = \"soon\"\n", "round_timeout"},
 		{"missing manifest", "[checksum]\nmanifest = \"/nonexistent/m.json\"\n", "checksum.manifest"},
 		{"log level", "[server]\nlog_level = \"loud\"\n", "server.log_level"},
+		{"bad master", "[plugins.gamespy]\nmasters = [\"x:abc\"]\n", `plugins.gamespy.masters: "x:abc": bad port "abc"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
