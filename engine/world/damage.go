@@ -47,18 +47,29 @@ type damageResult struct {
 // goes to the hull. Critical subsystems at 0 make the result lethal; the
 // caller then destroys the ship with killShip.
 func (w *World) applyDamage(o *Object, point [3]float32, damage, searchRadius float32, dropReactor bool) damageResult {
+	if o.Model == nil || o.sim.dead || !(damage > 0) {
+		return damageResult{}
+	}
+	var absorbed float32
+	f := facing(point)
+	if s := o.sim.shields[f]; s > 0 {
+		absorbed = min(s, damage)
+		o.sim.shields[f] = s - absorbed
+		damage -= absorbed
+	}
+	res := w.distribute(o, point, damage, searchRadius, dropReactor)
+	res.absorbed = absorbed
+	return res
+}
+
+// distribute gives damage that got past the shields to the subsystems
+// within searchRadius × their radius of the point, each the full amount,
+// and the summed overflow (or, when nothing was in reach, the whole
+// damage) to the hull (simulation.md 5.3).
+func (w *World) distribute(o *Object, point [3]float32, damage, searchRadius float32, dropReactor bool) damageResult {
 	var res damageResult
 	m := o.Model
 	if m == nil || o.sim.dead || !(damage > 0) {
-		return res
-	}
-	f := facing(point)
-	if s := o.sim.shields[f]; s > 0 {
-		res.absorbed = min(s, damage)
-		o.sim.shields[f] = s - res.absorbed
-		damage -= res.absorbed
-	}
-	if damage <= 0 {
 		return res
 	}
 	res.applied = damage

@@ -118,11 +118,17 @@ func (w *World) Tick(now time.Time) {
 }
 
 // shieldTick recharges the facings at the class rate scaled by the shield
-// generator's condition.
+// generator's condition. A generator below its disabled percentage holds
+// every facing at 0 (simulation.md 5.5): no shields at all until it is
+// repaired.
 func shieldTick(o *Object, dt float32) {
 	c := o.Model.Class()
 	gen := o.sim.efficiency
 	if c.ShieldGenerator >= 0 {
+		if SubsystemDisabled(o.Model, c.ShieldGenerator) {
+			o.sim.shields = [6]float32{}
+			return
+		}
 		gen *= o.Model.ConditionFraction(c.ShieldGenerator)
 	}
 	for i := range o.sim.shields {

@@ -130,3 +130,40 @@ func TestIntegrityHash(t *testing.T) {
 		}
 	}
 }
+
+// A shield generator below its disabled percentage takes every facing down
+// at once and none recharges (simulation.md 5.5); repaired, they recharge
+// again.
+func TestShieldGeneratorGate(t *testing.T) {
+	b := newSimBattle(t, 1)
+	o := b.w.Object(shipA)
+	m := o.Model
+	c := m.Class()
+	gen := c.ShieldGenerator
+	if gen < 0 || c.Subsystems[gen].Data == nil {
+		t.Fatal("no shield generator data")
+	}
+	o.sim.shields[facingFront] = c.ShieldHP[facingFront] / 2
+	b.advance(time.Second)
+	if s := o.Shields()[facingFront]; s <= c.ShieldHP[facingFront]/2 {
+		t.Fatalf("a healthy generator did not recharge: %v", s)
+	}
+	pct := c.Subsystems[gen].Data.DisabledPct
+	m.SetCondition(gen, (pct+0.05)*c.Subsystems[gen].MaxCondition)
+	b.advance(200 * time.Millisecond)
+	if o.Shields()[facingRear] == 0 {
+		t.Fatal("a generator above its disabled percentage dropped the shields")
+	}
+	m.SetCondition(gen, (pct-0.05)*c.Subsystems[gen].MaxCondition)
+	for range 30 {
+		b.advance(100 * time.Millisecond)
+		if o.Shields() != [6]float32{} {
+			t.Fatalf("generator at %.0f %% (disabled below %.0f %%): shields %v", 100*(pct-0.05), 100*pct, o.Shields())
+		}
+	}
+	m.SetCondition(gen, c.Subsystems[gen].MaxCondition)
+	b.advance(time.Second)
+	if o.Shields()[facingFront] <= 0 {
+		t.Fatal("the repaired generator did not recharge the shields")
+	}
+}

@@ -268,14 +268,11 @@ func (w *World) applyWeaponHit(shooterID int, ship, target *Object, h Hit) {
 		pt = *h.Point
 	}
 	info := hitInfo{cause: CauseWeapon, attacker: ship, attackerID: shooterID}
-	// The shield facing takes the plain damage; what passes goes through
-	// the weapon distributor.
-	f := facing(pt)
-	absorbed := min(target.sim.shields[f], damage)
-	target.sim.shields[f] -= absorbed
+	// The shield facing stops its share of the plain damage; what passes
+	// goes through the weapon distributor.
 	var res damageResult
-	if rest := damage - absorbed; rest > 0 {
-		res = w.applyDamage(target, pt, rest*weaponDamageFactor, weaponSearch, true)
+	if rest := shieldWeaponHit(target, facing(pt), damage); rest > 0 {
+		res = w.distribute(target, pt, rest*weaponDamageFactor, weaponSearch, true)
 	}
 	w.stats.WeaponHits.Add(1)
 	w.host.Emit(&WeaponHit{ShooterID: shooterID, Shooter: ship, Target: target, Damage: float64(damage), HullHit: res.hull})
@@ -283,4 +280,39 @@ func (w *World) applyWeaponHit(shooterID int, ship, target *Object, h Hit) {
 	if res.lethal {
 		w.killShip(target, info)
 	}
+}
+
+// shieldPass is the share of a weapon hit that passes a shield facing
+// standing at fraction f of its maximum before the hit (simulation.md 5.5:
+// nothing at 60 % and above, a growing share down to 10 %, everything
+// below). The ramp between is the stock executable's as measured over 350
+// hits (stbc-oracle's behaviour bible, 5.2): 0.6 × (1 − 2 (f − 0.1)), so
+// 30 % passes a facing at 35 %, 60 % one just above 10 %.
+func shieldPass(f float32) float32 {
+	switch {
+	case f >= 0.6:
+		return 0
+	case f < 0.1:
+		return 1
+	}
+	return 0.6 * (1 - 2*(f-0.1))
+}
+
+// shieldWeaponHit runs a weapon hit of damage through facing f of the
+// target's shields and returns what passes. The facing absorbs the share
+// it stops, as far as its points go; one below 10 % no longer stops the
+// shot at all and is left as it is.
+func shieldWeaponHit(target *Object, f int, damage float32) float32 {
+	s := target.sim.shields[f]
+	c := target.Model.Class()
+	if s <= 0 || f >= len(c.ShieldHP) || c.ShieldHP[f] <= 0 {
+		return damage
+	}
+	pass := shieldPass(s / c.ShieldHP[f])
+	if pass >= 1 {
+		return damage
+	}
+	absorbed := min(s, damage*(1-pass))
+	target.sim.shields[f] = s - absorbed
+	return damage - absorbed
 }

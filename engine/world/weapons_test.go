@@ -1,6 +1,7 @@
 package world
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -96,7 +97,7 @@ func TestTorpedoFlightTime(t *testing.T) {
 // the Akira 0x3FFFFFFF's "Forward Torp 1", tube 0x4000000D, at slot 1's ship
 // 0x4003FFFF): each torpedo lands after its flight time with the photon's
 // 500 points on the facing the aim point names, raises weapon_hit, and once
-// that shield is gone the target's hull drops.
+// that facing is below 60 % of its points a share of each reaches the hull.
 func TestCapturedTorpedoHits(t *testing.T) {
 	b := newBattle(t, 2, stockOptions())
 	akiraA := vec(t, "simulation.json", "objcreateteam_akira_spawn")
@@ -135,9 +136,10 @@ func TestCapturedTorpedoHits(t *testing.T) {
 		}
 	}
 	// The aim point is behind B: the rear facing (5000 points, recharging
-	// between shots) took the torpedoes before anything reached the hull;
-	// the front facing was never touched.
-	if rear0 != 5000 || target.Shields()[facingRear] > 500 || target.Shields()[facingFront] != 10000 || len(hits) < 11 || len(hits) > 14 {
+	// between shots) took the whole of each torpedo down to 60 % (3000);
+	// the first to reach the hull found it between 60 % and 10 %. The
+	// front facing was never touched.
+	if rear := target.Shields()[facingRear]; rear0 != 5000 || rear >= 3000 || rear < 500 || target.Shields()[facingFront] != 10000 || len(hits) < 5 || len(hits) > 8 {
 		t.Fatalf("rear %v -> %v, front %v, %d hits", rear0, target.Shields()[facingRear], target.Shields()[facingFront], len(hits))
 	}
 	if !hits[len(hits)-1].HullHit || hits[0].HullHit {
@@ -225,4 +227,38 @@ func sum(fs []float32) float64 {
 		s += float64(f)
 	}
 	return s
+}
+
+// A weapon hit passes a shield facing by the measured ramp: nothing at
+// 60 % of the facing's points and above, 0.6 × (1 − 2 (f − 0.1)) between,
+// everything below 10 % (which leaves the facing as it is); the facing
+// absorbs the rest as far as its points go.
+func TestShieldPassRamp(t *testing.T) {
+	for _, tt := range []struct{ f, want float32 }{
+		{1, 0}, {0.6, 0}, {0.5, 0.12}, {0.35, 0.3}, {0.2, 0.48}, {0.1, 0.6}, {0.0999, 1}, {0, 1},
+	} {
+		if got := shieldPass(tt.f); math.Abs(float64(got-tt.want)) > 1e-4 {
+			t.Errorf("shieldPass(%v) = %v, want %v", tt.f, got, tt.want)
+		}
+	}
+	b := newSimBattle(t, 1)
+	o := b.w.Object(shipA)
+	max := o.Model.Class().ShieldHP[facingRear]
+	for _, tt := range []struct {
+		name              string
+		before, damage    float32
+		wantPass, wantNow float32
+	}{
+		{"full facing", max, 1000, 0, max - 1000},
+		{"at 50 %", max / 2, 1000, 120, max/2 - 880},
+		{"at 35 %, short of points", 0.35 * max, 4 * max, 4*max - 0.35*max, 0},
+		{"below 10 %", 0.05 * max, 1000, 1000, 0.05 * max},
+		{"down", 0, 1000, 1000, 0},
+	} {
+		o.sim.shields[facingRear] = tt.before
+		pass := shieldWeaponHit(o, facingRear, tt.damage)
+		if math.Abs(float64(pass-tt.wantPass)) > 0.01 || math.Abs(float64(o.sim.shields[facingRear]-tt.wantNow)) > 0.01 {
+			t.Errorf("%s: %v of %v passed, facing %v -> %v; want %v passed, facing %v", tt.name, pass, tt.damage, tt.before, o.sim.shields[facingRear], tt.wantPass, tt.wantNow)
+		}
+	}
 }
