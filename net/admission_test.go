@@ -160,3 +160,42 @@ func TestPeerID92IsNotAQuery(t *testing.T) {
 		t.Fatal("a query from peer 92's address was not taken as one")
 	}
 }
+
+// A spoofed connect flood from 100 addresses keeps the unverified peers
+// full, yet a real joiner's connect, from an address that has not been
+// sending, is not displaced by the flood's later connects while its first
+// answer is on the way: the flood's busiest addresses give way first.
+func TestFloodDisplacesItsOwnConnects(t *testing.T) {
+	f := newHostFixture(t, HostConfig{})
+	n := uint32(0)
+	flood := func(count int) {
+		for i := 0; i < count; i++ {
+			n++
+			f.h.HandleDatagram(f.now, from("10.9.0."+itoa(int(n)%100+1), uint16(4000+n%50000)), enc(connectDatagram(n, "")))
+		}
+	}
+	for range 20 { // a second of flooding at ~1000 connects a second
+		flood(50)
+		f.now = f.now.Add(50 * time.Millisecond)
+	}
+	if f.h.pending != f.h.cfg.MaxPending {
+		t.Fatalf("%d unverified peers, want the limit %d", f.h.pending, f.h.cfg.MaxPending)
+	}
+	real := from("192.0.2.50", 5000)
+	f.h.HandleDatagram(f.now, real, enc(connectDatagram(77, "")))
+	p := f.h.peers[real]
+	if p == nil {
+		t.Fatal("the real connect got no peer")
+	}
+	// Far more flood connects than there are places arrive before its
+	// answer does.
+	f.now = f.now.Add(30 * time.Millisecond)
+	flood(3 * f.h.cfg.MaxPending)
+	if f.h.peers[real] != p {
+		t.Fatal("the flood displaced the real joiner's connect")
+	}
+	f.h.HandleDatagram(f.now, real, enc(ackDatagram(p.ID, 0)))
+	if !p.Verified() || f.h.Stats.Refused != 0 {
+		t.Fatalf("verified %v, refused %d", p.Verified(), f.h.Stats.Refused)
+	}
+}

@@ -69,9 +69,9 @@ func (h *Host) stranger(now time.Time, from netip.AddrPort, b []byte) {
 		h.refuse(now, from, BootFull)
 		return
 	}
-	h.makeRoom(from.Addr())
+	h.makeRoom(now, from.Addr())
 	id, ok := h.allocID()
-	if !ok && h.evictPending(netip.Addr{}) {
+	if !ok && h.evictPending(now, netip.Addr{}) {
 		id, ok = h.allocID()
 	}
 	if !ok {
@@ -126,31 +126,44 @@ func (h *Host) refuse(now time.Time, from netip.AddrPort, reason BootReason) {
 
 // makeRoom keeps the unverified peers within their limits before one more
 // from addr joins them: the oldest of the same address first, then the
-// oldest of all. A connect that never answers can thus only ever displace
-// another that never answered, never a player.
-func (h *Host) makeRoom(addr netip.Addr) {
+// one whose address sent strangers' datagrams the most lately (the least
+// left of its budget), the oldest among equals. A connect that never
+// answers can thus only ever displace another that never answered, never
+// a player; and a flood displaces its own connects before a real joiner's,
+// which came from an address that connects about once a second and is
+// waiting for its first answer to arrive.
+func (h *Host) makeRoom(now time.Time, addr netip.Addr) {
 	if h.pendingByAddr[addr] >= h.cfg.PendingPerAddr {
-		h.evictPending(addr)
+		h.evictPending(now, addr)
 	}
 	if h.pending >= h.cfg.MaxPending {
-		h.evictPending(netip.Addr{})
+		h.evictPending(now, netip.Addr{})
 	}
 }
 
-// evictPending forgets the unverified peer waiting longest, of addr or of
-// any address when addr is the zero Addr. It reports whether it found one.
-func (h *Host) evictPending(addr netip.Addr) bool {
-	var oldest *Peer
+// evictPending forgets an unverified peer of addr (the oldest), or of any
+// address when addr is the zero Addr (the busiest address's, see
+// makeRoom). It reports whether it found one.
+func (h *Host) evictPending(now time.Time, addr netip.Addr) bool {
+	var victim *Peer
+	var level float64
 	for _, p := range h.list {
-		if !p.verified && !p.closing && (!addr.IsValid() || p.Addr.Addr() == addr) && (oldest == nil || p.since.Before(oldest.since)) {
-			oldest = p
+		if p.verified || p.closing || (addr.IsValid() && p.Addr.Addr() != addr) {
+			continue
+		}
+		l := 0.0
+		if !addr.IsValid() {
+			l = h.strangers.level(now, p.Addr.Addr())
+		}
+		if victim == nil || l < level || (l == level && p.since.Before(victim.since)) {
+			victim, level = p, l
 		}
 	}
-	if oldest == nil {
+	if victim == nil {
 		return false
 	}
-	h.log.Debug("unverified peer makes room for a new connect", "peer", oldest.ID, "addr", oldest.Addr)
-	h.forget(oldest)
+	h.log.Debug("unverified peer makes room for a new connect", "peer", victim.ID, "addr", victim.Addr)
+	h.forget(victim)
 	return true
 }
 

@@ -70,6 +70,16 @@ func (l *strangerLimiter) allow(now time.Time, addr netip.Addr, size int) bool {
 	return l.total.take(now)
 }
 
+// level returns what is left of addr's budget now (the burst for an
+// address not seen lately), without taking anything.
+func (l *strangerLimiter) level(now time.Time, addr netip.Addr) float64 {
+	i, ok := l.index[addr]
+	if !ok {
+		return l.burst
+	}
+	return l.ring[i].b.level(now)
+}
+
 // AnswerBudget bounds the bytes a process sends to strangers per second,
 // over every game it runs. It is safe for concurrent use; share one
 // among all Hosts (the GameSpy replies of 64 games count together).
@@ -116,6 +126,14 @@ type tokenBucket struct {
 }
 
 func (b *tokenBucket) take(now time.Time) bool { return b.takeN(now, 1) }
+
+// level is the tokens the bucket would hold at now.
+func (b *tokenBucket) level(now time.Time) float64 {
+	if b.at.IsZero() {
+		return b.burst
+	}
+	return min(b.burst, b.tokens+max(0, now.Sub(b.at).Seconds())*b.rate)
+}
 
 func (b *tokenBucket) takeN(now time.Time, n float64) bool {
 	if b.at.IsZero() {

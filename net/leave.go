@@ -122,7 +122,10 @@ func (h *Host) Boot(now time.Time, p *Peer, reason BootReason) {
 // `05 0A C0 <seq> 01 <host ipv4>`. Every notice is queued before any peer
 // is reported gone, so no client hears of another's departure first. The
 // peers then linger until they ACK, at most ShutdownWait; Done reports the
-// end. New connects are ignored from now on.
+// end. A connect that never answered its reply gets the notice once and
+// is not waited for: a spoofed flood's connects never ACK, and would
+// otherwise hold the shutdown for the whole wait. New connects are ignored
+// from now on.
 func (h *Host) Shutdown(now time.Time) {
 	h.shutdown = true
 	var ps []*Peer
@@ -144,6 +147,9 @@ func (h *Host) Shutdown(now time.Time) {
 	}
 	for _, p := range ps {
 		h.flushPeer(now, p)
+		if !p.verified {
+			h.retire(p)
+		}
 	}
 	for _, p := range ps {
 		h.ev.Left(p, LeftShutdown)

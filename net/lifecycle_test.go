@@ -146,6 +146,34 @@ func TestHostShutdown(t *testing.T) {
 			t.Fatalf("notice to %d: %s", port, kinds(got))
 		}
 	}
+	// A connect that never answered its reply got the notice once and is
+	// not waited for.
+	f = newHostFixture(t, HostConfig{LocalIP: func(netip.AddrPort) [4]byte { return ip }})
+	f.join(5000, "Alice")
+	f.in(5009, connectDatagram(9, "")) // no answer ever comes from 5009
+	f.msgs(5000, true)
+	f.msgs(5009, true)
+	f.h.Shutdown(f.now)
+	if got := f.msgs(5009, false); len(got) != 1 || got[0].Type != TypeDisconnect {
+		t.Fatalf("notice to the unanswered connect: %s", kinds(got))
+	}
+	if len(f.h.peers) != 1 || f.h.Lingering() != 1 || len(f.ev.left) != 2 {
+		t.Fatalf("after shutdown: %d peers, %d lingering, left %v", len(f.h.peers), f.h.Lingering(), f.ev.left)
+	}
+	f.in(5000, ackDatagram(2, 1, 2))
+	f.h.Tick(f.now)
+	if !f.h.Done() {
+		t.Fatal("shutdown waits for a connect that never answered")
+	}
+
+	f = newHostFixture(t, HostConfig{LocalIP: func(netip.AddrPort) [4]byte { return ip }})
+	f.join(5000, "Alice")
+	f.join(5001, "Bob")
+	f.msgs(5000, true)
+	f.msgs(5001, true)
+	f.h.Shutdown(f.now)
+	f.msgs(5000, false)
+	f.msgs(5001, false)
 	// New connects are ignored now; Alice ACKs, Bob never does.
 	f.in(5002, connectDatagram(1, ""))
 	f.in(5000, ackDatagram(2, 1, 2, 3))

@@ -305,9 +305,11 @@ func (r *runner) firstError() string {
 	return ""
 }
 
-// drain waits until every expected copy arrived or the drain time ran
-// out. Bots write their counters on their own goroutines, so the totals
-// are only read once they stop; the wait polls a cheap approximation.
+// drain waits until every expected copy arrived and every flood joiner is
+// in (or gave up), or the drain time ran out: a joiner started late in the
+// sending still gets the drain time to finish its join. Bots write their
+// counters on their own goroutines, so the totals are only read once they
+// stop; the wait polls a cheap approximation.
 func (r *runner) drain(ctx context.Context) {
 	end := time.Now().Add(r.cfg.Drain)
 	for time.Now().Before(end) {
@@ -318,13 +320,23 @@ func (r *runner) drain(ctx context.Context) {
 				got += b.delivered.Load()
 			}
 		}
-		if got >= sent*int64(r.cfg.Bots-1) {
+		if got >= sent*int64(r.cfg.Bots-1) && r.joinersDone() {
 			return
 		}
 		if sleep(ctx, 50*time.Millisecond) != nil {
 			return
 		}
 	}
+}
+
+// joinersDone reports whether every flood joiner got in or stopped.
+func (r *runner) joinersDone() bool {
+	for _, b := range r.joiners {
+		if !b.reached.Load() && b.state.Load() != stClosed {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *runner) blackout(ctx context.Context, start time.Time) {

@@ -77,3 +77,41 @@ func TestRunDeliversEverything(t *testing.T) {
 		})
 	}
 }
+
+// Floods at a real game over loopback (spoofed sources need a raw socket:
+// root or CAP_NET_RAW, else skipped): connects from one address and from
+// 100 spoofed ones, and junk, while real clients join and the bots play.
+// Every joiner gets in, every copy is delivered.
+func TestRunUnderFlood(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loopback load run")
+	}
+	if s, err := newRawSender(); err != nil {
+		t.Skipf("no raw socket: %v", err)
+	} else {
+		s.close()
+	}
+	for _, kind := range []string{FloodConnect, FloodSpoof, FloodJunk} {
+		t.Run(kind, func(t *testing.T) {
+			cfg := Config{Servers: servers(t, 1), Bots: 4, Rate: 10, Duration: time.Second,
+				Warmup: 300 * time.Millisecond, Drain: 5 * time.Second, JoinTimeout: 30 * time.Second,
+				Flood: &Flood{Kind: kind, Rate: 5000, Sources: 100, Joiners: 4}}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			rep, err := Run(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Log("\n" + rep.String())
+			if rep.FloodError != "" || rep.FloodSent < 2000 {
+				t.Fatalf("flood sent %d: %s", rep.FloodSent, rep.FloodError)
+			}
+			if rep.JoinersTried != 4 || rep.JoinedIn != 4 {
+				t.Fatalf("%d of %d real joiners got in during the flood: %v", rep.JoinedIn, rep.JoinersTried, rep.Errors)
+			}
+			if rep.Delivered != rep.Expected || rep.Duplicates != 0 || rep.Sent == 0 {
+				t.Fatalf("delivered %d of %d (%d duplicates)", rep.Delivered, rep.Expected, rep.Duplicates)
+			}
+		})
+	}
+}
