@@ -108,7 +108,9 @@ func (a *AnswerBudget) Take(now time.Time, n int) bool {
 func (a *AnswerBudget) Dropped() uint64 { return a.dropped.Load() }
 
 // tokenBucket is a small deterministic rate limit driven by the caller's
-// clock.
+// clock. Time only moves forward for it: a caller whose clock is behind
+// (another Host sharing an AnswerBudget) neither refills it nor winds it
+// back, which would credit the same interval again.
 type tokenBucket struct {
 	rate, burst float64
 	tokens      float64
@@ -118,12 +120,13 @@ type tokenBucket struct {
 func (b *tokenBucket) take(now time.Time) bool { return b.takeN(now, 1) }
 
 func (b *tokenBucket) takeN(now time.Time, n float64) bool {
-	if b.at.IsZero() {
-		b.tokens = b.burst
-	} else if dt := now.Sub(b.at).Seconds(); dt > 0 {
-		b.tokens = min(b.burst, b.tokens+dt*b.rate)
+	switch {
+	case b.at.IsZero():
+		b.tokens, b.at = b.burst, now
+	case now.After(b.at):
+		b.tokens = min(b.burst, b.tokens+now.Sub(b.at).Seconds()*b.rate)
+		b.at = now
 	}
-	b.at = now
 	if b.tokens < n {
 		return false
 	}
