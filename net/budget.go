@@ -47,7 +47,7 @@ func newStrangerLimiter(rate, burst, total float64, size int) *strangerLimiter {
 }
 
 // allow reports whether a datagram from addr may be looked at.
-func (l *strangerLimiter) allow(now time.Time, addr netip.Addr, size int) bool {
+func (l *strangerLimiter) allow(now time.Time, addr netip.Addr) bool {
 	i, ok := l.index[addr]
 	if !ok {
 		e := strangerEntry{addr: addr, b: tokenBucket{rate: l.rate, burst: l.burst}}
