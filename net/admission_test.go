@@ -138,6 +138,29 @@ func TestAnswerBudgetShared(t *testing.T) {
 	}
 }
 
+// Hosts on different goroutines read the clock at slightly different
+// moments, so the shared budget sees times that go back and forth; the
+// same interval must not be credited twice.
+func TestAnswerBudgetClockJitter(t *testing.T) {
+	budget := NewAnswerBudget(1000) // 1000 bytes a second, bursts of as much
+	if !budget.Take(t0, 1000) {
+		t.Fatal("the first burst was refused")
+	}
+	sent := 0
+	for i := 0; i < 100; i++ {
+		// Host a is 100 ms ahead of host b; neither clock moves.
+		if budget.Take(t0.Add(100*time.Millisecond), 50) {
+			sent += 50
+		}
+		if budget.Take(t0, 50) {
+			sent += 50
+		}
+	}
+	if sent != 100 {
+		t.Fatalf("%d bytes sent in 100 ms at 1000 B/s after the burst; want 100", sent)
+	}
+}
+
 // The peer whose next-fit id is 92 ('\\') is still a game peer: its
 // datagrams are not taken for GameSpy queries.
 func TestPeerID92IsNotAQuery(t *testing.T) {

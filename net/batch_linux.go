@@ -49,6 +49,8 @@ type batchIO struct {
 // stampSpace holds one control message with a struct timespec.
 const stampSpace = 32 // CMSG_SPACE(16) on 64-bit Linux; checked in init
 
+const sizeofTimespec = int(unsafe.Sizeof(unix.Timespec{}))
+
 // mmsghdr is struct mmsghdr: a msghdr and the length of its datagram
 // (padded to the msghdr's alignment, as in C).
 type mmsghdr struct {
@@ -75,7 +77,7 @@ func (b *batchIO) init(c *stdnet.UDPConn) error {
 	}
 	// Arrival times show how long datagrams waited for the game to read
 	// them (Packet.Arrived); without them reading works the same.
-	if unix.CmsgSpace(int(unsafe.Sizeof(unix.Timespec{}))) <= stampSpace {
+	if unix.CmsgSpace(sizeofTimespec) <= stampSpace {
 		_ = raw.Control(func(fd uintptr) {
 			b.stamps = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1) == nil
 		})
@@ -141,27 +143,36 @@ func (b *batchIO) read(c *stdnet.UDPConn, out []Packet, st *SocketStats) ([]Pack
 		}
 		p := Packet{Addr: addr, Data: b.rbuf[i*MaxPacket : i*MaxPacket+int(h.Len)]}
 		if b.stamps {
-			p.Arrived = arrival(b.rctl[i][:min(int(h.Hdr.Controllen), stampSpace)])
+			p.Arrived, _ = ArrivalTime(b.rctl[i][:min(int(h.Hdr.Controllen), stampSpace)])
 		}
 		out = append(out, p)
 	}
 	return out, nil
 }
 
-// arrival reads the SCM_TIMESTAMPNS control message the kernel wrote for a
-// datagram (zero if there is none), without the allocations of
-// unix.ParseSocketControlMessage.
-func arrival(ctl []byte) time.Time {
-	const hdr = unix.SizeofCmsghdr
-	if len(ctl) < hdr+int(unsafe.Sizeof(unix.Timespec{})) {
-		return time.Time{}
+// ArrivalTime returns the kernel's arrival time of a datagram from the
+// control data read with it (the oob of ReadMsgUDP, or a recvmmsg control
+// buffer) on a socket with SO_TIMESTAMPNS on, and false when the data
+// holds no SCM_TIMESTAMPNS message. It walks every control message with
+// unix.ParseOneSocketControlMessage, which checks each length against the
+// buffer, and allocates nothing (unix.ParseSocketControlMessage allocates
+// a slice per call).
+func ArrivalTime(oob []byte) (time.Time, bool) {
+	// ParseOneSocketControlMessage reads a whole header without checking
+	// that the buffer holds one.
+	for len(oob) >= unix.SizeofCmsghdr {
+		h, data, rest, err := unix.ParseOneSocketControlMessage(oob)
+		if err != nil {
+			break
+		}
+		if h.Level == unix.SOL_SOCKET && h.Type == unix.SCM_TIMESTAMPNS && len(data) >= sizeofTimespec {
+			var ts unix.Timespec
+			copy(unsafe.Slice((*byte)(unsafe.Pointer(&ts)), sizeofTimespec), data)
+			return time.Unix(ts.Unix()), true
+		}
+		oob = rest
 	}
-	c := (*unix.Cmsghdr)(unsafe.Pointer(&ctl[0]))
-	if c.Level != unix.SOL_SOCKET || c.Type != unix.SCM_TIMESTAMPNS {
-		return time.Time{}
-	}
-	ts := (*unix.Timespec)(unsafe.Pointer(&ctl[hdr]))
-	return time.Unix(int64(ts.Sec), int64(ts.Nsec))
+	return time.Time{}, false
 }
 
 // decodeSockaddr reads a sockaddr_in or sockaddr_in6 (v4-mapped addresses

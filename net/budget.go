@@ -47,7 +47,7 @@ func newStrangerLimiter(rate, burst, total float64, size int) *strangerLimiter {
 }
 
 // allow reports whether a datagram from addr may be looked at.
-func (l *strangerLimiter) allow(now time.Time, addr netip.Addr, size int) bool {
+func (l *strangerLimiter) allow(now time.Time, addr netip.Addr) bool {
 	i, ok := l.index[addr]
 	if !ok {
 		e := strangerEntry{addr: addr, b: tokenBucket{rate: l.rate, burst: l.burst}}
@@ -118,7 +118,9 @@ func (a *AnswerBudget) Take(now time.Time, n int) bool {
 func (a *AnswerBudget) Dropped() uint64 { return a.dropped.Load() }
 
 // tokenBucket is a small deterministic rate limit driven by the caller's
-// clock.
+// clock. Time only moves forward for it: a caller whose clock is behind
+// (another Host sharing an AnswerBudget) neither refills it nor winds it
+// back, which would credit the same interval again.
 type tokenBucket struct {
 	rate, burst float64
 	tokens      float64
@@ -136,12 +138,13 @@ func (b *tokenBucket) level(now time.Time) float64 {
 }
 
 func (b *tokenBucket) takeN(now time.Time, n float64) bool {
-	if b.at.IsZero() {
-		b.tokens = b.burst
-	} else if dt := now.Sub(b.at).Seconds(); dt > 0 {
-		b.tokens = min(b.burst, b.tokens+dt*b.rate)
+	switch {
+	case b.at.IsZero():
+		b.tokens, b.at = b.burst, now
+	case now.After(b.at):
+		b.tokens = min(b.burst, b.tokens+now.Sub(b.at).Seconds()*b.rate)
+		b.at = now
 	}
-	b.at = now
 	if b.tokens < n {
 		return false
 	}

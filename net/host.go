@@ -266,7 +266,7 @@ func (h *Host) HandleDatagram(now time.Time, from netip.AddrPort, b []byte) {
 	h.Stats.Datagrams++
 	h.now = now
 	p := h.peers[from]
-	if p == nil && !h.strangers.allow(now, from.Addr(), len(b)) {
+	if p == nil && !h.strangers.allow(now, from.Addr()) {
 		h.Stats.StrangersDropped++
 		return
 	}

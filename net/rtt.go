@@ -73,11 +73,12 @@ func (c *Conn) RTO() time.Duration {
 // linear backoff from the timeout, capped at ResendMax. With no sample yet
 // it is the stock schedule 1, 2, 3, 4, 5, 5 ... s (transport.md 9).
 func (c *Conn) resendInterval(n int) time.Duration {
-	step := c.RTO()
+	rto := c.RTO()
+	step := rto
 	if c.rtt.samples == 0 || c.cfg.FixedResend {
 		step = c.cfg.ResendStep
 	}
-	return min(c.RTO()+time.Duration(n-1)*step, c.cfg.ResendMax)
+	return min(rto+time.Duration(n-1)*step, c.cfg.ResendMax)
 }
 
 // fastRetransmit runs when an ACK arrives for a message last sent at sent:

@@ -108,21 +108,40 @@ func (p *player) seen(m []byte) {
 	switch m[0] {
 	case codec.OpObjCreate, codec.OpObjCreateTeam:
 		if o, err := codec.DecodeObjCreate(m); err == nil && o.OwnerPlayer != p.b.ID() {
+			if old, ok := p.ships[o.OwnerPlayer]; ok && old != o.ObjectID {
+				delete(p.pos, old) // the player respawned: its old ship is gone
+			}
 			p.ships[o.OwnerPlayer] = o.ObjectID
 		}
 	case codec.OpStateUpdate:
-		if u, err := codec.DecodeStateUpdate(m, codec.SubsystemsToEnd); err == nil && u.Flags&codec.StatePosition != 0 {
+		// Positions are kept only for the ships fire aims from and at, so
+		// the map does not grow with every object a long game creates.
+		if u, err := codec.DecodeStateUpdate(m, codec.SubsystemsToEnd); err == nil && u.Flags&codec.StatePosition != 0 && p.tracked(u.ObjectID) {
 			p.pos[u.ObjectID] = u.Position
 		}
 	case codec.OpPythonEvent:
 		if ev, err := codec.DecodeObjectExploding(m); err == nil && ev.Dst == p.ship {
 			p.log.Info("our ship was destroyed; respawning", "killer", ev.FiringPlayer)
+			delete(p.pos, p.ship)
 			p.ship = 0
 			if err := p.spawn(); err != nil {
 				p.log.Warn("respawn failed", "err", err)
 			}
 		}
 	}
+}
+
+// tracked reports whether id is our ship or another player's current one.
+func (p *player) tracked(id int32) bool {
+	if id == p.ship {
+		return true
+	}
+	for _, s := range p.ships {
+		if s == id {
+			return true
+		}
+	}
+	return false
 }
 
 // fire shoots a forward phaser at the target player's ship, if both exist.

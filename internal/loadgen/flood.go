@@ -80,6 +80,12 @@ func runFlood(ctx context.Context, f *Flood, target netip.AddrPort, seed uint64,
 	if f.Sources > 65536 {
 		return fmt.Errorf("flood: %d sources, at most 65536", f.Sources)
 	}
+	// Spoofed datagrams go to our own server on this machine, never
+	// anywhere else: the sources are loopback addresses, which only the
+	// loopback interface delivers.
+	if !target.Addr().Unmap().IsLoopback() {
+		return fmt.Errorf("flood: target %v is not a loopback address", target)
+	}
 	out, err := newRawSender()
 	if err != nil {
 		return fmt.Errorf("flood: %w (spoofing needs a raw socket: Linux and CAP_NET_RAW)", err)

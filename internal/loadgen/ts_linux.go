@@ -5,9 +5,10 @@ package loadgen
 import (
 	"net"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	bcnet "github.com/bcserver/bcserver/net"
 )
 
 // enableTimestamps asks the kernel to stamp every datagram with the time
@@ -30,17 +31,4 @@ func enableTimestamps(c *net.UDPConn) bool {
 var oobSize = unix.CmsgSpace(16)
 
 // arrival finds the SCM_TIMESTAMPNS stamp in a control buffer.
-func arrival(oob []byte) (time.Time, bool) {
-	for len(oob) >= unix.SizeofCmsghdr {
-		h := (*unix.Cmsghdr)(unsafe.Pointer(&oob[0]))
-		if h.Len < unix.SizeofCmsghdr || int(h.Len) > len(oob) {
-			return time.Time{}, false
-		}
-		if h.Level == unix.SOL_SOCKET && h.Type == unix.SCM_TIMESTAMPNS && int(h.Len) >= unix.CmsgLen(16) {
-			ts := (*unix.Timespec)(unsafe.Pointer(&oob[unix.CmsgLen(0)]))
-			return time.Unix(ts.Unix()), true
-		}
-		oob = oob[unix.CmsgSpace(int(h.Len)-unix.CmsgLen(0)):]
-	}
-	return time.Time{}, false
-}
+func arrival(oob []byte) (time.Time, bool) { return bcnet.ArrivalTime(oob) }
