@@ -110,11 +110,12 @@ type World struct {
 	checkHash  bool
 	explRadius float32
 	explDamage float32
-	buf        []byte   // scratch for building messages
-	viewers    []*Owner // scratch for Host.Viewers
-	hostSlot   int      // owner byte of host objects
-	hostNext   int32    // next host object id to try
-	hostCount  int      // host objects in objects
+	buf        []byte     // scratch for building messages
+	viewers    []*Owner   // scratch for Host.Viewers
+	aim        [3]float32 // scratch for a Shot's Aim, so a shot allocates nothing
+	hostSlot   int        // owner byte of host objects
+	hostNext   int32      // next host object id to try
+	hostCount  int        // host objects in objects
 }
 
 // New builds an empty world.
