@@ -301,3 +301,27 @@ func TestPlayerOf(t *testing.T) {
 		t.Fatal("a departed owner still owns the ship")
 	}
 }
+
+// A weapon message nobody subscribed to weapon_fired for allocates
+// nothing on its way to the world's model: untargeted beams, and a
+// targeted torpedo the model refuses (the tube is still reloading).
+func TestWeaponEventNoAlloc(t *testing.T) {
+	l := newLAN(t, DefaultConfig(), "A", "B")
+	akiraA := vec(t, "simulation.json", "objcreateteam_akira_spawn")
+	l.send(l.cs[0], akiraA, true)
+	l.send(l.cs[1], retarget(akiraA, 1, 1, 7), true)
+	l.send(l.cs[0], moveMsg(shipA, [3]float32{0, 0, 0}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127}), false)
+	l.send(l.cs[1], moveMsg(akiraB, [3]float32{0, 40, 0}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127}), false)
+	p := l.g.Player(2)
+	ship := l.g.Object(shipA).Model
+	beam := codec.BeamFire{BeamID: ship.SubsystemID(ship.Class().Hull + 1), Info: 2}.AppendTo(nil)
+	torp := vec(t, "simulation.json", "torpedo_fire_targeted_akira_tube")
+	for _, m := range [][]byte{beam, torp} {
+		if n := testing.AllocsPerRun(50, func() { applyWeaponEvent(l.g, p, m, true) }); n != 0 {
+			t.Errorf("opcode %#02x: %v allocations per message", m[0], n)
+		}
+	}
+	if l.g.Stats.WeaponRejected.Load() == 0 {
+		t.Fatal("the repeated torpedo was not refused: the test did not reach the model")
+	}
+}

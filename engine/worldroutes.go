@@ -81,10 +81,13 @@ func applyTorpedoType(g *Game, p *Player, payload []byte, _ bool) {
 // shots that name a target to the world's weapon model.
 func applyWeaponEvent(g *Game, p *Player, payload []byte, _ bool) {
 	op := payload[0]
-	if op == codec.OpStartFiring && !g.bus.has(EvWeaponFired) {
+	subscribed := g.bus.has(EvWeaponFired)
+	if op == codec.OpStartFiring && !subscribed {
 		return // nothing to raise, and StartFiring carries no hit for the model
 	}
-	ev := &WeaponFired{Shooter: p, Opcode: op}
+	// A value, so that a shot nobody listens for allocates nothing: only
+	// the event handed to subscribers goes to the heap.
+	ev := WeaponFired{Shooter: p, Opcode: op}
 	var aim *codec.ScaledPoint
 	switch payload[0] {
 	case codec.OpTorpedoFire:
@@ -107,8 +110,9 @@ func applyWeaponEvent(g *Game, p *Player, payload []byte, _ bool) {
 			ev.Weapon, ev.Target = m.Src, m.Dst
 		}
 	}
-	if g.bus.has(EvWeaponFired) {
-		g.bus.emit(ev)
+	if subscribed {
+		e := ev
+		g.bus.emit(&e)
 	}
 	if ev.Opcode == codec.OpTorpedoFire || ev.Opcode == codec.OpBeamFire {
 		g.world.Fire(g.now, &p.Owner, ev.Opcode, ev.Weapon, ev.Target, aim)

@@ -187,23 +187,20 @@ func (l *List) Entries() []Entry {
 
 // BannedAddr returns the first entry that bans the address.
 func (l *List) BannedAddr(a netip.Addr) (Entry, bool) {
-	var hit Entry
-	found := false
-	l.each(func(e Entry, _ bool) bool {
-		if e.MatchAddr(a) {
-			hit, found = e, true
-		}
-		return !found
-	})
-	return hit, found
+	return l.first(func(e Entry) bool { return e.MatchAddr(a) })
 }
 
 // BannedName returns the first entry that bans the player name.
 func (l *List) BannedName(name string) (Entry, bool) {
+	return l.first(func(e Entry) bool { return e.MatchName(name) })
+}
+
+// first returns the first entry, fixed ones first, that match accepts.
+func (l *List) first(match func(Entry) bool) (Entry, bool) {
 	var hit Entry
 	found := false
 	l.each(func(e Entry, _ bool) bool {
-		if e.MatchName(name) {
+		if match(e) {
 			hit, found = e, true
 		}
 		return !found

@@ -459,8 +459,8 @@ func (w *World) shoot(o *Object, s *weaponSystem, b *weaponBank, t *Object) {
 		op = codec.OpTorpedoFire
 		pt := pointToward(t, o.pos())
 		sp := codec.NewScaledPoint(pt, t.sim.radius)
-		v := sp.Vector(t.sim.radius)
-		aim = &v
+		w.aim = sp.Vector(t.sim.radius)
+		aim = &w.aim
 		if s.kind == ships.KindPulseSystem {
 			b.charge -= pulseCost
 		} else {

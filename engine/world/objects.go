@@ -89,10 +89,14 @@ func (w *World) Create(now time.Time, owner *Owner, payload []byte) (*Object, er
 	if m.Op == codec.OpObjCreateTeam {
 		o.NetPlayerID = int(m.OwnerPlayer)
 	}
-	if old := w.objects[o.ID]; old != nil {
+	old := w.objects[o.ID]
+	if old != nil {
 		// A repeated creation of a live id: receivers ignore ids they know,
 		// so keep the new bytes for late joiners and go on.
 		w.remove(old)
+	}
+	if o.ClassID == codec.ClassTorpedo && owner != nil && old == nil {
+		w.keepTorpedo(owner, o.ID)
 	}
 	if o.IsShip() {
 		if full, err := codec.DecodeObjCreate(payload); err == nil {
@@ -122,6 +126,17 @@ func (w *World) Create(now time.Time, owner *Owner, payload []byte) (*Object, er
 		w.host.Emit(&ShipCreated{Ship: o})
 	}
 	return o, nil
+}
+
+// keepTorpedo books a new torpedo object of owner, forgetting the owner's
+// oldest one when it already has maxTorpedoObjects.
+func (w *World) keepTorpedo(owner *Owner, id int32) {
+	oldest := owner.torpedoes[owner.torpedoesPos]
+	if o := w.objects[oldest]; o != nil && o.Owner == owner && o.ClassID == codec.ClassTorpedo {
+		w.remove(o)
+	}
+	owner.torpedoes[owner.torpedoesPos] = id
+	owner.torpedoesPos = (owner.torpedoesPos + 1) % len(owner.torpedoes)
 }
 
 // RemoveOwner removes the objects of an owner who left the game: the

@@ -18,7 +18,9 @@ type Shot struct {
 	Weapon  int     // index in Ship.Model's class of the firing subsystem
 	Target  *Object // the live ship the message names
 	// Aim is the target-relative aim point of a targeted TorpedoFire, in
-	// the target's frame, nil when the message carries none (beams).
+	// the target's frame, nil when the message carries none (beams). It
+	// points into the world's scratch space and is valid only during
+	// WeaponModel.Fire; a Hit may carry it as its Point.
 	Aim *[3]float32
 	// Ammo is the torpedo system's selected ammo type (an index into the
 	// class's torpedo_ammo).
@@ -229,8 +231,8 @@ func (w *World) Fire(now time.Time, owner *Owner, op byte, weaponID, targetID in
 		// The 4-byte point is scaled by the target's radius (opcodes.md
 		// 3.5); it is taken in the target's frame, like a collision
 		// contact, so it picks the shield facing and the subsystems hit.
-		v := aim.Vector(target.sim.radius)
-		shot.Aim = &v
+		w.aim = aim.Vector(target.sim.radius)
+		shot.Aim = &w.aim
 	}
 	hit, ok := w.weapons.Fire(w, shot)
 	if !ok {
@@ -247,6 +249,12 @@ func (w *World) deliver(shooterID int, ship, target *Object, h Hit) {
 	if h.Delay <= 0 {
 		w.applyWeaponHit(shooterID, ship, target, h)
 		return
+	}
+	if h.Point != nil {
+		// The point may be the world's scratch (Shot.Aim), which the next
+		// shot overwrites before this one lands.
+		pt := *h.Point
+		h.Point = &pt
 	}
 	w.host.After(h.Delay, func(now time.Time) {
 		w.now = now

@@ -45,7 +45,18 @@ type Owner struct {
 	ShipID int32
 
 	torpedoType int // last TorpedoTypeChange value
+
+	// torpedoes are the ids of the owner's latest torpedo objects, a ring:
+	// the host keeps at most maxTorpedoObjects of them (Create).
+	torpedoes    [maxTorpedoObjects]int32
+	torpedoesPos int
 }
+
+// maxTorpedoObjects bounds the torpedo objects the host keeps per owner.
+// Nothing tells the host when a torpedo's flight ends, so without a bound
+// an owner's creations would pile up for the whole game (and go to every
+// late joiner); far more than a ship can have in flight at once.
+const maxTorpedoObjects = 128
 
 // Stats counts what the world did or refused; readable from any goroutine.
 type Stats struct {
@@ -110,11 +121,12 @@ type World struct {
 	checkHash  bool
 	explRadius float32
 	explDamage float32
-	buf        []byte   // scratch for building messages
-	viewers    []*Owner // scratch for Host.Viewers
-	hostSlot   int      // owner byte of host objects
-	hostNext   int32    // next host object id to try
-	hostCount  int      // host objects in objects
+	buf        []byte     // scratch for building messages
+	viewers    []*Owner   // scratch for Host.Viewers
+	aim        [3]float32 // scratch for a Shot's Aim, so a shot allocates nothing
+	hostSlot   int        // owner byte of host objects
+	hostNext   int32      // next host object id to try
+	hostCount  int        // host objects in objects
 }
 
 // New builds an empty world.

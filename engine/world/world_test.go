@@ -297,3 +297,36 @@ func TestCreateReplaceRemove(t *testing.T) {
 		t.Fatal("ForgetShips kept objects or sent something")
 	}
 }
+
+// The host keeps at most maxTorpedoObjects torpedo objects per owner, the
+// newest: a client creating torpedoes for a whole game (or a hostile one
+// creating nothing else) cannot grow the world or what late joiners get.
+func TestTorpedoObjectsBounded(t *testing.T) {
+	b := newSimBattle(t, 2)
+	const n = maxTorpedoObjects + 50
+	for i := range n {
+		m := codec.ObjCreate{Op: codec.OpObjCreate, OwnerSlot: 1, ClassID: codec.ClassTorpedo, ObjectID: akiraB + 1000 + int32(i), Body: []byte{2, 0}}
+		b.create(1, m.AppendTo(nil))
+	}
+	// The same id again does not take a second place in the ring.
+	last := codec.ObjCreate{Op: codec.OpObjCreate, OwnerSlot: 1, ClassID: codec.ClassTorpedo, ObjectID: akiraB + 1000 + n - 1, Body: []byte{2, 1}}
+	b.create(1, last.AppendTo(nil))
+	torps := 0
+	for _, o := range b.w.Objects() {
+		if o.ClassID == codec.ClassTorpedo {
+			torps++
+			if o.ID < akiraB+1000+n-maxTorpedoObjects {
+				t.Errorf("kept an old torpedo %#x", o.ID)
+			}
+		}
+	}
+	if torps != maxTorpedoObjects {
+		t.Fatalf("%d torpedo objects kept, want %d", torps, maxTorpedoObjects)
+	}
+	if b.w.Object(shipA) == nil || b.w.Object(akiraB) == nil {
+		t.Fatal("a ship went with the torpedoes")
+	}
+	if o := b.w.Object(akiraB + 1000 + n - 1); o == nil || o.Create[len(o.Create)-1] != 1 {
+		t.Fatal("the repeated creation's bytes were not kept")
+	}
+}

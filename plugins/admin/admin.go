@@ -104,7 +104,17 @@ type Admin struct {
 	stopped atomic.Bool
 
 	probeMu sync.Mutex
+
+	// badToken throttles the wrong-token warning: the API is reachable
+	// without a token, and a line per request would let anyone fill the
+	// log and push everything else out of the console's tail.
+	badMu      sync.Mutex
+	badNext    time.Time
+	badSkipped int
 }
+
+// badTokenEvery is the shortest time between two wrong-token warnings.
+const badTokenEvery = 10 * time.Second
 
 // New builds the handler. Call SetReady once the game takes players.
 func New(opts Options) (*Admin, error) {
@@ -229,13 +239,30 @@ func (a *Admin) auth(next http.HandlerFunc) http.Handler {
 		if subtle.ConstantTimeCompare(got, want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="bcserver"`)
 			if len(got) > 0 {
-				a.log.Warn("admin request with a wrong token", "remote", remote(r), "path", r.URL.Path)
+				a.warnBadToken(r)
 			}
 			writeError(w, http.StatusUnauthorized, "missing or wrong token: send Authorization: Bearer <token>")
 			return
 		}
 		next(w, r)
 	})
+}
+
+// warnBadToken logs a request with a wrong token, at most once per
+// badTokenEvery, with how many went unlogged since the last line.
+func (a *Admin) warnBadToken(r *http.Request) {
+	now := a.opts.Now()
+	a.badMu.Lock()
+	if now.Before(a.badNext) {
+		a.badSkipped++
+		a.badMu.Unlock()
+		return
+	}
+	skipped := a.badSkipped
+	a.badSkipped = 0
+	a.badNext = now.Add(badTokenEvery)
+	a.badMu.Unlock()
+	a.log.Warn("admin request with a wrong token", "remote", remote(r), "path", r.URL.Path, "unlogged_before", skipped)
 }
 
 // mutating runs an action and writes the audit line: who, what, with

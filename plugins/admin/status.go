@@ -95,10 +95,7 @@ func ships(g *engine.Game) []ShipInfo {
 		if !o.IsShip() {
 			continue
 		}
-		si := ShipInfo{ID: o.ID, OwnerID: o.OwnerID(), Team: -1, Species: o.Species, Alive: o.Alive()}
-		if o.Owner != nil {
-			si.Team = o.Owner.Team
-		}
+		si := ShipInfo{ID: o.ID, OwnerID: o.OwnerID(), Team: o.Team(), Species: o.Species, Alive: o.Alive()}
 		if p := g.PlayerOf(o); p != nil {
 			si.Owner = p.Name
 		}
