@@ -40,6 +40,7 @@ type openMatch struct {
 	mapName string
 	players map[string]*MatchPlayer
 	order   []string
+	full    bool // maxMatchPlayers reached (logged once)
 }
 
 // NewRecorder returns a Recorder writing to st.
@@ -131,6 +132,11 @@ func (r *Recorder) finish(reason string) {
 	}
 }
 
+// maxMatchPlayers bounds the players one match record keeps: a game holds
+// 16 at a time, so only someone rejoining under ever new names gets near
+// it, and the record stays a bounded write.
+const maxMatchPlayers = 256
+
 // note records p's current numbers in the running match.
 func (r *Recorder) note(p *engine.Player) {
 	if r.cur == nil || p.Name == "" {
@@ -139,6 +145,13 @@ func (r *Recorder) note(p *engine.Player) {
 	id := Identity(p.Name)
 	mp := r.cur.players[id]
 	if mp == nil {
+		if len(r.cur.order) >= maxMatchPlayers {
+			if !r.cur.full {
+				r.cur.full = true
+				r.log.Warn("match record full: later players of this match are not recorded", "players", maxMatchPlayers)
+			}
+			return
+		}
 		mp = &MatchPlayer{Identity: id}
 		r.cur.players[id] = mp
 		r.cur.order = append(r.cur.order, id)

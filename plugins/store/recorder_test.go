@@ -1,0 +1,49 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/world"
+)
+
+// A match records its players once each, and no more than maxMatchPlayers
+// of them however many new names join: the first ones are kept.
+func TestRecorderMatchPlayersBounded(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "bcserver.db"))
+	g, err := engine.NewGame(engine.Options{Config: engine.DefaultConfig(), Now: time.Unix(1000, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRecorder(s, RecorderOptions{})
+	if err := r.Start(g); err != nil {
+		t.Fatal(err)
+	}
+	for i := range maxMatchPlayers + 50 {
+		p := &engine.Player{Owner: world.Owner{ID: byte(2 + i%16)}, Name: fmt.Sprintf("Rejoiner %d", i)}
+		g.Emit(&engine.PlayerInGame{Player: p})
+		g.Emit(&engine.PlayerInGame{Player: p}) // the same identity again: one entry
+	}
+	r.Stop(g)
+	flush(t, s)
+	ms, err := s.Matches(context.Background(), 10, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 1 || len(ms[0].Players) != maxMatchPlayers {
+		t.Fatalf("%d matches; players %d", len(ms), len(ms[0].Players))
+	}
+	names := map[string]bool{}
+	for _, p := range ms[0].Players {
+		names[p.Name] = true
+	}
+	for i := range maxMatchPlayers {
+		if !names[fmt.Sprintf("Rejoiner %d", i)] {
+			t.Fatalf("Rejoiner %d (one of the first %d) not recorded", i, maxMatchPlayers)
+		}
+	}
+}
