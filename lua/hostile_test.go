@@ -274,3 +274,33 @@ func TestClockAdvancesInsideACall(t *testing.T) {
 		t.Fatalf("clock advanced %vs", dt)
 	}
 }
+
+// string.format takes Lua 5.1's conversions only: digits in plain text
+// are text, and Go's reflective verbs cannot print a whole table
+// unbudgeted.
+func TestStringFormatDirectives(t *testing.T) {
+	tests := []struct{ format, arg, want string }{
+		{"%d of 10000", "5", "5 of 10000"},
+		{"year 2026: %5.2f%%", "1.5", "year 2026:  1.50%"},
+		{"%-999s|", "'x'", "x" + strings.Repeat(" ", 998) + "|"},
+		{"%03d", "7", "007"},
+		{"%1000d", "1", "error: string.format: width or precision above 999"},
+		{"%.1000f", "1", "error: string.format: width or precision above 999"},
+		{"%#v", "{1, 2}", "error: string.format: invalid conversion '%v'"},
+		{"%[1]d", "1", "error: string.format: invalid conversion '%['"},
+		{"%T", "1", "error: string.format: invalid conversion '%T'"},
+		{"100%", "1", "error: string.format: invalid conversion at the end"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.format, func(t *testing.T) {
+			e := mustOpen(t, `
+				local ok, r = pcall(string.format, "`+tt.format+`", `+tt.arg+`)
+				bc.storage.r = ok and r or ("error: " .. r)
+			`, lua.Options{}, nil)
+			got, _ := e.host.Storage().Get("r").(string)
+			if got != tt.want && !(strings.HasPrefix(tt.want, "error: ") && strings.Contains(got, strings.TrimPrefix(tt.want, "error: "))) {
+				t.Fatalf("string.format(%q, %s) = %q, want %q", tt.format, tt.arg, got, tt.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package lua
 
 import (
 	"errors"
+	"fmt"
 	"math/bits"
 	"strings"
 
@@ -191,18 +192,43 @@ func (m *mission) unpack(L *glua.LState) int {
 	return j - i + 1
 }
 
-// checkFormat refuses widths and precisions that would make one
-// string.format call allocate megabytes ("%999999999d").
+// checkFormat accepts Lua 5.1's conversions only ('%' flags, width,
+// precision, one of "cdiouxXeEfgGqs", or "%%") with widths and precisions
+// up to 999. gopher-lua hands the format to Go's fmt.Sprintf: a width of
+// "%999999999d" would allocate megabytes, and Go's own verbs ("%#v") print
+// a table's whole contents by reflection, unbudgeted. Digits outside a
+// directive ("%d of 10000") are plain text.
 func checkFormat(f string) error {
-	run := 0
 	for i := 0; i < len(f); i++ {
-		if f[i] >= '0' && f[i] <= '9' {
-			run++
+		if f[i] != '%' {
+			continue
+		}
+		i++
+		if i < len(f) && f[i] == '%' {
+			continue
+		}
+		for i < len(f) && strings.IndexByte("-+ #0", f[i]) >= 0 {
+			i++
+		}
+		for part := 0; part < 2; part++ {
+			run := 0
+			for ; i < len(f) && f[i] >= '0' && f[i] <= '9'; i++ {
+				run++
+			}
 			if run > 3 {
 				return errors.New("width or precision above 999")
 			}
-		} else {
-			run = 0
+			if part == 0 && i < len(f) && f[i] == '.' {
+				i++
+				continue
+			}
+			break
+		}
+		if i >= len(f) {
+			return errors.New("invalid conversion at the end of the format")
+		}
+		if strings.IndexByte("cdiouxXeEfgGqs", f[i]) < 0 {
+			return fmt.Errorf("invalid conversion '%%%c' (Lua 5.1's are %%c %%d %%i %%o %%u %%x %%X %%e %%E %%f %%g %%G %%q %%s)", f[i])
 		}
 	}
 	return nil
