@@ -90,6 +90,8 @@ func TestStringLibraryIsBounded(t *testing.T) {
 		bc.storage.format = fails(string.format, "%s%s%s", big, big, big)
 		bc.storage.tconcat = fails(table.concat, {big, big, big})
 		bc.storage.unpack = fails(unpack, {}, 1, 1e7)
+		bc.storage.unpack_wide = fails(unpack, {}, -9e18, 9e18)
+		bc.storage.tconcat_wide = fails(table.concat, {}, ",", -9e18, 9e18)
 		bc.storage.byte = fails(string.byte, big, 1, -1)
 		bc.storage.upper = #big:upper()
 		-- The patterns still work as in Lua 5.1.
@@ -113,7 +115,8 @@ func TestStringLibraryIsBounded(t *testing.T) {
 	st := e.host.Storage()
 	for key, want := range map[string]string{
 		"rep": "string cap", "concat_op": "string cap", "gsub": "string cap", "format": "string cap",
-		"tconcat": "string cap", "unpack": "too many results", "byte": "too many results",
+		"tconcat": "string cap", "unpack": "too many results",
+		"unpack_wide": "too many results", "tconcat_wide": "string cap", "byte": "too many results",
 		"bad_pattern": "missing ']'", "too_complex": "pattern too complex",
 	} {
 		if got, _ := st.Get(key).(string); !strings.Contains(got, want) {

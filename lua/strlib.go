@@ -139,7 +139,9 @@ func (m *mission) tableConcat(L *glua.LState) int {
 		L.Push(glua.LString(""))
 		return 1
 	}
-	if j-i >= m.meter.maxString {
+	// i <= j, so the unsigned difference is exact even where j-i
+	// overflows int (unpack({}, -9e18, 9e18)).
+	if uint(j-i) >= uint(m.meter.maxString) {
 		L.RaiseError("table.concat: %d elements exceed the %d-byte string cap", j-i+1, m.meter.maxString)
 	}
 	m.meter.charge(L, int64(j-i+1)/4)
@@ -182,7 +184,7 @@ func (m *mission) unpack(L *glua.LState) int {
 	if i > j {
 		return 0
 	}
-	if j-i >= maxUnpack {
+	if uint(j-i) >= maxUnpack { // exact for i <= j, as in tableConcat
 		L.RaiseError("unpack: too many results (%d, at most %d)", j-i+1, maxUnpack)
 	}
 	m.meter.charge(L, int64(j-i+1)/8)
