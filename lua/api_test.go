@@ -216,3 +216,35 @@ func TestJSON(t *testing.T) {
 		}
 	}
 }
+
+// A table referenced twice is written twice: a chain of shared tables
+// would expand exponentially in the file. The write is refused once it
+// passes StorageSize entries; the old file stays.
+func TestStorageSharedTablesDoNotExpand(t *testing.T) {
+	dir := t.TempDir()
+	fsys := fstest.MapFS{"m/main.lua": {Data: []byte(`
+		bc.storage.ok = "first"
+		bc.on("player_in_game", function()
+			local t = {x = 1}
+			for i = 1, 17 do t = {a = t, b = t} end -- 2^17 leaves; 30 would be 2^30
+			bc.storage.dag = t
+		end)
+	`)}}
+	logs := &syncBuf{}
+	e := luatest.New(t0)
+	h := lua.New(e, lua.Options{Mode: "m", FS: fsys, StorageDir: dir, StorageSave: 10 * time.Second,
+		Logger: slog.New(slog.NewTextHandler(logs, nil)), Limits: lua.Limits{StepTime: 100 * time.Nanosecond}})
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	e.Advance(10 * time.Second) // the periodic save writes the file
+	e.Join(2, "A")
+	h.Close()
+	b, err := os.ReadFile(filepath.Join(dir, "m.json"))
+	if err != nil || !strings.Contains(string(b), `"first"`) || strings.Contains(string(b), `"dag"`) {
+		t.Fatalf("file: %.300s %v", b, err)
+	}
+	if !strings.Contains(logs.String(), "saving bc.storage failed") || !strings.Contains(logs.String(), "more than 100000 entries") {
+		t.Fatalf("log: %s", logs.String())
+	}
+}

@@ -31,6 +31,8 @@ import (
 // key that itself starts with "#" gets another "#" in front. Numbers,
 // strings and booleans are JSON's. A table referenced twice is written
 // twice (and read back as two tables); a cycle is cut where it closes.
+// Since shared tables multiply, a write that would hold more than
+// StorageSize entries is refused and the previous file kept.
 
 // StorageSchema is the version of the storage file format.
 const StorageSchema = 1
@@ -45,15 +47,16 @@ type storageFile struct {
 
 // persister writes one mode's storage file, one write at a time.
 type persister struct {
-	path string
-	mode string
+	path       string
+	mode       string
+	maxEntries int
 
 	mu      sync.Mutex // serialises writes
 	pending sync.WaitGroup
 }
 
-func newPersister(dir, mode string) *persister {
-	return &persister{path: filepath.Join(dir, mode+".json"), mode: mode}
+func newPersister(dir, mode string, maxEntries int) *persister {
+	return &persister{path: filepath.Join(dir, mode+".json"), mode: mode, maxEntries: maxEntries}
 }
 
 // load reads the file; a missing file is no storage, not an error.
@@ -90,7 +93,11 @@ func (p *persister) load() (any, error) {
 
 // save writes data atomically; async runs the write on its own goroutine.
 func (p *persister) save(data any, version int, now time.Time, async bool) error {
-	doc, err := storageToJSON(data, make(map[*Table]bool))
+	left := p.maxEntries
+	doc, err := storageToJSON(data, make(map[*Table]bool), &left)
+	if errors.Is(err, errTooManyEntries) {
+		return fmt.Errorf("bc.storage written out holds more than %d entries (a table referenced twice is written twice); the file was not updated", p.maxEntries)
+	}
 	if err != nil {
 		return err
 	}
@@ -142,8 +149,11 @@ func (p *persister) write(b []byte) error {
 	return os.Rename(tmp.Name(), p.path)
 }
 
-// storageToJSON converts plain data (see convert.go) to JSON values.
-func storageToJSON(v any, open map[*Table]bool) (any, error) {
+var errTooManyEntries = errors.New("too many entries")
+
+// storageToJSON converts plain data (see convert.go) to JSON values,
+// at most *left entries in all.
+func storageToJSON(v any, open map[*Table]bool, left *int) (any, error) {
 	switch v := v.(type) {
 	case nil, bool, string:
 		return v, nil
@@ -158,13 +168,16 @@ func storageToJSON(v any, open map[*Table]bool) (any, error) {
 		}
 		open[v] = true
 		defer delete(open, v)
+		if *left -= len(*v); *left < 0 {
+			return nil, errTooManyEntries
+		}
 		obj := make(map[string]any, len(*v))
 		for _, p := range *v {
 			k, ok := storageKey(p.Key)
 			if !ok {
 				continue
 			}
-			val, err := storageToJSON(p.Value, open)
+			val, err := storageToJSON(p.Value, open, left)
 			if err != nil {
 				return nil, err
 			}
