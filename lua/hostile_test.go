@@ -307,3 +307,27 @@ func TestStringFormatDirectives(t *testing.T) {
 		})
 	}
 }
+
+// bc.json.encode charges an object's keys before it collects and sorts
+// them: a big table with one bad key is stopped by the budget, not turned
+// down after an unbudgeted sort.
+func TestJSONEncodeChargesBigObjects(t *testing.T) {
+	e := mustOpen(t, `
+		T = {}
+		bc.on("player_in_game", function()
+			if #T < 60000 then
+				for i = #T + 1, #T + 10000 do T[i] = i end
+				return
+			end
+			T[true] = 1
+			bc.storage.encoded = select(2, bc.json.encode(T))
+		end)
+	`, lua.Options{}, nil)
+	for i := 0; i < 7; i++ {
+		e.Join(2, "A")
+		e.Advance(time.Second)
+	}
+	if e.host.Storage().Get("encoded") != nil || !e.has("m/main.lua:9: time budget exceeded") {
+		t.Fatalf("encoded %v, log: %s", e.host.Storage().Get("encoded"), e.logs.String())
+	}
+}
