@@ -218,6 +218,11 @@ func (m *mission) checkPlayer(L *glua.LState, n int) *engine.Player {
 	return m.h.eng.Player(byte(id))
 }
 
+// maxHandlers bounds the handlers of one event: a mission that calls
+// bc.on in a handler would otherwise add one per event without end, and
+// registering under an id scans them all.
+const maxHandlers = 256
+
 // on registers a handler: bc.on(event, fn) or bc.on(event, id, fn). With
 // an id, a second registration replaces the first in place (Garry's Mod's
 // hook.Add), so re-running code is idempotent. It returns the id.
@@ -246,6 +251,9 @@ func (m *mission) on(L *glua.LState) int {
 	} else {
 		m.nextID++
 		id = "#" + strconv.Itoa(m.nextID)
+	}
+	if len(hs) >= maxHandlers {
+		L.RaiseError("bc.on: event %q already has %d handlers, the most it may have (remove some with bc.off, or register under an id to replace)", name, maxHandlers)
 	}
 	m.handlers[name] = append(hs, handler{id: id, fn: fn})
 	L.Push(glua.LString(id))

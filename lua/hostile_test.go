@@ -331,3 +331,19 @@ func TestJSONEncodeChargesBigObjects(t *testing.T) {
 		t.Fatalf("encoded %v, log: %s", e.host.Storage().Get("encoded"), e.logs.String())
 	}
 }
+
+// A handler that registers a handler each time it runs (a common slip)
+// runs into a cap instead of growing the list, and the scans of it, forever.
+func TestHandlersPerEventAreCapped(t *testing.T) {
+	e := mustOpen(t, `
+		for i = 1, 256 do bc.on("tick", "h" .. i, function() end) end
+		bc.on("tick", "h1", function() end) -- replacing stays possible
+		local ok, err = pcall(bc.on, "tick", function() end)
+		bc.storage.err = tostring(err)
+		bc.storage.ok = ok
+	`, lua.Options{}, nil)
+	st := e.host.Storage()
+	if st.Get("ok") != false || !strings.Contains(st.Get("err").(string), `event "tick" already has 256 handlers`) {
+		t.Fatalf("%+v", *st)
+	}
+}
