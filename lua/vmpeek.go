@@ -96,7 +96,13 @@ func vmRegisters(L *glua.LState, frame unsafe.Pointer) ([]glua.LValue, int) {
 }
 
 // tableArrayLen is the length of a table's array part (what LEN scans).
+// The string library and the memory walk use it whether or not the peek
+// is on: with an unknown layout it falls back to the border Len finds
+// (a scan from the end past trailing nils) rather than read offset 0.
 func tableArrayLen(t *glua.LTable) int {
+	if !vmLayoutOK {
+		return t.Len()
+	}
 	return len(*(*[]glua.LValue)(unsafe.Add(unsafe.Pointer(t), vmOffsets.tblArray)))
 }
 
