@@ -302,12 +302,16 @@ func (m *mission) logLib() *glua.LTable {
 			msg := L.ToStringMeta(L.Get(1)).String()
 			attrs := []any{"source", where(L)}
 			if f, ok := L.Get(2).(*glua.LTable); ok {
-				n := 0
-				f.ForEach(func(k, v glua.LValue) {
-					if n++; n <= maxLogFields {
-						attrs = append(attrs, k.String(), L.ToStringMeta(v).String())
-					}
-				})
+				// The first maxLogFields pairs only: ForEach would walk a
+				// big table to the end on every call. Converted after the
+				// walk, since __tostring may change the table.
+				var kvs []glua.LValue
+				for k, v := f.Next(glua.LNil); k != glua.LNil && len(kvs) < 2*maxLogFields; k, v = f.Next(k) {
+					kvs = append(kvs, k, v)
+				}
+				for i := 0; i < len(kvs); i += 2 {
+					attrs = append(attrs, kvs[i].String(), L.ToStringMeta(kvs[i+1]).String())
+				}
 			}
 			m.h.logs.log(m.h.log, level, msg, attrs...)
 			return 0
