@@ -248,3 +248,39 @@ func TestStorageSharedTablesDoNotExpand(t *testing.T) {
 		t.Fatalf("log: %s", logs.String())
 	}
 }
+
+// Every bc.parse layout reads back what its bc.msg builder wrote, and
+// refuses a message of another layout.
+func TestParseReadsEveryLayout(t *testing.T) {
+	e := mustOpen(t, `
+		local cases = {
+			chat = {sender = bc.host_id, text = "hi", team = true},
+			mission_init = {player_limit = 8, system = 3, time_limit = 10, frag_limit = -1, end_time = 600},
+			score_change = {killer = 2, killer_kills = 3, killer_score = 40, victim = 5, victim_deaths = 6, extras = {{player = 7, score = 8}}},
+			score = {player = 2, kills = 3, deaths = 4, score = 5},
+			end_game = {reason = 3},
+			restart_game = {},
+			score_init = {player = 2, kills = 3, deaths = 4, score = 5, team = 1},
+			team_score = {team = 1, kills = 2, score = 3},
+			team = {player = 2, team = 1},
+		}
+		local function same(a, b)
+			if type(a) ~= "table" then return a == b end
+			for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+			for k in pairs(b) do if a[k] == nil then return false end end
+			return true
+		end
+		local bad = {}
+		for name, fields in pairs(cases) do
+			local got, err = bc.parse[name](bc.msg[name](fields))
+			if not same(fields, got or {}) then bad[#bad + 1] = name .. ": " .. tostring(err) end
+			local other = name == "team" and bc.msg.end_game{reason = 1} or bc.msg.team{player = 2, team = 1}
+			if bc.parse[name](other) ~= nil then bad[#bad + 1] = name .. " read another layout" end
+		end
+		table.sort(bad)
+		bc.storage.bad = table.concat(bad, "; ")
+	`, lua.Options{}, nil)
+	if got := e.host.Storage().Get("bad"); got != "" {
+		t.Fatal(got)
+	}
+}
