@@ -179,14 +179,7 @@ func (m *mission) api() *glua.LTable {
 		return 0
 	})
 	fn("mission", func(L *glua.LState) int {
-		mi := eng.Mission()
-		t := L.CreateTable(0, 5)
-		t.RawSetString("script", glua.LString(mi.Script))
-		t.RawSetString("map_name", glua.LString(mi.MapName))
-		t.RawSetString("system", glua.LString(mi.System))
-		t.RawSetString("time_limit", glua.LNumber(mi.TimeLimit))
-		t.RawSetString("frag_limit", glua.LNumber(mi.FragLimit))
-		L.Push(t)
+		L.Push(MissionTable(L, eng.Mission()))
 		return 1
 	})
 	fn("set_mission", m.setMission)
@@ -216,6 +209,18 @@ func (m *mission) api() *glua.LTable {
 func (m *mission) checkPlayer(L *glua.LState, n int) *engine.Player {
 	id := checkIntArg(L, n, "player id", 0, 255)
 	return m.h.eng.Player(byte(id))
+}
+
+// MissionTable is bc.mission()'s table for mi; the mission test runner's
+// g:mission() returns the same.
+func MissionTable(L *glua.LState, mi engine.Mission) *glua.LTable {
+	t := L.CreateTable(0, 5)
+	t.RawSetString("script", glua.LString(mi.Script))
+	t.RawSetString("map_name", glua.LString(mi.MapName))
+	t.RawSetString("system", glua.LString(mi.System))
+	t.RawSetString("time_limit", glua.LNumber(mi.TimeLimit))
+	t.RawSetString("frag_limit", glua.LNumber(mi.FragLimit))
+	return t
 }
 
 // maxHandlers bounds the handlers of one event: a mission that calls
