@@ -230,7 +230,7 @@ func TestStorageSharedTablesDoNotExpand(t *testing.T) {
 			bc.storage.dag = t
 		end)
 	`)}}
-	logs := &syncBuf{}
+	logs := &luatest.Logs{}
 	e := luatest.New(t0)
 	h := lua.New(e, lua.Options{Mode: "m", FS: fsys, StorageDir: dir, StorageSave: 10 * time.Second,
 		Logger: slog.New(slog.NewTextHandler(logs, nil)), Limits: lua.Limits{StepTime: 100 * time.Nanosecond}})
