@@ -347,3 +347,32 @@ func TestHandlersPerEventAreCapped(t *testing.T) {
 		t.Fatalf("%+v", *st)
 	}
 }
+
+// gopher-lua keeps integer keys below 2^26 in a table's array part and
+// pads it with nils up to the key: one assignment must not append tens
+// of millions of them. Sparse keys that fit, and keys past 2^26, work.
+func TestSparseIntegerKeysAreBounded(t *testing.T) {
+	e := mustOpen(t, `
+		local function fails(f) local ok, err = pcall(f) return not ok and tostring(err) or "succeeded" end
+		bc.storage.const_key = fails(function() local t = {} t[60000000] = 1 end)
+		bc.storage.reg_key = fails(function() local t, k = {}, 60000000 t[k] = 1 end)
+		bc.storage.rawset = fails(function() rawset({}, 60000000, 1) end)
+		bc.storage.insert = fails(function() table.insert({}, 60000000, 1) end)
+		local t = {}
+		t[5000] = "sparse"
+		t[70000000] = "hash part"
+		t[1.5] = "not an index"
+		rawset(t, 6000, "raw")
+		table.insert(t, 7000, "inserted")
+		bc.storage.fit = t[5000] .. "," .. t[70000000] .. "," .. t[1.5] .. "," .. t[6000] .. "," .. t[7000]
+	`, lua.Options{}, nil)
+	st := e.host.Storage()
+	for _, key := range []string{"const_key", "reg_key", "rawset", "insert"} {
+		if got, _ := st.Get(key).(string); !strings.Contains(got, "t[60000000]: the table's array part would grow by 59999999 empty slots") {
+			t.Errorf("%s: %q", key, got)
+		}
+	}
+	if got := st.Get("fit"); got != "sparse,hash part,not an index,raw,inserted" {
+		t.Errorf("fit: %v", got)
+	}
+}

@@ -85,10 +85,20 @@ func (m *mission) guardLibs() {
 			// array; maxn scans it.
 			if t, ok := L.Get(1).(*glua.LTable); ok {
 				m.meter.charge(L, int64(tableArrayLen(t)/8))
+				if name == "insert" && L.GetTop() >= 3 {
+					m.checkPadding(L, "table.insert", t, L.Get(2))
+				}
 			}
 			return m.callOrig(f)
 		})
 	}
+	rawset := orig(L.G.Global, "rawset")
+	fn(L.G.Global, "rawset", func(L *glua.LState) int {
+		if t, ok := L.Get(1).(*glua.LTable); ok {
+			m.checkPadding(L, "rawset", t, L.Get(2))
+		}
+		return m.callOrig(rawset)
+	})
 	sortFn := orig(tbl, "sort")
 	fn(tbl, "sort", func(L *glua.LState) int {
 		if t, ok := L.Get(1).(*glua.LTable); ok {
@@ -98,6 +108,15 @@ func (m *mission) guardLibs() {
 		return m.callOrig(sortFn)
 	})
 	L.SetGlobal("unpack", L.NewFunction(m.unpack))
+}
+
+// checkPadding is the meter's array padding check for Go functions that
+// store t[key] (see meter.arrayPadding).
+func (m *mission) checkPadding(L *glua.LState, what string, t *glua.LTable, key glua.LValue) {
+	if err := m.meter.arrayPadding(t, key); err != nil {
+		L.RaiseError("%s: %v", what, err)
+	}
+	m.meter.charge(L, 0)
 }
 
 // callOrig calls a library function with the current arguments and

@@ -86,6 +86,15 @@ func vmInstruction(L *glua.LState) (inst uint32, frame unsafe.Pointer, ok bool) 
 	return code[pc], frame, true
 }
 
+// vmConstants returns the constants of the frame's function.
+func vmConstants(frame unsafe.Pointer) []glua.LValue {
+	fn := *(**glua.LFunction)(unsafe.Add(frame, vmOffsets.fn))
+	if fn == nil || fn.Proto == nil {
+		return nil
+	}
+	return fn.Proto.Constants
+}
+
 // vmRegisters returns the state's register file and the frame's base.
 func vmRegisters(L *glua.LState, frame unsafe.Pointer) ([]glua.LValue, int) {
 	reg := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(L), vmOffsets.reg))
