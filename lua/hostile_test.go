@@ -155,6 +155,26 @@ func TestMemoryLimit(t *testing.T) {
 	}
 }
 
+// Data the runtime holds for the mission outside Lua values (timer names,
+// handler ids) counts against the memory limit too.
+func TestMemoryLimitSeesTimerNamesAndHandlerIDs(t *testing.T) {
+	for _, store := range []string{
+		`bc.timer(big .. i, 60)`,
+		`bc.on("tick", big .. i, function() end)`,
+	} {
+		e := mustOpen(t, `
+			bc.on("player_in_game", function(ev)
+				local big = string.rep("x", 1000000)
+				for i = 1, 40 do `+store+` end
+			end)
+		`, lua.Options{Limits: lua.Limits{MemoryLimit: 16 << 20, Budget: time.Hour, TickBudget: time.Hour}}, nil)
+		e.Join(2, "A")
+		if !e.has("memory limit of 16.0 MiB exceeded") {
+			t.Fatalf("%s: log: %s", store, e.logs.String())
+		}
+	}
+}
+
 func TestConcatDoublingIsStopped(t *testing.T) {
 	e := mustOpen(t, `
 		bc.on("player_in_game", function()

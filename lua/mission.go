@@ -114,15 +114,19 @@ func (m *mission) roots(visit func(glua.LValue)) {
 	visit(L.G.Registry)
 	visit(m.bc)
 	visit(m.storage)
+	// Strings the runtime keeps in Go (handler ids, timer names) are
+	// the mission's too: each may be as long as the string cap.
 	for _, hs := range m.handlers {
 		for _, hd := range hs {
 			visit(hd.fn)
+			visit(glua.LString(hd.id))
 		}
 	}
 	for _, t := range m.timers.heap {
 		if t.fn != nil {
 			visit(t.fn)
 		}
+		visit(glua.LString(t.name))
 	}
 	for _, c := range m.commands.byName {
 		visit(c.fn)
