@@ -396,3 +396,15 @@ func TestSparseIntegerKeysAreBounded(t *testing.T) {
 		t.Errorf("fit: %v", got)
 	}
 }
+
+// A load stages what it does to the game; with nobody in game the send
+// quota counts nothing, so the staging itself is bounded.
+func TestStagedEffectsAreBounded(t *testing.T) {
+	_, err := open(t, `
+		local msg = "\100" .. string.rep("x", 4000)
+		for i = 1, 100000 do bc.broadcast(msg) end
+	`, lua.Options{}, nil)
+	if err == nil || !strings.Contains(err.Error(), "m/main.lua:3: a loading version may stage at most 4096 game effects") {
+		t.Fatalf("open: %v", err)
+	}
+}

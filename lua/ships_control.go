@@ -174,13 +174,13 @@ func (m *mission) createShip(L *glua.LState) int {
 	}
 	m.allow(L, "bc.create_ship", o.Create, m.inGame(nil, -1)...)
 	if m.building {
-		m.pendingShips++
 		m.effect(func() {
 			m.pendingShips--
 			if err := eng.AddHostShip(o); err != nil {
 				m.h.log.Error("host ship not created", "err", err)
 			}
 		})
+		m.pendingShips++ // after effect, which may refuse
 	} else if err := eng.AddHostShip(o); err != nil {
 		L.RaiseError("bc.create_ship: %v", err)
 	}
