@@ -201,7 +201,7 @@ func (m *meter) peekInstruction() {
 		} else if base+b < len(regs) {
 			key = regs[base+b]
 		}
-		if err := m.arrayPadding(t, key); err != nil && m.err == nil {
+		if err := m.arrayPadding(t, key, false); err != nil && m.err == nil {
 			m.err = err
 			m.next = 0
 		}
@@ -233,8 +233,9 @@ const maxArrayGap = 1 << 20
 
 // arrayPadding charges the nils t[key] = v would append to t's array
 // part, and refuses more than maxArrayGap (a capError: the assignment is
-// not made, and a pcall may catch it).
-func (m *meter) arrayPadding(t *glua.LTable, key glua.LValue) error {
+// not made, and a pcall may catch it). raw is rawset's view, which
+// __newindex does not divert.
+func (m *meter) arrayPadding(t *glua.LTable, key glua.LValue, raw bool) error {
 	n, ok := key.(glua.LNumber)
 	if !ok {
 		return nil
@@ -246,6 +247,9 @@ func (m *meter) arrayPadding(t *glua.LTable, key glua.LValue) error {
 	gap := int(f) - 1 - tableArrayLen(t)
 	if gap <= 0 {
 		return nil
+	}
+	if mt, ok := t.Metatable.(*glua.LTable); ok && !raw && mt.RawGetString("__newindex") != glua.LNil {
+		return nil // an absent key goes to __newindex, not into t
 	}
 	if gap > maxArrayGap {
 		return capError{fmt.Sprintf("t[%d]: the table's array part would grow by %d empty slots (gopher-lua keeps integer keys below %d in it; at most %d at once): use a string key, or fill the table in order", int(f), gap, glua.MaxArrayIndex, maxArrayGap)}

@@ -378,6 +378,12 @@ func TestSparseIntegerKeysAreBounded(t *testing.T) {
 		bc.storage.reg_key = fails(function() local t, k = {}, 60000000 t[k] = 1 end)
 		bc.storage.rawset = fails(function() rawset({}, 60000000, 1) end)
 		bc.storage.insert = fails(function() table.insert({}, 60000000, 1) end)
+		bc.storage.ctor = fails(function() local t = {[60000000] = 1} end)
+		local seen
+		local proxy = setmetatable({}, {__newindex = function(_, k) seen = k end})
+		proxy[60000000] = 1
+		bc.storage.proxy = seen
+		bc.storage.raw_proxy = fails(function() rawset(proxy, 60000000, 1) end)
 		local t = {}
 		t[5000] = "sparse"
 		t[70000000] = "hash part"
@@ -387,7 +393,10 @@ func TestSparseIntegerKeysAreBounded(t *testing.T) {
 		bc.storage.fit = t[5000] .. "," .. t[70000000] .. "," .. t[1.5] .. "," .. t[6000] .. "," .. t[7000]
 	`, lua.Options{}, nil)
 	st := e.host.Storage()
-	for _, key := range []string{"const_key", "reg_key", "rawset", "insert"} {
+	if st.Get("proxy") != 60000000.0 {
+		t.Errorf("__newindex: %v", st.Get("proxy"))
+	}
+	for _, key := range []string{"const_key", "reg_key", "rawset", "insert", "ctor", "raw_proxy"} {
 		if got, _ := st.Get(key).(string); !strings.Contains(got, "t[60000000]: the table's array part would grow by 59999999 empty slots") {
 			t.Errorf("%s: %q", key, got)
 		}

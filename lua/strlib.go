@@ -113,7 +113,7 @@ func (m *mission) guardLibs() {
 // checkPadding is the meter's array padding check for Go functions that
 // store t[key] (see meter.arrayPadding).
 func (m *mission) checkPadding(L *glua.LState, what string, t *glua.LTable, key glua.LValue) {
-	if err := m.meter.arrayPadding(t, key); err != nil {
+	if err := m.meter.arrayPadding(t, key, true); err != nil {
 		L.RaiseError("%s: %v", what, err)
 	}
 	m.meter.charge(L, 0)
