@@ -217,35 +217,46 @@ func TestJSON(t *testing.T) {
 	}
 }
 
-// A table referenced twice is written twice: a chain of shared tables
-// would expand exponentially in the file. The write is refused once it
-// passes StorageSize entries; the old file stays.
-func TestStorageSharedTablesDoNotExpand(t *testing.T) {
-	dir := t.TempDir()
-	fsys := fstest.MapFS{"m/main.lua": {Data: []byte(`
-		bc.storage.ok = "first"
-		bc.on("player_in_game", function()
-			local t = {x = 1}
+// A table or long string referenced twice is written twice, while the
+// memory walk counts it once: a chain of shared tables would expand
+// exponentially in the file, one string under many keys linearly. The
+// write is refused past StorageSize entries or MemoryLimit bytes; the old
+// file stays.
+func TestStorageSharedValuesDoNotExpand(t *testing.T) {
+	for _, tt := range []struct{ name, build, want string }{
+		{"tables", `local t = {x = 1}
 			for i = 1, 17 do t = {a = t, b = t} end -- 2^17 leaves; 30 would be 2^30
-			bc.storage.dag = t
-		end)
-	`)}}
-	logs := &luatest.Logs{}
-	e := luatest.New(t0)
-	h := lua.New(e, lua.Options{Mode: "m", FS: fsys, StorageDir: dir, StorageSave: 10 * time.Second,
-		Logger: slog.New(slog.NewTextHandler(logs, nil)), Limits: lua.Limits{StepTime: 100 * time.Nanosecond}})
-	if err := h.Open(); err != nil {
-		t.Fatal(err)
-	}
-	e.Advance(10 * time.Second) // the periodic save writes the file
-	e.Join(2, "A")
-	h.Close()
-	b, err := os.ReadFile(filepath.Join(dir, "m.json"))
-	if err != nil || !strings.Contains(string(b), `"first"`) || strings.Contains(string(b), `"dag"`) {
-		t.Fatalf("file: %.300s %v", b, err)
-	}
-	if !strings.Contains(logs.String(), "saving bc.storage failed") || !strings.Contains(logs.String(), "more than 100000 entries") {
-		t.Fatalf("log: %s", logs.String())
+			bc.storage.dag = t`, "more than 100000 entries"},
+		{"strings", `local s = string.rep("x", 1000000)
+			bc.storage.dag = {}
+			for i = 1, 40 do bc.storage.dag[i] = s end`, "larger than the memory limit of 16.0 MiB"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			fsys := fstest.MapFS{"m/main.lua": {Data: []byte(`
+				bc.storage.ok = "first"
+				bc.on("player_in_game", function()
+					` + tt.build + `
+				end)
+			`)}}
+			logs := &luatest.Logs{}
+			e := luatest.New(t0)
+			h := lua.New(e, lua.Options{Mode: "m", FS: fsys, StorageDir: dir, StorageSave: 10 * time.Second,
+				Logger: slog.New(slog.NewTextHandler(logs, nil)), Limits: lua.Limits{StepTime: 100 * time.Nanosecond, MemoryLimit: 16 << 20}})
+			if err := h.Open(); err != nil {
+				t.Fatal(err)
+			}
+			e.Advance(10 * time.Second) // the periodic save writes the file
+			e.Join(2, "A")
+			h.Close()
+			b, err := os.ReadFile(filepath.Join(dir, "m.json"))
+			if err != nil || !strings.Contains(string(b), `"first"`) || strings.Contains(string(b), `"dag"`) {
+				t.Fatalf("file: %.300s %v", b, err)
+			}
+			if !strings.Contains(logs.String(), "saving bc.storage failed") || !strings.Contains(logs.String(), tt.want) {
+				t.Fatalf("log: %s", logs.String())
+			}
+		})
 	}
 }
 

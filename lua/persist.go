@@ -50,13 +50,14 @@ type persister struct {
 	path       string
 	mode       string
 	maxEntries int
+	maxBytes   int64
 
 	mu      sync.Mutex // serialises writes
 	pending sync.WaitGroup
 }
 
-func newPersister(dir, mode string, maxEntries int) *persister {
-	return &persister{path: filepath.Join(dir, mode+".json"), mode: mode, maxEntries: maxEntries}
+func newPersister(dir, mode string, maxEntries int, maxBytes int64) *persister {
+	return &persister{path: filepath.Join(dir, mode+".json"), mode: mode, maxEntries: maxEntries, maxBytes: maxBytes}
 }
 
 // load reads the file; a missing file is no storage, not an error.
@@ -93,10 +94,13 @@ func (p *persister) load() (any, error) {
 
 // save writes data atomically; async runs the write on its own goroutine.
 func (p *persister) save(data any, version int, now time.Time, async bool) error {
-	left := p.maxEntries
-	doc, err := storageToJSON(data, make(map[*Table]bool), &left)
-	if errors.Is(err, errTooManyEntries) {
+	lim := &writeLimit{entries: p.maxEntries, bytes: p.maxBytes}
+	doc, err := storageToJSON(data, make(map[*Table]bool), lim)
+	switch {
+	case errors.Is(err, errTooManyEntries):
 		return fmt.Errorf("bc.storage written out holds more than %d entries (a table referenced twice is written twice); the file was not updated", p.maxEntries)
+	case errors.Is(err, errTooLarge):
+		return fmt.Errorf("bc.storage written out is larger than the memory limit of %s (a string or table stored under many keys is written each time); the file was not updated", mib(p.maxBytes))
 	}
 	if err != nil {
 		return err
@@ -149,14 +153,34 @@ func (p *persister) write(b []byte) error {
 	return os.Rename(tmp.Name(), p.path)
 }
 
-var errTooManyEntries = errors.New("too many entries")
+var (
+	errTooManyEntries = errors.New("too many entries")
+	errTooLarge       = errors.New("too large")
+)
+
+// writeLimit is what a storage write may still hold. Entries and bytes
+// are both needed: the memory walk counts a shared table or long string
+// once, the file holds every copy.
+type writeLimit struct {
+	entries int
+	bytes   int64
+}
+
+func (l *writeLimit) add(s string) error {
+	if l.bytes -= int64(len(s)) + 8; l.bytes < 0 {
+		return errTooLarge
+	}
+	return nil
+}
 
 // storageToJSON converts plain data (see convert.go) to JSON values,
-// at most *left entries in all.
-func storageToJSON(v any, open map[*Table]bool, left *int) (any, error) {
+// within lim.
+func storageToJSON(v any, open map[*Table]bool, lim *writeLimit) (any, error) {
 	switch v := v.(type) {
-	case nil, bool, string:
+	case nil, bool:
 		return v, nil
+	case string:
+		return v, lim.add(v)
 	case float64:
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, nil // JSON has no NaN or infinity
@@ -168,7 +192,7 @@ func storageToJSON(v any, open map[*Table]bool, left *int) (any, error) {
 		}
 		open[v] = true
 		defer delete(open, v)
-		if *left -= len(*v); *left < 0 {
+		if lim.entries -= len(*v); lim.entries < 0 {
 			return nil, errTooManyEntries
 		}
 		obj := make(map[string]any, len(*v))
@@ -177,7 +201,10 @@ func storageToJSON(v any, open map[*Table]bool, left *int) (any, error) {
 			if !ok {
 				continue
 			}
-			val, err := storageToJSON(p.Value, open, left)
+			if err := lim.add(k); err != nil {
+				return nil, err
+			}
+			val, err := storageToJSON(p.Value, open, lim)
 			if err != nil {
 				return nil, err
 			}
