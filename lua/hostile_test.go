@@ -417,3 +417,19 @@ func TestStagedEffectsAreBounded(t *testing.T) {
 		t.Fatalf("open: %v", err)
 	}
 }
+
+// Each call of a load gets the load budget, and the whole load four of
+// them: the game loop waits for a reload, however many handlers it runs.
+func TestLoadTimeIsBoundedInAll(t *testing.T) {
+	handlers := func(n int) string {
+		return strings.Repeat(`bc.on("mission_load", function() for i = 1, 6000 do end end)`+"\n", n)
+	}
+	opts := lua.Options{Limits: lua.Limits{LoadBudget: time.Millisecond}}
+	if _, err := open(t, handlers(3), opts, nil); err != nil {
+		t.Fatalf("three handlers within the budget: %v", err)
+	}
+	_, err := open(t, handlers(8), opts, nil)
+	if err == nil || !strings.Contains(err.Error(), "m/main.lua:7: time budget exceeded: loading may take 1ms per call, 4ms in all") {
+		t.Fatalf("eight handlers: %v", err)
+	}
+}

@@ -39,6 +39,7 @@ type mission struct {
 	// applied only once it has loaded (see effects.go).
 	building bool
 	staged   []func()
+	loadTime time.Duration // what the load's calls took so far
 
 	// Ship handles: their shared metatable and methods, and the host
 	// ships created while the version loads (not yet in the world).
