@@ -45,17 +45,27 @@ const (
 func (h *Host) budgetMessage(k budgetKind, limit time.Duration) string {
 	switch k {
 	case budgetLoad:
-		return fmt.Sprintf("time budget exceeded: loading may take %v per call", limit)
+		return fmt.Sprintf("time budget exceeded: loading may take %v per call, %v in all", h.opts.LoadBudget, loadCalls*h.opts.LoadBudget)
 	case budgetTick:
 		return fmt.Sprintf("time budget exceeded: the mission's calls this tick took its %v tick budget", h.opts.TickBudget)
 	}
 	return fmt.Sprintf("time budget exceeded: one call may take %v", limit)
 }
 
+// loadCalls is how many load budgets a whole load may take: each call
+// (main.lua, an addon, one mission_load handler) gets LoadBudget, but the
+// game loop waits for all of them, and a mission may have hundreds of
+// handlers.
+const loadCalls = 4
+
 // callBudget is the limit of the next outermost call of m.
 func (h *Host) callBudget(m *mission) (time.Duration, budgetKind, error) {
 	if m.building {
-		return h.opts.LoadBudget, budgetLoad, nil
+		left := loadCalls*h.opts.LoadBudget - m.loadTime
+		if left <= 0 {
+			return 0, 0, &luaError{overrun: true, msg: fmt.Sprintf("not run: loading took %v in all, the most it may (%d × the load budget)", m.loadTime.Round(time.Millisecond), loadCalls)}
+		}
+		return min(left, h.opts.LoadBudget), budgetLoad, nil
 	}
 	left := h.tickBudgetLeft()
 	if left <= 0 {
@@ -67,12 +77,14 @@ func (h *Host) callBudget(m *mission) (time.Duration, budgetKind, error) {
 	return h.opts.Budget, budgetCall, nil
 }
 
-// spend charges a finished call to the tick (loading is not a tick's
-// work: a reload runs between ticks).
+// spend charges a finished call to the tick, or to the load (loading is
+// not a tick's work: a reload runs between ticks).
 func (h *Host) spend(m *mission, d time.Duration) {
-	if !m.building {
-		h.tickSpent += d
+	if m.building {
+		m.loadTime += d
+		return
 	}
+	h.tickSpent += d
 }
 
 // now is bc.clock's time: the engine's clock plus the time the mission's

@@ -179,14 +179,7 @@ func (m *mission) api() *glua.LTable {
 		return 0
 	})
 	fn("mission", func(L *glua.LState) int {
-		mi := eng.Mission()
-		t := L.CreateTable(0, 5)
-		t.RawSetString("script", glua.LString(mi.Script))
-		t.RawSetString("map_name", glua.LString(mi.MapName))
-		t.RawSetString("system", glua.LString(mi.System))
-		t.RawSetString("time_limit", glua.LNumber(mi.TimeLimit))
-		t.RawSetString("frag_limit", glua.LNumber(mi.FragLimit))
-		L.Push(t)
+		L.Push(MissionTable(L, eng.Mission()))
 		return 1
 	})
 	fn("set_mission", m.setMission)
@@ -218,6 +211,23 @@ func (m *mission) checkPlayer(L *glua.LState, n int) *engine.Player {
 	return m.h.eng.Player(byte(id))
 }
 
+// MissionTable is bc.mission()'s table for mi; the mission test runner's
+// g:mission() returns the same.
+func MissionTable(L *glua.LState, mi engine.Mission) *glua.LTable {
+	t := L.CreateTable(0, 5)
+	t.RawSetString("script", glua.LString(mi.Script))
+	t.RawSetString("map_name", glua.LString(mi.MapName))
+	t.RawSetString("system", glua.LString(mi.System))
+	t.RawSetString("time_limit", glua.LNumber(mi.TimeLimit))
+	t.RawSetString("frag_limit", glua.LNumber(mi.FragLimit))
+	return t
+}
+
+// maxHandlers bounds the handlers of one event: a mission that calls
+// bc.on in a handler would otherwise add one per event without end, and
+// registering under an id scans them all.
+const maxHandlers = 256
+
 // on registers a handler: bc.on(event, fn) or bc.on(event, id, fn). With
 // an id, a second registration replaces the first in place (Garry's Mod's
 // hook.Add), so re-running code is idempotent. It returns the id.
@@ -246,6 +256,9 @@ func (m *mission) on(L *glua.LState) int {
 	} else {
 		m.nextID++
 		id = "#" + strconv.Itoa(m.nextID)
+	}
+	if len(hs) >= maxHandlers {
+		L.RaiseError("bc.on: event %q already has %d handlers, the most it may have (remove some with bc.off, or register under an id to replace)", name, maxHandlers)
 	}
 	m.handlers[name] = append(hs, handler{id: id, fn: fn})
 	L.Push(glua.LString(id))
@@ -294,12 +307,16 @@ func (m *mission) logLib() *glua.LTable {
 			msg := L.ToStringMeta(L.Get(1)).String()
 			attrs := []any{"source", where(L)}
 			if f, ok := L.Get(2).(*glua.LTable); ok {
-				n := 0
-				f.ForEach(func(k, v glua.LValue) {
-					if n++; n <= maxLogFields {
-						attrs = append(attrs, k.String(), L.ToStringMeta(v).String())
-					}
-				})
+				// The first maxLogFields pairs only: ForEach would walk a
+				// big table to the end on every call. Converted after the
+				// walk, since __tostring may change the table.
+				var kvs []glua.LValue
+				for k, v := f.Next(glua.LNil); k != glua.LNil && len(kvs) < 2*maxLogFields; k, v = f.Next(k) {
+					kvs = append(kvs, k, v)
+				}
+				for i := 0; i < len(kvs); i += 2 {
+					attrs = append(attrs, kvs[i].String(), L.ToStringMeta(kvs[i+1]).String())
+				}
 			}
 			m.h.logs.log(m.h.log, level, msg, attrs...)
 			return 0

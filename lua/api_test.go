@@ -216,3 +216,82 @@ func TestJSON(t *testing.T) {
 		}
 	}
 }
+
+// A table or long string referenced twice is written twice, while the
+// memory walk counts it once: a chain of shared tables would expand
+// exponentially in the file, one string under many keys linearly. The
+// write is refused past StorageSize entries or MemoryLimit bytes; the old
+// file stays.
+func TestStorageSharedValuesDoNotExpand(t *testing.T) {
+	for _, tt := range []struct{ name, build, want string }{
+		{"tables", `local t = {x = 1}
+			for i = 1, 17 do t = {a = t, b = t} end -- 2^17 leaves; 30 would be 2^30
+			bc.storage.dag = t`, "more than 100000 entries"},
+		{"strings", `local s = string.rep("x", 1000000)
+			bc.storage.dag = {}
+			for i = 1, 40 do bc.storage.dag[i] = s end`, "larger than the memory limit of 16.0 MiB"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			fsys := fstest.MapFS{"m/main.lua": {Data: []byte(`
+				bc.storage.ok = "first"
+				bc.on("player_in_game", function()
+					` + tt.build + `
+				end)
+			`)}}
+			logs := &luatest.Logs{}
+			e := luatest.New(t0)
+			h := lua.New(e, lua.Options{Mode: "m", FS: fsys, StorageDir: dir, StorageSave: 10 * time.Second,
+				Logger: slog.New(slog.NewTextHandler(logs, nil)), Limits: lua.Limits{StepTime: 100 * time.Nanosecond, MemoryLimit: 16 << 20}})
+			if err := h.Open(); err != nil {
+				t.Fatal(err)
+			}
+			e.Advance(10 * time.Second) // the periodic save writes the file
+			e.Join(2, "A")
+			h.Close()
+			b, err := os.ReadFile(filepath.Join(dir, "m.json"))
+			if err != nil || !strings.Contains(string(b), `"first"`) || strings.Contains(string(b), `"dag"`) {
+				t.Fatalf("file: %.300s %v", b, err)
+			}
+			if !strings.Contains(logs.String(), "saving bc.storage failed") || !strings.Contains(logs.String(), tt.want) {
+				t.Fatalf("log: %s", logs.String())
+			}
+		})
+	}
+}
+
+// Every bc.parse layout reads back what its bc.msg builder wrote, and
+// refuses a message of another layout.
+func TestParseReadsEveryLayout(t *testing.T) {
+	e := mustOpen(t, `
+		local cases = {
+			chat = {sender = bc.host_id, text = "hi", team = true},
+			mission_init = {player_limit = 8, system = 3, time_limit = 10, frag_limit = -1, end_time = 600},
+			score_change = {killer = 2, killer_kills = 3, killer_score = 40, victim = 5, victim_deaths = 6, extras = {{player = 7, score = 8}}},
+			score = {player = 2, kills = 3, deaths = 4, score = 5},
+			end_game = {reason = 3},
+			restart_game = {},
+			score_init = {player = 2, kills = 3, deaths = 4, score = 5, team = 1},
+			team_score = {team = 1, kills = 2, score = 3},
+			team = {player = 2, team = 1},
+		}
+		local function same(a, b)
+			if type(a) ~= "table" then return a == b end
+			for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+			for k in pairs(b) do if a[k] == nil then return false end end
+			return true
+		end
+		local bad = {}
+		for name, fields in pairs(cases) do
+			local got, err = bc.parse[name](bc.msg[name](fields))
+			if not same(fields, got or {}) then bad[#bad + 1] = name .. ": " .. tostring(err) end
+			local other = name == "team" and bc.msg.end_game{reason = 1} or bc.msg.team{player = 2, team = 1}
+			if bc.parse[name](other) ~= nil then bad[#bad + 1] = name .. " read another layout" end
+		end
+		table.sort(bad)
+		bc.storage.bad = table.concat(bad, "; ")
+	`, lua.Options{}, nil)
+	if got := e.host.Storage().Get("bad"); got != "" {
+		t.Fatal(got)
+	}
+}

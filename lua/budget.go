@@ -3,6 +3,7 @@ package lua
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	glua "github.com/yuin/gopher-lua"
@@ -182,6 +183,28 @@ func (m *meter) peekInstruction() {
 			m.mem.allocated(n)
 		}
 		m.steps += int64(n / bytesPerStep)
+	case glua.OP_SETTABLE:
+		regs, base := vmRegisters(m.L, frame)
+		a, b := base+int(inst>>18)&0xff, int(inst&0x1ff)
+		if a >= len(regs) {
+			return
+		}
+		t, ok := regs[a].(*glua.LTable)
+		if !ok {
+			return
+		}
+		var key glua.LValue
+		if b&rkConstant != 0 {
+			if k := vmConstants(frame); b&^rkConstant < len(k) {
+				key = k[b&^rkConstant]
+			}
+		} else if base+b < len(regs) {
+			key = regs[base+b]
+		}
+		if err := m.arrayPadding(t, key, false); err != nil && m.err == nil {
+			m.err = err
+			m.next = 0
+		}
 	case glua.OP_LEN:
 		regs, base := vmRegisters(m.L, frame)
 		if i := base + int(inst&0x1ff); i < len(regs) {
@@ -195,6 +218,47 @@ func (m *meter) peekInstruction() {
 			}
 		}
 	}
+}
+
+// rkConstant marks an instruction operand that indexes the constants
+// rather than the registers (gopher-lua's opBitRk).
+const rkConstant = 1 << 8
+
+// maxArrayGap bounds the nils one assignment may make gopher-lua append:
+// it keeps every integer key below glua.MaxArrayIndex (2^26) in the array
+// part, padding up to it, so t[60000000] = 1 on an empty table allocates a
+// gigabyte and runs for seconds inside one instruction. 2^20 nils are
+// 16 MiB and tens of milliseconds.
+const maxArrayGap = 1 << 20
+
+// arrayPadding charges the nils t[key] = v would append to t's array
+// part, and refuses more than maxArrayGap (a capError: the assignment is
+// not made, and a pcall may catch it). raw is rawset's view, which
+// __newindex does not divert.
+func (m *meter) arrayPadding(t *glua.LTable, key glua.LValue, raw bool) error {
+	n, ok := key.(glua.LNumber)
+	if !ok {
+		return nil
+	}
+	f := float64(n)
+	if f != math.Trunc(f) || f < 1 || f >= float64(glua.MaxArrayIndex) {
+		return nil
+	}
+	gap := int(f) - 1 - tableArrayLen(t)
+	if gap <= 0 {
+		return nil
+	}
+	if mt, ok := t.Metatable.(*glua.LTable); ok && !raw && mt.RawGetString("__newindex") != glua.LNil {
+		return nil // an absent key goes to __newindex, not into t
+	}
+	if gap > maxArrayGap {
+		return capError{fmt.Sprintf("t[%d]: the table's array part would grow by %d empty slots (gopher-lua keeps integer keys below %d in it; at most %d at once): use a string key, or fill the table in order", int(f), gap, glua.MaxArrayIndex, maxArrayGap)}
+	}
+	if m.mem != nil {
+		m.mem.allocated(gap * sizeValue)
+	}
+	m.steps += int64(gap / 8)
+	return nil
 }
 
 // budgetError is a call stopped for time.

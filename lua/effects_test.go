@@ -174,6 +174,18 @@ func TestLongLogLinesAreCut(t *testing.T) {
 	}
 }
 
+// bc.log takes the first 32 fields of its table, in iteration order.
+func TestLogFieldsAreCapped(t *testing.T) {
+	e := mustOpen(t, `
+		local f = {}
+		for i = 1, 40 do f["f" .. i] = i end
+		bc.log.info("fields", f)
+	`, lua.Options{}, nil)
+	if !e.has(" f1=1 ") || !e.has(" f32=32") || e.has("f33=") {
+		t.Fatalf("log: %s", e.logs.String())
+	}
+}
+
 // Storage over its limits never blocks a reload: the excess is dropped
 // with an error that says where, shallow keys first.
 func TestStorageLimitsNeverBlockReload(t *testing.T) {

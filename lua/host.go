@@ -109,7 +109,7 @@ func (h *Host) Open() error {
 	}
 	var stored any
 	if h.opts.StorageDir != "" {
-		h.persist = newPersister(h.opts.StorageDir, h.opts.Mode)
+		h.persist = newPersister(h.opts.StorageDir, h.opts.Mode, h.opts.StorageSize, h.opts.MemoryLimit)
 		if stored, err = h.persist.load(); err != nil {
 			return fmt.Errorf("mission %q: reading its storage: %w", h.opts.Mode, err)
 		}

@@ -90,6 +90,8 @@ func TestStringLibraryIsBounded(t *testing.T) {
 		bc.storage.format = fails(string.format, "%s%s%s", big, big, big)
 		bc.storage.tconcat = fails(table.concat, {big, big, big})
 		bc.storage.unpack = fails(unpack, {}, 1, 1e7)
+		bc.storage.unpack_wide = fails(unpack, {}, -9e18, 9e18)
+		bc.storage.tconcat_wide = fails(table.concat, {}, ",", -9e18, 9e18)
 		bc.storage.byte = fails(string.byte, big, 1, -1)
 		bc.storage.upper = #big:upper()
 		-- The patterns still work as in Lua 5.1.
@@ -113,7 +115,8 @@ func TestStringLibraryIsBounded(t *testing.T) {
 	st := e.host.Storage()
 	for key, want := range map[string]string{
 		"rep": "string cap", "concat_op": "string cap", "gsub": "string cap", "format": "string cap",
-		"tconcat": "string cap", "unpack": "too many results", "byte": "too many results",
+		"tconcat": "string cap", "unpack": "too many results",
+		"unpack_wide": "too many results", "tconcat_wide": "string cap", "byte": "too many results",
 		"bad_pattern": "missing ']'", "too_complex": "pattern too complex",
 	} {
 		if got, _ := st.Get(key).(string); !strings.Contains(got, want) {
@@ -149,6 +152,26 @@ func TestMemoryLimit(t *testing.T) {
 	e.Emit(&engine.Chat{From: p, Text: []byte("hi")})
 	if e.host.Loaded() || !e.has("suspended: memory limit") {
 		t.Fatalf("loaded %v log: %s", e.host.Loaded(), e.logs.String())
+	}
+}
+
+// Data the runtime holds for the mission outside Lua values (timer names,
+// handler ids) counts against the memory limit too.
+func TestMemoryLimitSeesTimerNamesAndHandlerIDs(t *testing.T) {
+	for _, store := range []string{
+		`bc.timer(big .. i, 60)`,
+		`bc.on("tick", big .. i, function() end)`,
+	} {
+		e := mustOpen(t, `
+			bc.on("player_in_game", function(ev)
+				local big = string.rep("x", 1000000)
+				for i = 1, 40 do `+store+` end
+			end)
+		`, lua.Options{Limits: lua.Limits{MemoryLimit: 16 << 20, Budget: time.Hour, TickBudget: time.Hour}}, nil)
+		e.Join(2, "A")
+		if !e.has("memory limit of 16.0 MiB exceeded") {
+			t.Fatalf("%s: log: %s", store, e.logs.String())
+		}
 	}
 }
 
@@ -272,5 +295,141 @@ func TestClockAdvancesInsideACall(t *testing.T) {
 	// 10000 iterations of a few steps at 100 ns a step: a few ms.
 	if dt := e.host.Storage().Get("dt").(float64); dt < 0.001 || dt > 0.01 {
 		t.Fatalf("clock advanced %vs", dt)
+	}
+}
+
+// string.format takes Lua 5.1's conversions only: digits in plain text
+// are text, and Go's reflective verbs cannot print a whole table
+// unbudgeted.
+func TestStringFormatDirectives(t *testing.T) {
+	tests := []struct{ format, arg, want string }{
+		{"%d of 10000", "5", "5 of 10000"},
+		{"year 2026: %5.2f%%", "1.5", "year 2026:  1.50%"},
+		{"%-999s|", "'x'", "x" + strings.Repeat(" ", 998) + "|"},
+		{"%03d", "7", "007"},
+		{"%1000d", "1", "error: string.format: width or precision above 999"},
+		{"%.1000f", "1", "error: string.format: width or precision above 999"},
+		{"%#v", "{1, 2}", "error: string.format: invalid conversion '%v'"},
+		{"%[1]d", "1", "error: string.format: invalid conversion '%['"},
+		{"%T", "1", "error: string.format: invalid conversion '%T'"},
+		{"100%", "1", "error: string.format: invalid conversion at the end"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.format, func(t *testing.T) {
+			e := mustOpen(t, `
+				local ok, r = pcall(string.format, "`+tt.format+`", `+tt.arg+`)
+				bc.storage.r = ok and r or ("error: " .. r)
+			`, lua.Options{}, nil)
+			got, _ := e.host.Storage().Get("r").(string)
+			if got != tt.want && !(strings.HasPrefix(tt.want, "error: ") && strings.Contains(got, strings.TrimPrefix(tt.want, "error: "))) {
+				t.Fatalf("string.format(%q, %s) = %q, want %q", tt.format, tt.arg, got, tt.want)
+			}
+		})
+	}
+}
+
+// bc.json.encode charges an object's keys before it collects and sorts
+// them: a big table with one bad key is stopped by the budget, not turned
+// down after an unbudgeted sort.
+func TestJSONEncodeChargesBigObjects(t *testing.T) {
+	e := mustOpen(t, `
+		T = {}
+		bc.on("player_in_game", function()
+			if #T < 60000 then
+				for i = #T + 1, #T + 10000 do T[i] = i end
+				return
+			end
+			T[true] = 1
+			bc.storage.encoded = select(2, bc.json.encode(T))
+		end)
+	`, lua.Options{}, nil)
+	for i := 0; i < 7; i++ {
+		e.Join(2, "A")
+		e.Advance(time.Second)
+	}
+	if e.host.Storage().Get("encoded") != nil || !e.has("m/main.lua:9: time budget exceeded") {
+		t.Fatalf("encoded %v, log: %s", e.host.Storage().Get("encoded"), e.logs.String())
+	}
+}
+
+// A handler that registers a handler each time it runs (a common slip)
+// runs into a cap instead of growing the list, and the scans of it, forever.
+func TestHandlersPerEventAreCapped(t *testing.T) {
+	e := mustOpen(t, `
+		for i = 1, 256 do bc.on("tick", "h" .. i, function() end) end
+		bc.on("tick", "h1", function() end) -- replacing stays possible
+		local ok, err = pcall(bc.on, "tick", function() end)
+		bc.storage.err = tostring(err)
+		bc.storage.ok = ok
+	`, lua.Options{}, nil)
+	st := e.host.Storage()
+	if st.Get("ok") != false || !strings.Contains(st.Get("err").(string), `event "tick" already has 256 handlers`) {
+		t.Fatalf("%+v", *st)
+	}
+}
+
+// gopher-lua keeps integer keys below 2^26 in a table's array part and
+// pads it with nils up to the key: one assignment must not append tens
+// of millions of them. Sparse keys that fit, and keys past 2^26, work.
+func TestSparseIntegerKeysAreBounded(t *testing.T) {
+	e := mustOpen(t, `
+		local function fails(f) local ok, err = pcall(f) return not ok and tostring(err) or "succeeded" end
+		bc.storage.const_key = fails(function() local t = {} t[60000000] = 1 end)
+		bc.storage.reg_key = fails(function() local t, k = {}, 60000000 t[k] = 1 end)
+		bc.storage.rawset = fails(function() rawset({}, 60000000, 1) end)
+		bc.storage.insert = fails(function() table.insert({}, 60000000, 1) end)
+		bc.storage.ctor = fails(function() local t = {[60000000] = 1} end)
+		local seen
+		local proxy = setmetatable({}, {__newindex = function(_, k) seen = k end})
+		proxy[60000000] = 1
+		bc.storage.proxy = seen
+		bc.storage.raw_proxy = fails(function() rawset(proxy, 60000000, 1) end)
+		local t = {}
+		t[5000] = "sparse"
+		t[70000000] = "hash part"
+		t[1.5] = "not an index"
+		rawset(t, 6000, "raw")
+		table.insert(t, 7000, "inserted")
+		bc.storage.fit = t[5000] .. "," .. t[70000000] .. "," .. t[1.5] .. "," .. t[6000] .. "," .. t[7000]
+	`, lua.Options{}, nil)
+	st := e.host.Storage()
+	if st.Get("proxy") != 60000000.0 {
+		t.Errorf("__newindex: %v", st.Get("proxy"))
+	}
+	for _, key := range []string{"const_key", "reg_key", "rawset", "insert", "ctor", "raw_proxy"} {
+		if got, _ := st.Get(key).(string); !strings.Contains(got, "t[60000000]: the table's array part would grow by 59999999 empty slots") {
+			t.Errorf("%s: %q", key, got)
+		}
+	}
+	if got := st.Get("fit"); got != "sparse,hash part,not an index,raw,inserted" {
+		t.Errorf("fit: %v", got)
+	}
+}
+
+// A load stages what it does to the game; with nobody in game the send
+// quota counts nothing, so the staging itself is bounded.
+func TestStagedEffectsAreBounded(t *testing.T) {
+	_, err := open(t, `
+		local msg = "\100" .. string.rep("x", 4000)
+		for i = 1, 100000 do bc.broadcast(msg) end
+	`, lua.Options{}, nil)
+	if err == nil || !strings.Contains(err.Error(), "m/main.lua:3: a loading version may stage at most 4096 game effects") {
+		t.Fatalf("open: %v", err)
+	}
+}
+
+// Each call of a load gets the load budget, and the whole load four of
+// them: the game loop waits for a reload, however many handlers it runs.
+func TestLoadTimeIsBoundedInAll(t *testing.T) {
+	handlers := func(n int) string {
+		return strings.Repeat(`bc.on("mission_load", function() for i = 1, 6000 do end end)`+"\n", n)
+	}
+	opts := lua.Options{Limits: lua.Limits{LoadBudget: time.Millisecond}}
+	if _, err := open(t, handlers(3), opts, nil); err != nil {
+		t.Fatalf("three handlers within the budget: %v", err)
+	}
+	_, err := open(t, handlers(8), opts, nil)
+	if err == nil || !strings.Contains(err.Error(), "m/main.lua:7: time budget exceeded: loading may take 1ms per call, 4ms in all") {
+		t.Fatalf("eight handlers: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/bits"
 	"sort"
 	"strconv"
 
@@ -118,6 +119,9 @@ func (e *jsonEncoder) table(t *glua.LTable, depth int) error {
 		k string
 		v glua.LValue
 	}
+	// Collecting and sorting the keys is charged before it is done, at
+	// table.sort's rate: a big object cannot sort unbudgeted.
+	e.m.meter.charge(e.L, int64(keys*bits.Len(uint(keys))))
 	var pairs []kv
 	var err error
 	t.ForEach(func(k, v glua.LValue) {

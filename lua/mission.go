@@ -39,6 +39,7 @@ type mission struct {
 	// applied only once it has loaded (see effects.go).
 	building bool
 	staged   []func()
+	loadTime time.Duration // what the load's calls took so far
 
 	// Ship handles: their shared metatable and methods, and the host
 	// ships created while the version loads (not yet in the world).
@@ -114,15 +115,19 @@ func (m *mission) roots(visit func(glua.LValue)) {
 	visit(L.G.Registry)
 	visit(m.bc)
 	visit(m.storage)
+	// Strings the runtime keeps in Go (handler ids, timer names) are
+	// the mission's too: each may be as long as the string cap.
 	for _, hs := range m.handlers {
 		for _, hd := range hs {
 			visit(hd.fn)
+			visit(glua.LString(hd.id))
 		}
 	}
 	for _, t := range m.timers.heap {
 		if t.fn != nil {
 			visit(t.fn)
 		}
+		visit(glua.LString(t.name))
 	}
 	for _, c := range m.commands.byName {
 		visit(c.fn)

@@ -166,47 +166,53 @@ func (m *mission) msgLib() *glua.LTable {
 func (m *mission) parseLib() *glua.LTable {
 	L := m.L
 	t := L.NewTable()
+	for _, name := range parseNames {
+		t.RawSetString(name, L.NewFunction(func(L *glua.LState) int {
+			r, err := ParseMessage(L, name, []byte(L.CheckString(1)))
+			if err != nil {
+				L.Push(glua.LNil)
+				L.Push(glua.LString(err.Error()))
+				return 2
+			}
+			L.Push(r)
+			return 1
+		}))
+	}
+	return t
+}
+
+// parseNames are the layouts bc.parse (and ParseMessage) decodes.
+var parseNames = []string{"chat", "mission_init", "score_change", "score", "end_game", "restart_game", "score_init", "team_score", "team"}
+
+// ParseMessage decodes message b by the layout name (one of parseNames)
+// into the table bc.parse.<name> returns. The mission test runner reads
+// received messages with it, so tests see the fields missions do.
+func ParseMessage(L *glua.LState, name string, b []byte) (*glua.LTable, error) {
 	type kv struct {
 		k string
 		v glua.LValue
 	}
-	result := func(L *glua.LState, err error, pairs ...kv) int {
-		if err != nil {
-			L.Push(glua.LNil)
-			L.Push(glua.LString(err.Error()))
-			return 2
-		}
-		r := L.CreateTable(0, len(pairs))
-		for _, p := range pairs {
-			r.RawSetString(p.k, p.v)
-		}
-		L.Push(r)
-		return 1
-	}
 	n := func(v int32) glua.LValue { return glua.LNumber(v) }
-	reg := func(name string, fn func(L *glua.LState, b []byte) int) {
-		t.RawSetString(name, L.NewFunction(func(L *glua.LState) int { return fn(L, []byte(L.CheckString(1))) }))
-	}
-	reg("chat", func(L *glua.LState, b []byte) int {
-		c, err := codec.DecodeChat(b)
-		return result(L, err, kv{"sender", n(c.Sender)}, kv{"text", glua.LString(c.Text)}, kv{"team", glua.LBool(c.Team)})
-	})
-	reg("mission_init", func(L *glua.LState, b []byte) int {
-		mi, err := codec.DecodeMissionInit(b)
+	var pairs []kv
+	var err error
+	switch name {
+	case "chat":
+		c, e := codec.DecodeChat(b)
+		err, pairs = e, []kv{{"sender", n(c.Sender)}, {"text", glua.LString(c.Text)}, {"team", glua.LBool(c.Team)}}
+	case "mission_init":
+		mi, e := codec.DecodeMissionInit(b)
 		lim := func(v uint8) glua.LValue {
 			if v == codec.NoLimit {
 				return glua.LNumber(-1)
 			}
 			return glua.LNumber(v)
 		}
-		pairs := []kv{{"player_limit", glua.LNumber(mi.PlayerLimit)}, {"system", glua.LNumber(mi.System)}, {"time_limit", lim(mi.TimeLimit)}, {"frag_limit", lim(mi.FragLimit)}}
+		err, pairs = e, []kv{{"player_limit", glua.LNumber(mi.PlayerLimit)}, {"system", glua.LNumber(mi.System)}, {"time_limit", lim(mi.TimeLimit)}, {"frag_limit", lim(mi.FragLimit)}}
 		if mi.TimeLimit != codec.NoLimit {
 			pairs = append(pairs, kv{"end_time", n(mi.EndTime)})
 		}
-		return result(L, err, pairs...)
-	})
-	reg("score_change", func(L *glua.LState, b []byte) int {
-		sc, err := codec.DecodeScoreChange(b)
+	case "score_change":
+		sc, e := codec.DecodeScoreChange(b)
 		ex := L.CreateTable(sc.NumExtras(), 0)
 		for i := 0; i < sc.NumExtras(); i++ {
 			p, s := sc.Extra(i)
@@ -215,32 +221,34 @@ func (m *mission) parseLib() *glua.LTable {
 			e.RawSetString("score", n(s))
 			ex.Append(e)
 		}
-		return result(L, err, kv{"killer", n(sc.Killer)}, kv{"killer_kills", n(sc.KillerKills)}, kv{"killer_score", n(sc.KillerScore)},
-			kv{"victim", n(sc.Victim)}, kv{"victim_deaths", n(sc.VictimDeaths)}, kv{"extras", ex})
-	})
-	reg("score", func(L *glua.LState, b []byte) int {
-		s, err := codec.DecodeScore(b)
-		return result(L, err, kv{"player", n(s.Player)}, kv{"kills", n(s.Kills)}, kv{"deaths", n(s.Deaths)}, kv{"score", n(s.Score)})
-	})
-	reg("end_game", func(L *glua.LState, b []byte) int {
-		e, err := codec.DecodeEndGame(b)
-		return result(L, err, kv{"reason", n(e.Reason)})
-	})
-	reg("restart_game", func(L *glua.LState, b []byte) int {
-		_, err := codec.DecodeRestartGame(b)
-		return result(L, err)
-	})
-	reg("score_init", func(L *glua.LState, b []byte) int {
-		s, err := codec.DecodeScoreInit(b)
-		return result(L, err, kv{"player", n(s.Player)}, kv{"kills", n(s.Kills)}, kv{"deaths", n(s.Deaths)}, kv{"score", n(s.Score)}, kv{"team", glua.LNumber(s.Team)})
-	})
-	reg("team_score", func(L *glua.LState, b []byte) int {
-		s, err := codec.DecodeTeamScore(b)
-		return result(L, err, kv{"team", glua.LNumber(s.Team)}, kv{"kills", n(s.Kills)}, kv{"score", n(s.Score)})
-	})
-	reg("team", func(L *glua.LState, b []byte) int {
-		s, err := codec.DecodeTeam(b)
-		return result(L, err, kv{"player", n(s.Player)}, kv{"team", glua.LNumber(s.Team)})
-	})
-	return t
+		err, pairs = e, []kv{{"killer", n(sc.Killer)}, {"killer_kills", n(sc.KillerKills)}, {"killer_score", n(sc.KillerScore)},
+			{"victim", n(sc.Victim)}, {"victim_deaths", n(sc.VictimDeaths)}, {"extras", ex}}
+	case "score":
+		s, e := codec.DecodeScore(b)
+		err, pairs = e, []kv{{"player", n(s.Player)}, {"kills", n(s.Kills)}, {"deaths", n(s.Deaths)}, {"score", n(s.Score)}}
+	case "end_game":
+		g, e := codec.DecodeEndGame(b)
+		err, pairs = e, []kv{{"reason", n(g.Reason)}}
+	case "restart_game":
+		_, err = codec.DecodeRestartGame(b)
+	case "score_init":
+		s, e := codec.DecodeScoreInit(b)
+		err, pairs = e, []kv{{"player", n(s.Player)}, {"kills", n(s.Kills)}, {"deaths", n(s.Deaths)}, {"score", n(s.Score)}, {"team", glua.LNumber(s.Team)}}
+	case "team_score":
+		s, e := codec.DecodeTeamScore(b)
+		err, pairs = e, []kv{{"team", glua.LNumber(s.Team)}, {"kills", n(s.Kills)}, {"score", n(s.Score)}}
+	case "team":
+		s, e := codec.DecodeTeam(b)
+		err, pairs = e, []kv{{"player", n(s.Player)}, {"team", glua.LNumber(s.Team)}}
+	default:
+		return nil, fmt.Errorf("no stock layout %q", name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r := L.CreateTable(0, len(pairs))
+	for _, p := range pairs {
+		r.RawSetString(p.k, p.v)
+	}
+	return r, nil
 }

@@ -31,6 +31,8 @@ import (
 // key that itself starts with "#" gets another "#" in front. Numbers,
 // strings and booleans are JSON's. A table referenced twice is written
 // twice (and read back as two tables); a cycle is cut where it closes.
+// Since shared tables multiply, a write that would hold more than
+// StorageSize entries is refused and the previous file kept.
 
 // StorageSchema is the version of the storage file format.
 const StorageSchema = 1
@@ -45,15 +47,17 @@ type storageFile struct {
 
 // persister writes one mode's storage file, one write at a time.
 type persister struct {
-	path string
-	mode string
+	path       string
+	mode       string
+	maxEntries int
+	maxBytes   int64
 
 	mu      sync.Mutex // serialises writes
 	pending sync.WaitGroup
 }
 
-func newPersister(dir, mode string) *persister {
-	return &persister{path: filepath.Join(dir, mode+".json"), mode: mode}
+func newPersister(dir, mode string, maxEntries int, maxBytes int64) *persister {
+	return &persister{path: filepath.Join(dir, mode+".json"), mode: mode, maxEntries: maxEntries, maxBytes: maxBytes}
 }
 
 // load reads the file; a missing file is no storage, not an error.
@@ -90,7 +94,14 @@ func (p *persister) load() (any, error) {
 
 // save writes data atomically; async runs the write on its own goroutine.
 func (p *persister) save(data any, version int, now time.Time, async bool) error {
-	doc, err := storageToJSON(data, make(map[*Table]bool))
+	lim := &writeLimit{entries: p.maxEntries, bytes: p.maxBytes}
+	doc, err := storageToJSON(data, make(map[*Table]bool), lim)
+	switch {
+	case errors.Is(err, errTooManyEntries):
+		return fmt.Errorf("bc.storage written out holds more than %d entries (a table referenced twice is written twice); the file was not updated", p.maxEntries)
+	case errors.Is(err, errTooLarge):
+		return fmt.Errorf("bc.storage written out is larger than the memory limit of %s (a string or table stored under many keys is written each time); the file was not updated", mib(p.maxBytes))
+	}
 	if err != nil {
 		return err
 	}
@@ -142,11 +153,34 @@ func (p *persister) write(b []byte) error {
 	return os.Rename(tmp.Name(), p.path)
 }
 
-// storageToJSON converts plain data (see convert.go) to JSON values.
-func storageToJSON(v any, open map[*Table]bool) (any, error) {
+var (
+	errTooManyEntries = errors.New("too many entries")
+	errTooLarge       = errors.New("too large")
+)
+
+// writeLimit is what a storage write may still hold. Entries and bytes
+// are both needed: the memory walk counts a shared table or long string
+// once, the file holds every copy.
+type writeLimit struct {
+	entries int
+	bytes   int64
+}
+
+func (l *writeLimit) add(s string) error {
+	if l.bytes -= int64(len(s)) + 8; l.bytes < 0 {
+		return errTooLarge
+	}
+	return nil
+}
+
+// storageToJSON converts plain data (see convert.go) to JSON values,
+// within lim.
+func storageToJSON(v any, open map[*Table]bool, lim *writeLimit) (any, error) {
 	switch v := v.(type) {
-	case nil, bool, string:
+	case nil, bool:
 		return v, nil
+	case string:
+		return v, lim.add(v)
 	case float64:
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, nil // JSON has no NaN or infinity
@@ -158,13 +192,19 @@ func storageToJSON(v any, open map[*Table]bool) (any, error) {
 		}
 		open[v] = true
 		defer delete(open, v)
+		if lim.entries -= len(*v); lim.entries < 0 {
+			return nil, errTooManyEntries
+		}
 		obj := make(map[string]any, len(*v))
 		for _, p := range *v {
 			k, ok := storageKey(p.Key)
 			if !ok {
 				continue
 			}
-			val, err := storageToJSON(p.Value, open)
+			if err := lim.add(k); err != nil {
+				return nil, err
+			}
+			val, err := storageToJSON(p.Value, open, lim)
 			if err != nil {
 				return nil, err
 			}

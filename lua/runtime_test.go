@@ -1,10 +1,8 @@
 package lua_test
 
 import (
-	"bytes"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -16,27 +14,10 @@ import (
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 type env struct {
 	*luatest.Engine
 	host *lua.Host
-	logs *syncBuf
+	logs *luatest.Logs
 	fs   fstest.MapFS
 }
 
@@ -48,7 +29,7 @@ func open(t testing.TB, src string, opts lua.Options, extra map[string]string) (
 		fsys[k] = &fstest.MapFile{Data: []byte(v)}
 	}
 	e := luatest.New(t0)
-	logs := &syncBuf{}
+	logs := &luatest.Logs{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	if opts.Mode == "" {
 		opts.Mode = "m"

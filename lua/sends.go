@@ -109,10 +109,20 @@ func (m *mission) inGame(except *engine.Player, team int) []*engine.Player {
 	return out
 }
 
+// maxStaged bounds the effects a loading version stages. With no player
+// in game the send quota counts nothing, and staged sends hold their bytes
+// in Go, out of the memory walk's sight: a load looping on bc.broadcast
+// held hundreds of megabytes.
+const maxStaged = 4096
+
 // effect applies fn now, or, while the version loads, stages it to be
-// applied once the load succeeded (transactional reload).
+// applied once the load succeeded (transactional reload). Called from the
+// bc functions only, so a refusal is raised in the calling script.
 func (m *mission) effect(fn func()) {
 	if m.building {
+		if len(m.staged) >= maxStaged {
+			m.L.RaiseError("a loading version may stage at most %d game effects (sends, orders, settings); do the rest once the game runs", maxStaged)
+		}
 		m.staged = append(m.staged, fn)
 		return
 	}

@@ -174,13 +174,13 @@ func (m *mission) createShip(L *glua.LState) int {
 	}
 	m.allow(L, "bc.create_ship", o.Create, m.inGame(nil, -1)...)
 	if m.building {
-		m.pendingShips++
 		m.effect(func() {
 			m.pendingShips--
 			if err := eng.AddHostShip(o); err != nil {
 				m.h.log.Error("host ship not created", "err", err)
 			}
 		})
+		m.pendingShips++ // after effect, which may refuse
 	} else if err := eng.AddHostShip(o); err != nil {
 		L.RaiseError("bc.create_ship: %v", err)
 	}
@@ -197,11 +197,8 @@ func (m *mission) shipControls() map[string]glua.LGFunction {
 	return map[string]glua.LGFunction{
 		"move_to": func(L *glua.LState) int {
 			o := m.hostShip(L, "move_to")
-			target, isObj := m.optObject(L, 2)
-			var point [3]float32
-			if !isObj {
-				point = checkVec(L, 2, "move_to")
-			} else if target == nil {
+			point, target, ok := m.pointOrObject(L, 2, "move_to")
+			if !ok {
 				L.Push(glua.LFalse)
 				return 1
 			}
@@ -211,11 +208,8 @@ func (m *mission) shipControls() map[string]glua.LGFunction {
 		},
 		"face": func(L *glua.LState) int {
 			o := m.hostShip(L, "face")
-			target, isObj := m.optObject(L, 2)
-			var point [3]float32
-			if !isObj {
-				point = checkVec(L, 2, "face")
-			} else if target == nil {
+			point, target, ok := m.pointOrObject(L, 2, "face")
+			if !ok {
 				L.Push(glua.LFalse)
 				return 1
 			}
@@ -280,6 +274,17 @@ func (m *mission) shipControls() map[string]glua.LGFunction {
 			})
 		},
 	}
+}
+
+// pointOrObject reads an order's goal: a handle or object id (target),
+// or a position {x, y, z} (point). ok is false for an id or handle of an
+// object that is gone: the order is not taken.
+func (m *mission) pointOrObject(L *glua.LState, n int, what string) (point [3]float32, target *engine.Object, ok bool) {
+	target, isObj := m.optObject(L, n)
+	if !isObj {
+		return checkVec(L, n, what), nil, true
+	}
+	return point, target, target != nil
 }
 
 // hostShip reads the handle an order is given to: only host ships take

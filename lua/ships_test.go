@@ -40,7 +40,9 @@ func TestCreateShipAndHandles(t *testing.T) {
 			local mine = bc.ship_of(ev.player.id)
 			S.order_errors = select(2, pcall(function() mine:stop() end))
 			S.write_errors = select(2, pcall(function() s.name = "x" end))
-			return tostring(s:set_speed(3)) .. tostring(s:fire_at(mine, "pulse"))
+			-- an id that names nothing: the order is not taken
+			local gone = tostring(s:move_to(123456)) .. tostring(s:face(123456))
+			return tostring(s:set_speed(3)) .. tostring(s:fire_at(mine, "pulse")) .. "|" .. gone .. tostring(s:face(mine))
 		end)
 		bc.command("remove", function() return tostring(bc.ship(S.id):remove()) .. tostring(bc.ship(S.id)) end)
 	`, lua.Options{}, nil)
@@ -81,7 +83,7 @@ func TestCreateShipAndHandles(t *testing.T) {
 	}
 	e.Take()
 	e.Emit(&engine.Chat{From: p, Text: []byte("!order")})
-	if sent := e.sent(); len(sent) != 1 || !strings.HasSuffix(sent[0], "truefalse") {
+	if sent := e.sent(); len(sent) != 1 || !strings.HasSuffix(sent[0], "truefalse|falsefalsetrue") {
 		t.Fatalf("orders: %q", sent)
 	}
 	if s := e.host.Storage(); !strings.Contains(s.Get("order_errors").(string), "not a host ship") || !strings.Contains(s.Get("write_errors").(string), "read-only") {

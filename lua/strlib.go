@@ -2,6 +2,7 @@ package lua
 
 import (
 	"errors"
+	"fmt"
 	"math/bits"
 	"strings"
 
@@ -84,10 +85,20 @@ func (m *mission) guardLibs() {
 			// array; maxn scans it.
 			if t, ok := L.Get(1).(*glua.LTable); ok {
 				m.meter.charge(L, int64(tableArrayLen(t)/8))
+				if name == "insert" && L.GetTop() >= 3 {
+					m.checkPadding(L, "table.insert", t, L.Get(2))
+				}
 			}
 			return m.callOrig(f)
 		})
 	}
+	rawset := orig(L.G.Global, "rawset")
+	fn(L.G.Global, "rawset", func(L *glua.LState) int {
+		if t, ok := L.Get(1).(*glua.LTable); ok {
+			m.checkPadding(L, "rawset", t, L.Get(2))
+		}
+		return m.callOrig(rawset)
+	})
 	sortFn := orig(tbl, "sort")
 	fn(tbl, "sort", func(L *glua.LState) int {
 		if t, ok := L.Get(1).(*glua.LTable); ok {
@@ -97,6 +108,15 @@ func (m *mission) guardLibs() {
 		return m.callOrig(sortFn)
 	})
 	L.SetGlobal("unpack", L.NewFunction(m.unpack))
+}
+
+// checkPadding is the meter's array padding check for Go functions that
+// store t[key] (see meter.arrayPadding).
+func (m *mission) checkPadding(L *glua.LState, what string, t *glua.LTable, key glua.LValue) {
+	if err := m.meter.arrayPadding(t, key, true); err != nil {
+		L.RaiseError("%s: %v", what, err)
+	}
+	m.meter.charge(L, 0)
 }
 
 // callOrig calls a library function with the current arguments and
@@ -138,7 +158,9 @@ func (m *mission) tableConcat(L *glua.LState) int {
 		L.Push(glua.LString(""))
 		return 1
 	}
-	if j-i >= m.meter.maxString {
+	// i <= j, so the unsigned difference is exact even where j-i
+	// overflows int (unpack({}, -9e18, 9e18)).
+	if uint(j-i) >= uint(m.meter.maxString) {
 		L.RaiseError("table.concat: %d elements exceed the %d-byte string cap", j-i+1, m.meter.maxString)
 	}
 	m.meter.charge(L, int64(j-i+1)/4)
@@ -181,7 +203,7 @@ func (m *mission) unpack(L *glua.LState) int {
 	if i > j {
 		return 0
 	}
-	if j-i >= maxUnpack {
+	if uint(j-i) >= maxUnpack { // exact for i <= j, as in tableConcat
 		L.RaiseError("unpack: too many results (%d, at most %d)", j-i+1, maxUnpack)
 	}
 	m.meter.charge(L, int64(j-i+1)/8)
@@ -191,18 +213,43 @@ func (m *mission) unpack(L *glua.LState) int {
 	return j - i + 1
 }
 
-// checkFormat refuses widths and precisions that would make one
-// string.format call allocate megabytes ("%999999999d").
+// checkFormat accepts Lua 5.1's conversions only ('%' flags, width,
+// precision, one of "cdiouxXeEfgGqs", or "%%") with widths and precisions
+// up to 999. gopher-lua hands the format to Go's fmt.Sprintf: a width of
+// "%999999999d" would allocate megabytes, and Go's own verbs ("%#v") print
+// a table's whole contents by reflection, unbudgeted. Digits outside a
+// directive ("%d of 10000") are plain text.
 func checkFormat(f string) error {
-	run := 0
 	for i := 0; i < len(f); i++ {
-		if f[i] >= '0' && f[i] <= '9' {
-			run++
+		if f[i] != '%' {
+			continue
+		}
+		i++
+		if i < len(f) && f[i] == '%' {
+			continue
+		}
+		for i < len(f) && strings.IndexByte("-+ #0", f[i]) >= 0 {
+			i++
+		}
+		for part := 0; part < 2; part++ {
+			run := 0
+			for ; i < len(f) && f[i] >= '0' && f[i] <= '9'; i++ {
+				run++
+			}
 			if run > 3 {
 				return errors.New("width or precision above 999")
 			}
-		} else {
-			run = 0
+			if part == 0 && i < len(f) && f[i] == '.' {
+				i++
+				continue
+			}
+			break
+		}
+		if i >= len(f) {
+			return errors.New("invalid conversion at the end of the format")
+		}
+		if strings.IndexByte("cdiouxXeEfgGqs", f[i]) < 0 {
+			return fmt.Errorf("invalid conversion '%%%c' (Lua 5.1's are %%c %%d %%i %%o %%u %%x %%X %%e %%E %%f %%g %%G %%q %%s)", f[i])
 		}
 	}
 	return nil

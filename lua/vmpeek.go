@@ -86,6 +86,15 @@ func vmInstruction(L *glua.LState) (inst uint32, frame unsafe.Pointer, ok bool) 
 	return code[pc], frame, true
 }
 
+// vmConstants returns the constants of the frame's function.
+func vmConstants(frame unsafe.Pointer) []glua.LValue {
+	fn := *(**glua.LFunction)(unsafe.Add(frame, vmOffsets.fn))
+	if fn == nil || fn.Proto == nil {
+		return nil
+	}
+	return fn.Proto.Constants
+}
+
 // vmRegisters returns the state's register file and the frame's base.
 func vmRegisters(L *glua.LState, frame unsafe.Pointer) ([]glua.LValue, int) {
 	reg := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(L), vmOffsets.reg))
@@ -96,7 +105,13 @@ func vmRegisters(L *glua.LState, frame unsafe.Pointer) ([]glua.LValue, int) {
 }
 
 // tableArrayLen is the length of a table's array part (what LEN scans).
+// The string library and the memory walk use it whether or not the peek
+// is on: with an unknown layout it falls back to the border Len finds
+// (a scan from the end past trailing nils) rather than read offset 0.
 func tableArrayLen(t *glua.LTable) int {
+	if !vmLayoutOK {
+		return t.Len()
+	}
 	return len(*(*[]glua.LValue)(unsafe.Add(unsafe.Pointer(t), vmOffsets.tblArray)))
 }
 

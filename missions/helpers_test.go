@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,28 +16,10 @@ import (
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// logBuf collects log lines for assertions.
-type logBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 type game struct {
 	*luatest.Engine
 	host *lua.Host
-	logs *logBuf
+	logs *luatest.Logs
 }
 
 // start runs mode on a fake game whose clock has run for gameTime.
@@ -46,7 +27,7 @@ func start(t testing.TB, mode string, cfg map[string]any, gameTime time.Duration
 	t.Helper()
 	e := luatest.New(t0.Add(-gameTime))
 	e.Clock = t0
-	logs := &logBuf{}
+	logs := &luatest.Logs{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	e.Log = log
 	// Virtual time (a step costs 100 ns whatever the machine's load) keeps

@@ -224,14 +224,7 @@ func (s *suite) gameTable(L *glua.LState, w *World) *glua.LTable {
 		return 1
 	})
 	fn("mission", func(L *glua.LState) int {
-		mi := w.Game.Mission()
-		t := L.CreateTable(0, 5)
-		t.RawSetString("script", glua.LString(mi.Script))
-		t.RawSetString("map_name", glua.LString(mi.MapName))
-		t.RawSetString("system", glua.LString(mi.System))
-		t.RawSetString("time_limit", glua.LNumber(mi.TimeLimit))
-		t.RawSetString("frag_limit", glua.LNumber(mi.FragLimit))
-		L.Push(t)
+		L.Push(lua.MissionTable(L, w.Game.Mission()))
 		return 1
 	})
 	fn("loaded", func(L *glua.LState) int {

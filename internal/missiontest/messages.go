@@ -6,6 +6,7 @@ import (
 	glua "github.com/yuin/gopher-lua"
 
 	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/lua"
 )
 
 // decode turns a received message into the table a test reads: the same
@@ -19,82 +20,17 @@ func decode(L *glua.LState, b []byte) *glua.LTable {
 	set("raw", glua.LString(b))
 	set("opcode", glua.LNumber(b[0]))
 	typ := fmt.Sprintf("0x%02X", b[0])
-	switch b[0] {
-	case codec.OpChat, codec.OpTeamChat:
-		if m, err := codec.DecodeChat(b); err == nil {
-			typ = "chat"
-			if m.Team {
+	if name := scriptLayout(b[0]); name != "" {
+		// The script messages read as bc.parse reads them.
+		if r, err := lua.ParseMessage(L, name, b); err == nil {
+			typ = name
+			if b[0] == codec.OpTeamChat {
 				typ = "team_chat"
 			}
-			set("sender", n(m.Sender))
-			set("text", glua.LString(m.Text))
+			r.ForEach(func(k, v glua.LValue) { t.RawSetString(k.String(), v) })
 		}
-	case codec.OpMissionInit:
-		if m, err := codec.DecodeMissionInit(b); err == nil {
-			typ = "mission_init"
-			set("player_limit", glua.LNumber(m.PlayerLimit))
-			set("system", glua.LNumber(m.System))
-			set("time_limit", limit(m.TimeLimit))
-			set("frag_limit", limit(m.FragLimit))
-			if m.TimeLimit != codec.NoLimit {
-				set("end_time", n(m.EndTime))
-			}
-		}
-	case codec.OpScoreChange:
-		if m, err := codec.DecodeScoreChange(b); err == nil {
-			typ = "score_change"
-			set("killer", n(m.Killer))
-			set("killer_kills", n(m.KillerKills))
-			set("killer_score", n(m.KillerScore))
-			set("victim", n(m.Victim))
-			set("victim_deaths", n(m.VictimDeaths))
-			ex := L.CreateTable(m.NumExtras(), 0)
-			for i := 0; i < m.NumExtras(); i++ {
-				p, s := m.Extra(i)
-				e := L.CreateTable(0, 2)
-				e.RawSetString("player", n(p))
-				e.RawSetString("score", n(s))
-				ex.Append(e)
-			}
-			set("extras", ex)
-		}
-	case codec.OpScore:
-		if m, err := codec.DecodeScore(b); err == nil {
-			typ = "score"
-			set("player", n(m.Player))
-			set("kills", n(m.Kills))
-			set("deaths", n(m.Deaths))
-			set("score", n(m.Score))
-		}
-	case codec.OpEndGame:
-		if m, err := codec.DecodeEndGame(b); err == nil {
-			typ = "end_game"
-			set("reason", n(m.Reason))
-		}
-	case codec.OpRestartGame:
-		typ = "restart_game"
-	case codec.OpScoreInit:
-		if m, err := codec.DecodeScoreInit(b); err == nil {
-			typ = "score_init"
-			set("player", n(m.Player))
-			set("kills", n(m.Kills))
-			set("deaths", n(m.Deaths))
-			set("score", n(m.Score))
-			set("team", glua.LNumber(m.Team))
-		}
-	case codec.OpTeamScore:
-		if m, err := codec.DecodeTeamScore(b); err == nil {
-			typ = "team_score"
-			set("team", glua.LNumber(m.Team))
-			set("kills", n(m.Kills))
-			set("score", n(m.Score))
-		}
-	case codec.OpTeam:
-		if m, err := codec.DecodeTeam(b); err == nil {
-			typ = "team"
-			set("player", n(m.Player))
-			set("team", glua.LNumber(m.Team))
-		}
+	}
+	switch b[0] {
 	case codec.OpPythonEvent:
 		if m, err := codec.DecodeObjectExploding(b); err == nil {
 			typ = "object_exploding"
@@ -140,9 +76,28 @@ func decode(L *glua.LState, b []byte) *glua.LTable {
 	return t
 }
 
-func limit(v uint8) glua.LValue {
-	if v == codec.NoLimit {
-		return glua.LNumber(-1)
+// scriptLayout names the bc.parse layout of a script message opcode, or
+// "" for an engine message.
+func scriptLayout(op byte) string {
+	switch op {
+	case codec.OpChat, codec.OpTeamChat:
+		return "chat"
+	case codec.OpMissionInit:
+		return "mission_init"
+	case codec.OpScoreChange:
+		return "score_change"
+	case codec.OpScore:
+		return "score"
+	case codec.OpEndGame:
+		return "end_game"
+	case codec.OpRestartGame:
+		return "restart_game"
+	case codec.OpScoreInit:
+		return "score_init"
+	case codec.OpTeamScore:
+		return "team_score"
+	case codec.OpTeam:
+		return "team"
 	}
-	return glua.LNumber(v)
+	return ""
 }

@@ -57,3 +57,26 @@ end)
 		}
 	}
 }
+
+// g:mission() shows a test what bc.mission() shows the mission.
+func TestMissionTableMatchesTheMissions(t *testing.T) {
+	fsys := fstest.MapFS{
+		"m/main.lua": {Data: []byte(`bc.storage.mi = bc.mission()`)},
+		"m/m_test.lua": {Data: []byte(`
+test.case("mission", function()
+  local g = test.game {}
+  local mi = g:mission()
+  test.eq(g:storage().mi, mi)
+  test.ok(type(mi.script) == "string" and mi.script ~= "", "script")
+  test.ok(type(mi.system) == "string" and mi.system ~= "", "system")
+  test.ok(type(mi.map_name) == "string", "map_name")
+  test.ok(type(mi.time_limit) == "number" and type(mi.frag_limit) == "number", "limits")
+end)
+`)},
+	}
+	var out bytes.Buffer
+	sum, err := (&Runner{FS: fsys, Out: &out}).Run()
+	if err != nil || sum.Passed != 1 || sum.Failed != 0 {
+		t.Fatalf("%+v %v\n%s", sum, err, out.String())
+	}
+}

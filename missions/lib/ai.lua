@@ -72,13 +72,17 @@ function ai.ships()
   return view.ships
 end
 
--- ai.position returns a ship's position, read once per tick.
+-- ai.position returns a ship's position, read once per tick. view.pos is
+-- keyed by -id: the runtime keeps positive integer keys below 2^26 in a
+-- table's array part, filled with nils up to the key, and host ship ids
+-- only grow (from 4096), so keying a table made every tick by id would
+-- allocate that many slots every tick (docs/lua-api.md, "The sandbox").
 function ai.position(ship)
   ai.ships()
-  local p = view.pos[ship.id]
+  local p = view.pos[-ship.id]
   if not p then
     p = ship:position()
-    view.pos[ship.id] = p
+    view.pos[-ship.id] = p
   end
   return p
 end
