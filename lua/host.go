@@ -367,6 +367,23 @@ func (h *Host) Storage() *Table {
 	return t
 }
 
+// StorageGet returns one key of bc.storage as a plain Go value (as Storage
+// converts it), or nil. It copies only that key's value, so a caller
+// polling a few keys does not copy the whole storage. Call it on the game
+// goroutine.
+func (h *Host) StorageGet(key string) any {
+	if h.cur == nil {
+		t, _ := h.kept.(*Table)
+		return t.Get(key)
+	}
+	v := h.cur.storage.RawGetString(key)
+	if v == glua.LNil {
+		return nil
+	}
+	out, _ := toPlain(v, h.opts.StorageDepth, h.opts.StorageSize)
+	return out
+}
+
 // Plugin adapts a Host on a real game to engine.Plugin: Start opens the
 // mission, Stop unloads it at shutdown before the players are told.
 func (h *Host) Plugin() engine.Plugin { return hostPlugin{h} }

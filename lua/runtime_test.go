@@ -343,6 +343,12 @@ func TestReloadKeepsStorage(t *testing.T) {
 	if st.Get("kills") != 11.0 || st.Get("loads") != 2.0 || st.Get("v2") != true || st.Get("reloaded_from") != 1.0 {
 		t.Fatalf("after reload: %+v", *st)
 	}
+	// One key alone reads the same as through the whole copy.
+	for _, k := range []string{"kills", "loads", "v2", "reloaded_from", "absent"} {
+		if got, want := e.host.StorageGet(k), st.Get(k); got != want {
+			t.Fatalf("StorageGet(%q) = %v, Storage has %v", k, got, want)
+		}
+	}
 	if !e.has(`mission \"m\" reloaded (v2)`) || !e.has("not plain data") {
 		t.Fatalf("log: %s", e.logs.String())
 	}

@@ -147,16 +147,13 @@ func (m *missionSlot) Info() admin.MissionInfo {
 		return info
 	}
 	info.Version, info.Loaded = h.Version(), h.Loaded()
-	st := h.Storage()
-	if st == nil {
-		return info
-	}
-	if v, ok := st.Get("time_left").(float64); ok && m.g.Mission().TimeLimit > 0 {
+	// Only the three keys are copied: the status is polled every second.
+	if v, ok := h.StorageGet("time_left").(float64); ok && m.g.Mission().TimeLimit > 0 {
 		n := int(v)
 		info.TimeLeft = &n
 	}
-	kills, _ := st.Get("team_kills").(*lua.Table)
-	score, _ := st.Get("team_score").(*lua.Table)
+	kills, _ := h.StorageGet("team_kills").(*lua.Table)
+	score, _ := h.StorageGet("team_score").(*lua.Table)
 	if kills != nil || score != nil {
 		for t := 0; t <= 1; t++ {
 			k, _ := kills.Get(t).(float64)
