@@ -123,11 +123,11 @@ func (m *mission) roots(visit func(glua.LValue)) {
 			visit(glua.LString(hd.id))
 		}
 	}
-	for _, t := range m.timers.heap {
-		if t.fn != nil {
-			visit(t.fn)
+	for _, t := range m.timers.q.Timers() {
+		if t.Value.fn != nil {
+			visit(t.Value.fn)
 		}
-		visit(glua.LString(t.name))
+		visit(glua.LString(t.Value.name))
 	}
 	for _, c := range m.commands.byName {
 		visit(c.fn)

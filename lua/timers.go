@@ -1,12 +1,13 @@
 package lua
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"time"
 
 	glua "github.com/yuin/gopher-lua"
+
+	"github.com/bcserver/bcserver/internal/timeq"
 )
 
 // A mission's timers live in its own heap, run by the host once per tick
@@ -17,31 +18,28 @@ import (
 // timers the budget cannot take wait for the next tick, none is dropped.
 // A timer fires on the first tick at or after its due time.
 
+// luaTimer is what a mission timer does when it comes due.
 type luaTimer struct {
-	id    int
-	at    time.Time
-	every time.Duration
-	fn    *glua.LFunction // bc.after / bc.every
-	name  string          // bc.timer: raises the timer event
-	index int
+	id   int
+	fn   *glua.LFunction // bc.after / bc.every
+	name string          // bc.timer: raises the timer event
 }
 
 type luaTimers struct {
-	heap timerQueue
-	byID map[int]*luaTimer
+	q    timeq.Queue[*luaTimer]
+	byID map[int]*timeq.Timer[*luaTimer]
 	next int
 }
 
 func (t *luaTimers) init() {
-	t.heap = nil
-	t.byID = make(map[int]*luaTimer)
+	t.q.Reset()
+	t.byID = make(map[int]*timeq.Timer[*luaTimer])
 }
 
-func (t *luaTimers) add(tm *luaTimer) int {
+func (t *luaTimers) add(at time.Time, every time.Duration, tm *luaTimer) int {
 	t.next++
 	tm.id = t.next
-	t.byID[tm.id] = tm
-	heap.Push(&t.heap, tm)
+	t.byID[tm.id] = t.q.Add(at, every, tm)
 	return tm.id
 }
 
@@ -51,54 +49,19 @@ func (t *luaTimers) cancel(id int) bool {
 		return false
 	}
 	delete(t.byID, id)
-	heap.Remove(&t.heap, tm.index)
-	return true
+	return t.q.Remove(tm)
 }
 
 // due pops (or reschedules) the earliest timer due at now.
 func (t *luaTimers) due(now time.Time) *luaTimer {
-	if len(t.heap) == 0 || t.heap[0].at.After(now) {
+	tm := t.q.Due(now)
+	if tm == nil {
 		return nil
 	}
-	tm := t.heap[0]
-	if tm.every > 0 {
-		tm.at = tm.at.Add(tm.every)
-		if !tm.at.After(now) {
-			tm.at = now.Add(tm.every) // fell behind: once, not once per missed period
-		}
-		heap.Fix(&t.heap, 0)
-	} else {
-		heap.Pop(&t.heap)
-		delete(t.byID, tm.id)
+	if tm.Every <= 0 {
+		delete(t.byID, tm.Value.id)
 	}
-	return tm
-}
-
-type timerQueue []*luaTimer
-
-func (q timerQueue) Len() int { return len(q) }
-func (q timerQueue) Less(i, j int) bool {
-	if q[i].at.Equal(q[j].at) {
-		return q[i].id < q[j].id
-	}
-	return q[i].at.Before(q[j].at)
-}
-func (q timerQueue) Swap(i, j int) {
-	q[i], q[j] = q[j], q[i]
-	q[i].index, q[j].index = i, j
-}
-func (q *timerQueue) Push(x any) {
-	tm := x.(*luaTimer)
-	tm.index = len(*q)
-	*q = append(*q, tm)
-}
-func (q *timerQueue) Pop() any {
-	old := *q
-	n := len(old)
-	x := old[n-1]
-	old[n-1] = nil
-	*q = old[:n-1]
-	return x
+	return tm.Value
 }
 
 // runTimers runs the running mission's due timers, once per tick.
@@ -106,13 +69,13 @@ func (h *Host) runTimers() {
 	h.logs.flush(h.log)
 	h.errLogs.flush(h.log)
 	m := h.cur
-	if m == nil || len(m.timers.heap) == 0 {
+	if m == nil || m.timers.q.Len() == 0 {
 		return
 	}
 	now := h.eng.Now()
 	// Timers made by these callbacks wait for the next tick: a callback
 	// that re-arms itself with bc.after(0) cannot spin here.
-	for n := len(m.timers.heap); n > 0; n-- {
+	for n := m.timers.q.Len(); n > 0; n-- {
 		if h.tickBudgetLeft() <= 0 {
 			h.skipped(m, "timer")
 			break
@@ -152,11 +115,15 @@ func (m *mission) checkDelay(L *glua.LState, n int, what string, repeat bool) ti
 	return d
 }
 
-func (m *mission) addTimer(L *glua.LState, what string, tm *luaTimer) int {
-	if len(m.timers.heap) >= m.h.opts.MaxTimers {
+func (m *mission) addTimer(L *glua.LState, what string, d time.Duration, repeat bool, tm *luaTimer) int {
+	if m.timers.q.Len() >= m.h.opts.MaxTimers {
 		L.RaiseError("%s: the mission already has %d timers, the most it may have (cancel some with bc.cancel)", what, m.h.opts.MaxTimers)
 	}
-	return m.timers.add(tm)
+	var every time.Duration
+	if repeat {
+		every = d
+	}
+	return m.timers.add(m.h.eng.Now().Add(d), every, tm)
 }
 
 // timer is bc.after(seconds, fn) / bc.every(seconds, fn): a callback on
@@ -169,11 +136,7 @@ func (m *mission) timer(L *glua.LState, repeat bool) int {
 	}
 	d := m.checkDelay(L, 1, what, repeat)
 	fn := L.CheckFunction(2)
-	tm := &luaTimer{at: m.h.eng.Now().Add(d), fn: fn}
-	if repeat {
-		tm.every = d
-	}
-	L.Push(glua.LNumber(m.addTimer(L, what, tm)))
+	L.Push(glua.LNumber(m.addTimer(L, what, d, repeat, &luaTimer{fn: fn})))
 	return 1
 }
 
@@ -183,11 +146,7 @@ func (m *mission) namedTimer(L *glua.LState) int {
 	name := L.CheckString(1)
 	repeat := L.ToBool(3)
 	d := m.checkDelay(L, 2, "bc.timer", repeat)
-	tm := &luaTimer{at: m.h.eng.Now().Add(d), name: name}
-	if repeat {
-		tm.every = d
-	}
-	L.Push(glua.LNumber(m.addTimer(L, "bc.timer", tm)))
+	L.Push(glua.LNumber(m.addTimer(L, "bc.timer", d, repeat, &luaTimer{name: name})))
 	return 1
 }
 
