@@ -91,7 +91,9 @@ func (ra *reassembler) add(now time.Time, m *Message, st *Stats, budget int) (pa
 		ra.drop(i, st)
 		return nil, false, false
 	}
-	r.parts[idx] = append([]byte(nil), m.Payload...)
+	// Never nil, even for an empty fragment: nil marks a part not received,
+	// and a repeated empty fragment must not count again.
+	r.parts[idx] = append(make([]byte, 0, len(m.Payload)), m.Payload...)
 	r.have++
 	r.bytes += len(m.Payload)
 	ra.bytes += len(m.Payload)
