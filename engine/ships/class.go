@@ -119,12 +119,45 @@ type Class struct {
 	// not contain: they are not on the wire and take no object id (vanilla:
 	// the Shuttle's "Repair System").
 	Unlisted []string
+	// WeaponSystems are the ship.json weapon_systems resolved against
+	// Subsystems, in creation order (empty for older data without them).
+	WeaponSystems []WeaponSystem
 	// Dir is the class folder the data came from (fs path).
 	Dir string
 
 	byName      map[string]int
 	byOffset    []int // IDOffset-1 -> index in Subsystems
 	maxEntryLen int
+}
+
+// WeaponSystem is one weapon system of a class with its subsystems
+// resolved: the container StartFiring names and its weapons.
+type WeaponSystem struct {
+	WeaponSystemData
+	// Subsystem is the index in Class.Subsystems of the system container.
+	Subsystem int
+	// Members are the indices in Class.Subsystems of the system's weapons,
+	// in the data's creation order (WeaponSystemData.Weapons).
+	Members []int
+}
+
+// weaponTypeOf is the subsystems.json type of a weapon system's members.
+var weaponTypeOf = map[string]string{
+	"phaser_system":  "phaser",
+	"pulse_system":   "pulse_weapon",
+	"torpedo_system": "torpedo_tube",
+	"tractor_system": "tractor_beam",
+}
+
+// WeaponSystemOf returns the weapon system whose container is subsystem
+// index i, or nil.
+func (c *Class) WeaponSystemOf(i int) *WeaponSystem {
+	for k := range c.WeaponSystems {
+		if c.WeaponSystems[k].Subsystem == i {
+			return &c.WeaponSystems[k]
+		}
+	}
+	return nil
 }
 
 // SubsystemByOffset returns the index in Subsystems of the subsystem whose
@@ -278,6 +311,9 @@ func buildClass(f *classFiles, dir string) (*Class, error) {
 	if err := validateAmmo(&f.ship); err != nil {
 		return nil, fmt.Errorf("%s: %w", shipFile, err)
 	}
+	if err := c.resolveWeaponSystems(); err != nil {
+		return nil, fmt.Errorf("%s: %w", shipFile, err)
+	}
 	for i := range f.subs {
 		if _, ok := c.byName[f.subs[i].Name]; !ok {
 			c.Unlisted = append(c.Unlisted, f.subs[i].Name)
@@ -404,6 +440,43 @@ func (c *Class) indexOffsets() error {
 			return fmt.Errorf("subsystems %q and %q share id_offset %d", c.Subsystems[c.byOffset[k-1]].Name, c.Subsystems[i].Name, k)
 		}
 		c.byOffset[k-1] = i
+	}
+	return nil
+}
+
+// resolveWeaponSystems checks weapon_systems against the subsystem list:
+// each system is a listed top-level subsystem at its id_offset, and its
+// weapons are that entry's children of the matching subsystem type.
+func (c *Class) resolveWeaponSystems() error {
+	c.WeaponSystems = make([]WeaponSystem, 0, len(c.ShipData.WeaponSystems))
+	for k := range c.ShipData.WeaponSystems {
+		d := &c.ShipData.WeaponSystems[k]
+		if !validWeaponSystemType(d.Type) {
+			return fmt.Errorf("weapon_systems[%d] %q: unknown type %q", k, d.Name, d.Type)
+		}
+		si, ok := c.byName[d.Name]
+		switch {
+		case !ok:
+			return fmt.Errorf("weapon_systems[%d]: %q is not a subsystem of serialization.json", k, d.Name)
+		case c.Subsystems[si].Child >= 0:
+			return fmt.Errorf("weapon_systems[%d]: %q is a child, not a top-level entry", k, d.Name)
+		case d.IDOffset != c.Subsystems[si].IDOffset:
+			return fmt.Errorf("weapon_systems[%d] %q: id_offset %d, but serialization.json gives %d", k, d.Name, d.IDOffset, c.Subsystems[si].IDOffset)
+		}
+		ws := WeaponSystem{WeaponSystemData: *d, Subsystem: si, Members: make([]int, 0, len(d.Weapons))}
+		for _, w := range d.Weapons {
+			wi, ok := c.byName[w]
+			switch {
+			case !ok:
+				return fmt.Errorf("weapon_systems[%d] %q: weapon %q is not a subsystem", k, d.Name, w)
+			case c.Subsystems[wi].Entry != c.Subsystems[si].Entry || c.Subsystems[wi].Child < 0:
+				return fmt.Errorf("weapon_systems[%d] %q: weapon %q is not a child of the system", k, d.Name, w)
+			case c.Subsystems[wi].Data != nil && c.Subsystems[wi].Data.Type != weaponTypeOf[d.Type]:
+				return fmt.Errorf("weapon_systems[%d] %q: weapon %q has type %q, want %q", k, d.Name, w, c.Subsystems[wi].Data.Type, weaponTypeOf[d.Type])
+			}
+			ws.Members = append(ws.Members, wi)
+		}
+		c.WeaponSystems = append(c.WeaponSystems, ws)
 	}
 	return nil
 }

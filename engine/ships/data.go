@@ -53,6 +53,9 @@ type ShipData struct {
 	NumAmmoTypes int `json:"num_ammo_types"`
 	// TorpedoAmmo is the torpedo loadout in ammo-index order.
 	TorpedoAmmo []AmmoData `json:"torpedo_ammo"`
+	// WeaponSystems lists the class's weapon systems in creation order: the
+	// system is what StartFiring (0x07) names (opcodes.md 3.2).
+	WeaponSystems []WeaponSystemData `json:"weapon_systems"`
 	// ObjCreateTailHex is the full-health ObjCreate subsystem tail the
 	// data generator derived for this class (simulation.md 3.4); the tests
 	// hold AppendTail to it. Informational: the server builds tails itself.
@@ -71,6 +74,33 @@ type AmmoData struct {
 	RemovedInMultiplayer bool   `json:"removed_in_multiplayer"`
 }
 
+// WeaponSystemData is one weapon_systems entry of ship.json: a phaser,
+// pulse, torpedo or tractor system and its weapons (data/README.md).
+type WeaponSystemData struct {
+	Name string `json:"name"`
+	// Type is phaser_system, pulse_system, torpedo_system or tractor_system.
+	Type     string `json:"type"`
+	IDOffset int    `json:"id_offset"`
+	// SingleFire: at most one weapon of the system fires at a time
+	// (simulation.md 3.6, 5.5).
+	SingleFire  bool `json:"single_fire"`
+	AimedWeapon bool `json:"aimed_weapon"`
+	// FiringChain is SetFiringChainString, e.g. "0;Single;123;Dual;53;Quad";
+	// empty when the system has no chain.
+	FiringChain string `json:"firing_chain"`
+	// Weapons names the system's weapons (its children) in creation order.
+	Weapons []string `json:"weapons"`
+}
+
+// validWeaponSystemType reports whether t is a WeaponSystemData.Type value.
+func validWeaponSystemType(t string) bool {
+	switch t {
+	case "phaser_system", "pulse_system", "torpedo_system", "tractor_system":
+		return true
+	}
+	return false
+}
+
 // SubsystemData is one entry of ships/<name>/subsystems.json. Type-specific
 // fields are zero for types that do not carry them (data/README.md).
 type SubsystemData struct {
@@ -83,6 +113,9 @@ type SubsystemData struct {
 	IsCritical       bool       `json:"is_critical"`
 	IsTargetable     bool       `json:"is_targetable"`
 	RepairComplexity float32    `json:"repair_complexity"`
+	// IsPrimary is the property's SetPrimary flag (it feeds the integrity
+	// hash, simulation.md 4.4).
+	IsPrimary bool `json:"is_primary"`
 
 	// repair
 	MaxRepairPoints float32 `json:"max_repair_points"`
@@ -104,6 +137,23 @@ type SubsystemData struct {
 	ArcHeight         [2]float32 `json:"arc_height"`
 	// phaser, pulse_weapon, tractor_beam, torpedo_tube
 	WeaponID int `json:"weapon_id"`
+	// DamageRadiusFactor is SetDamageRadiusFactor: for a beam the hit
+	// radius of its hits; a bolt or torpedo uses its projectile's value
+	// instead (simulation.md 5.5).
+	DamageRadiusFactor float32 `json:"damage_radius_factor"`
+	// Groups is SetGroups: the firing-chain group(s) of the weapon.
+	Groups int `json:"groups"`
+	// phaser: the firing-strip ellipse of the arc test (simulation.md 3.6)
+	// and SetPhaserWidth.
+	StripWidth  float32 `json:"strip_width"`
+	StripLength float32 `json:"strip_length"`
+	PhaserWidth float32 `json:"phaser_width"`
+	// pulse_weapon: the projectile script each bolt is built from, the
+	// file stem of that projectile under projectiles/, and
+	// SetCooldownTime in seconds.
+	ModuleName   string  `json:"module_name"`
+	Projectile   string  `json:"projectile"`
+	CooldownTime float32 `json:"cooldown_time"`
 	// torpedo_tube
 	ReloadDelay    float32    `json:"reload_delay"`
 	MaxReady       int        `json:"max_ready"`
@@ -164,7 +214,18 @@ type Projectile struct {
 	GuidanceLifetime   float32 `json:"guidance_lifetime"`
 	MaxAngularAccel    float32 `json:"max_angular_accel"`
 	Lifetime           float32 `json:"lifetime"`
+	// ScriptNetType is the SetNetType value the script gives the
+	// projectile object; it differs from NetTypeID for three scripts.
+	ScriptNetType int    `json:"script_net_type"`
+	LaunchSound   string `json:"launch_sound"`
+	// BoltLength and BoltWidth size a bolt's model (nil for torpedoes);
+	// a bolt's bounding radius is BoltLength/2 (data/README.md).
+	BoltLength *float32 `json:"bolt_length"`
+	BoltWidth  *float32 `json:"bolt_width"`
 
+	// Stem is the file stem under projectiles/ ("photontorpedo"), the name
+	// ship data uses to refer to the projectile.
+	Stem string `json:"-"`
 	// File is the file the projectile was loaded from (fs path).
 	File string `json:"-"`
 }

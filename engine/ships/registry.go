@@ -39,6 +39,7 @@ type Registry struct {
 	classes     map[int]*Class
 	byName      map[string]*Class // lower-case ShipData.Name
 	projectiles map[int]*Projectile
+	byStem      map[string]*Projectile
 	modes       map[string]*GameMode
 }
 
@@ -54,6 +55,7 @@ func Load(fsys fs.FS, dir string) (*Registry, error) {
 		classes:     make(map[int]*Class),
 		byName:      make(map[string]*Class),
 		projectiles: make(map[int]*Projectile),
+		byStem:      make(map[string]*Projectile),
 		modes:       make(map[string]*GameMode),
 	}
 	if err := r.addLayer(fsys, dir); err != nil {
@@ -79,6 +81,7 @@ func (r *Registry) Overlay(fsys fs.FS, dir string) (*Registry, error) {
 		classes:     maps.Clone(r.classes),
 		byName:      maps.Clone(r.byName),
 		projectiles: maps.Clone(r.projectiles),
+		byStem:      maps.Clone(r.byStem),
 		modes:       maps.Clone(r.modes),
 	}
 	if err := n.addLayer(fsys, dir); err != nil {
@@ -124,6 +127,14 @@ func (r *Registry) NewShip(species int, objectID int32) (*Ship, bool) {
 // byte of a torpedo object, simulation.md 3.3).
 func (r *Registry) Projectile(netType int) (*Projectile, bool) {
 	p, ok := r.projectiles[netType]
+	return p, ok
+}
+
+// ProjectileByStem returns the projectile loaded from projectiles/<stem>.json,
+// the name ship data uses for it (pulse weapons' and torpedo ammo's
+// "projectile" fields).
+func (r *Registry) ProjectileByStem(stem string) (*Projectile, bool) {
+	p, ok := r.byStem[stem]
 	return p, ok
 }
 
@@ -198,7 +209,7 @@ func (r *Registry) addLayer(fsys fs.FS, dir string) error {
 	}
 	layerProj := make(map[int]*Projectile)
 	for _, name := range projNames {
-		p := &Projectile{File: path.Join(dir, "projectiles", name+".json")}
+		p := &Projectile{Stem: name, File: path.Join(dir, "projectiles", name+".json")}
 		if err := readJSON(fsys, p.File, p); err != nil {
 			return err
 		}
@@ -210,7 +221,16 @@ func (r *Registry) addLayer(fsys fs.FS, dir string) error {
 		}
 		layerProj[p.NetTypeID] = p
 	}
-	maps.Copy(r.projectiles, layerProj)
+	for _, p := range layerProj {
+		if prev := r.projectiles[p.NetTypeID]; prev != nil && r.byStem[prev.Stem] == prev {
+			delete(r.byStem, prev.Stem)
+		}
+		r.projectiles[p.NetTypeID] = p
+		r.byStem[p.Stem] = p
+	}
+	if err := r.checkProjectileRefs(); err != nil {
+		return err
+	}
 
 	modeNames, err := listLayer(fsys, dir, "gamemodes", nil, false)
 	if err != nil {
@@ -266,6 +286,28 @@ func listLayer(fsys fs.FS, dir, kind string, man *manifestFile, folders bool) ([
 	return out, nil
 }
 
+// checkProjectileRefs checks that every projectile a class names (pulse
+// weapons' bolts, torpedo ammo) is loaded, in this layer or one below.
+func (r *Registry) checkProjectileRefs() error {
+	for _, c := range r.classes {
+		for i := range c.Subsystems {
+			d := c.Subsystems[i].Data
+			if d == nil || d.Projectile == "" {
+				continue
+			}
+			if _, ok := r.byStem[d.Projectile]; !ok {
+				return fmt.Errorf("%s: subsystem %q: projectile %q is not loaded", path.Join(c.Dir, "subsystems.json"), d.Name, d.Projectile)
+			}
+		}
+		for _, a := range c.TorpedoAmmo {
+			if _, ok := r.byStem[a.Projectile]; a.Projectile != "" && !ok {
+				return fmt.Errorf("%s: torpedo_ammo[%d]: projectile %q is not loaded", path.Join(c.Dir, "ship.json"), a.Index, a.Projectile)
+			}
+		}
+	}
+	return nil
+}
+
 func validateProjectile(p *Projectile) error {
 	switch {
 	case p.Name == "":
@@ -275,6 +317,8 @@ func validateProjectile(p *Projectile) error {
 		return fmt.Errorf("net_type_id %d out of range 1..255", p.NetTypeID)
 	case p.Damage < 0 || p.LaunchSpeed < 0 || p.Lifetime < 0 || p.GuidanceLifetime < 0:
 		return errors.New("damage, launch_speed, lifetime and guidance_lifetime must not be negative")
+	case p.DamageRadiusFactor < 0 || p.BoltLength != nil && *p.BoltLength < 0 || p.BoltWidth != nil && *p.BoltWidth < 0:
+		return errors.New("damage_radius_factor, bolt_length and bolt_width must not be negative")
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package ships
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -138,6 +139,12 @@ const (
 		{"format":"powered","name":"Guns","max_condition":30,"normal_power":5,"children":[{"name":"Gun","max_condition":10}]}]`
 )
 
+// withWeaponSystems is tinyShip (class "A", species 46) with the given
+// weapon_systems entries.
+func withWeaponSystems(entries string) string {
+	return strings.TrimSuffix(fmt.Sprintf(tinyShip, "A", 46), "}") + `,"weapon_systems":[` + entries + `]}`
+}
+
 func tinyClass(fsys fstest.MapFS, dir, name string, species int) {
 	put(fsys, dir+"/ship.json", fmt.Sprintf(tinyShip, name, species))
 	put(fsys, dir+"/power.json", tinyPower)
@@ -270,6 +277,25 @@ func TestLoadErrors(t *testing.T) {
 			"d/gamemodes/x.json: id and script are required"},
 		{"trailing data", func(f fstest.MapFS) { put(f, "d/ships/a/power.json", tinyPower+"{}") },
 			"d/ships/a/power.json: trailing data"},
+		{"weapon system not a subsystem", func(f fstest.MapFS) {
+			put(f, "d/ships/a/ship.json", withWeaponSystems(`{"name":"Cannons","type":"pulse_system","id_offset":0,"weapons":["Gun"]}`))
+		}, `d/ships/a/ship.json: weapon_systems[0]: "Cannons" is not a subsystem`},
+		{"weapon system of unknown type", func(f fstest.MapFS) {
+			put(f, "d/ships/a/ship.json", withWeaponSystems(`{"name":"Guns","type":"laser_system","id_offset":3,"weapons":["Gun"]}`))
+		}, `weapon_systems[0] "Guns": unknown type "laser_system"`},
+		{"weapon system names a foreign weapon", func(f fstest.MapFS) {
+			put(f, "d/ships/a/ship.json", withWeaponSystems(`{"name":"Guns","type":"pulse_system","id_offset":3,"weapons":["Core"]}`))
+		}, `weapon "Core" is not a child of the system`},
+		{"weapon system with the wrong id_offset", func(f fstest.MapFS) {
+			put(f, "d/ships/a/ship.json", withWeaponSystems(`{"name":"Guns","type":"pulse_system","id_offset":7,"weapons":["Gun"]}`))
+		}, `id_offset 7, but serialization.json gives 3`},
+		{"pulse weapon names a missing projectile", func(f fstest.MapFS) {
+			put(f, "d/ships/a/subsystems.json", strings.TrimSuffix(tinySubs, "]")+
+				`,{"name":"Gun","type":"pulse_weapon","position":[0,0,0],"radius":1,"max_condition":10,"projectile":"nobolt"}]`)
+		}, `d/ships/a/subsystems.json: subsystem "Gun": projectile "nobolt" is not loaded`},
+		{"negative bolt length", func(f fstest.MapFS) {
+			put(f, "d/projectiles/p.json", `{"name":"P","script":"S","net_type_id":3,"bolt_length":-1}`)
+		}, "d/projectiles/p.json: damage_radius_factor, bolt_length and bolt_width must not be negative"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -287,6 +313,67 @@ func TestLoadErrors(t *testing.T) {
 	tinyClass(f, "d/ships/a", "A", 46)
 	if _, err := Load(f, "d"); err != nil {
 		t.Fatalf("clean folder: %v", err)
+	}
+}
+
+// The weapon model's data (data/README.md): weapon systems resolve to
+// their container and weapons, and pulse weapons to their bolts.
+func TestWeaponSystemData(t *testing.T) {
+	r := mustVanilla(t)
+	wb, _ := r.ClassByName("Warbird")
+	type sys struct {
+		name, typ string
+		offset    int
+		weapons   []string
+	}
+	var got []sys
+	for _, ws := range wb.WeaponSystems {
+		s := sys{ws.Name, ws.Type, wb.Subsystems[ws.Subsystem].IDOffset, nil}
+		for _, m := range ws.Members {
+			s.weapons = append(s.weapons, wb.Subsystems[m].Name)
+		}
+		got = append(got, s)
+	}
+	want := []sys{
+		{"Disruptor Beam", "phaser_system", 4, []string{"Disruptor"}},
+		{"Disruptor Cannons", "pulse_system", 6, []string{"Port Cannon 1", "Port Cannon 2", "Star Cannon 1", "Star Cannon 2"}},
+		{"Torpedoes", "torpedo_system", 11, []string{"Forward Torpedo", "Aft Torpedo"}},
+		{"Tractors", "tractor_system", 24, []string{"Aft Tractor", "Forward Tractor"}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Warbird weapon systems\n got %v\nwant %v", got, want)
+	}
+	i, _ := wb.SubsystemIndex("Port Cannon 1")
+	d := wb.Subsystems[i].Data
+	if d.Projectile != "romulancannon" || d.ModuleName != "Tactical.Projectiles.RomulanCannon" || d.CooldownTime != 1.6 || d.Groups != 1 || !d.IsPrimary {
+		t.Errorf("Port Cannon 1 data: %+v", d)
+	}
+	bolt, ok := r.ProjectileByStem(d.Projectile)
+	if !ok || bolt.Damage != 400 || bolt.ScriptNetType != 1 || bolt.BoltLength == nil || *bolt.BoltLength != 2 {
+		t.Errorf("romulancannon: %+v, %v", bolt, ok)
+	}
+	if ph, _ := r.ProjectileByStem("photontorpedo"); ph.BoltLength != nil || ph.Stem != "photontorpedo" {
+		t.Errorf("photontorpedo: %+v", ph)
+	}
+	if wb.WeaponSystemOf(i) != nil {
+		t.Error("a weapon is not a weapon system")
+	}
+	sov, _ := r.ClassByName("Sovereign")
+	bank, _ := sov.SubsystemIndex("Ventral Phaser 1")
+	if d := sov.Subsystems[bank].Data; d.StripWidth <= 0 || d.StripLength <= 0 || d.PhaserWidth != 0.3 || d.DamageRadiusFactor <= 0 {
+		t.Errorf("Sovereign bank strip data: %+v", d)
+	}
+	// Every class of the vanilla set lists its weapon systems, and each
+	// container's weapon-system lookup finds it.
+	for _, c := range r.Classes() {
+		for k := range c.WeaponSystems {
+			if c.WeaponSystemOf(c.WeaponSystems[k].Subsystem) != &c.WeaponSystems[k] {
+				t.Errorf("%s: WeaponSystemOf(%s) wrong", c.Name, c.WeaponSystems[k].Name)
+			}
+		}
+		if len(c.WeaponSystems) == 0 && c.PhaserBanks+c.PulseWeapons+c.TorpedoTubes > 0 {
+			t.Errorf("%s has weapons but no weapon systems", c.Name)
+		}
 	}
 }
 

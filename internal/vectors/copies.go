@@ -24,6 +24,8 @@ func Copies() []Copy {
 	return []Copy{
 		{Shared: "vectors", Repo: "testdata/vectors"},
 		{Shared: "data/vanilla-1.1", Repo: "engine/ships/data/vanilla-1.1"},
+		// The data dictionary: the format of the vanilla set and of mod packs.
+		{Shared: "data/README.md", Repo: "engine/ships/data/README.md"},
 		{Shared: "vectors/manifest-vanilla-1.1.json", Repo: "engine/checksum/manifest-vanilla-1.1.json"},
 	}
 }
