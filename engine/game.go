@@ -24,6 +24,7 @@ type Stats struct {
 	Refused          atomic.Uint64 // connects refused (full, not accepting)
 	ChecksumFailures atomic.Uint64
 	Renamed          atomic.Uint64 // joiners renamed because their name was in use
+	NamesCleaned     atomic.Uint64 // names with control or bidi characters cleaned at admission
 	HandshakeDropped atomic.Uint64 // messages out of order for the sender's join state
 	Malformed        atomic.Uint64 // game messages that failed to parse
 	Timeouts         atomic.Uint64 // handshake steps that timed out

@@ -210,6 +210,11 @@ func startOperator(uc UserConfig, units []*gameUnit, tail *admin.Tail, log *slog
 			op.close()
 			return nil, err
 		}
+		// Chat in the console's log, and the mute.
+		if err := gg.AddPlugin(a); err != nil {
+			op.close()
+			return nil, err
+		}
 		op.admins = append(op.admins, a)
 	}
 	ln, err := net.Listen("tcp", uc.Admin.Listen)

@@ -111,6 +111,11 @@ type Admin struct {
 	badMu      sync.Mutex
 	badNext    time.Time
 	badSkipped int
+
+	// muted players' chat is not relayed (game goroutine; nil until the
+	// plugin starts).
+	muted map[*engine.Player]bool
+	offs  []func()
 }
 
 // badTokenEvery is the shortest time between two wrong-token warnings.
@@ -191,6 +196,7 @@ func (a *Admin) routes() {
 	act("POST /api/v1/ban", "ban", a.ban)
 	act("POST /api/v1/unban", "unban", a.unban)
 	act("POST /api/v1/say", "say", a.say)
+	act("POST /api/v1/mute", "mute", a.mute)
 	act("POST /api/v1/mission/reload", "mission_reload", a.missionReload)
 	act("POST /api/v1/mission/set", "mission_set", a.missionSet)
 	act("POST /api/v1/game/restart", "game_restart", a.gameRestart)

@@ -73,7 +73,7 @@ func (a *Admin) getStatus(w http.ResponseWriter, r *http.Request) {
 
 func (a *Admin) getPlayers(w http.ResponseWriter, r *http.Request) {
 	var ps []PlayerInfo
-	if err := a.do(r.Context(), func(g *engine.Game) { ps = players(g) }); err != nil {
+	if err := a.do(r.Context(), func(g *engine.Game) { ps = a.players(g) }); err != nil {
 		writeErr(w, err)
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 )
 
 // LogLine is one line of the log tail.
@@ -109,7 +110,7 @@ func (h *tailHandler) Handle(ctx context.Context, r slog.Record) error {
 			appendAttr(&sb, h.group, a)
 			return true
 		})
-		h.t.add(LogLine{Time: r.Time, Level: r.Level.String(), Component: comp, Message: r.Message, Attrs: strings.TrimSpace(sb.String())})
+		h.t.add(LogLine{Time: r.Time, Level: r.Level.String(), Component: comp, Message: inert(r.Message), Attrs: inert(strings.TrimSpace(sb.String()))})
 	}
 	if h.next.Enabled(ctx, r.Level) {
 		return h.next.Handle(ctx, r)
@@ -155,4 +156,35 @@ func (h *tailHandler) WithGroup(name string) slog.Handler {
 	}
 	n.group = name
 	return &n
+}
+
+// inert escapes what would change how a console line reads rather than
+// what it says: control characters, line and paragraph separators, and
+// bidi controls (a right-to-left override in a mission's log text would
+// turn the rest of the line, the address included, around). They show as
+// \uXXXX.
+func inert(s string) string {
+	clean := true
+	for _, r := range s {
+		if escapeInTail(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if escapeInTail(r) {
+			fmt.Fprintf(&b, "\\u%04X", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func escapeInTail(r rune) bool {
+	return (unicode.IsControl(r) && r != '\t') || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r)
 }
