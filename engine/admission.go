@@ -31,6 +31,10 @@ func (g *Game) Admit(addr netip.AddrPort, req *bcnet.ConnectRequest) bcnet.BootR
 		g.refused(addr, "wrong password", "sent_password", req.HasPassword())
 		return bcnet.BootRefused
 	}
+	if g.unavailable != "" {
+		g.refused(addr, "the game has no mission", "why", g.unavailable)
+		return bcnet.BootRefused
+	}
 	if !g.accepting || (g.running && !g.cfg.JoinInProgress) {
 		g.refused(addr, "not accepting players")
 		return bcnet.BootRefused

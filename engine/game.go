@@ -73,6 +73,7 @@ type Game struct {
 	now          time.Time
 	nextTick     time.Time // the next point of the tick grid
 	accepting    bool
+	unavailable  string // why the game takes no players at all (no mission), "" when it does
 	running      bool
 	teamMode     bool
 	gameOver     bool
@@ -199,8 +200,9 @@ func (g *Game) SetMission(m Mission) { g.cfg.Mission = m }
 // a restart opens it; missions.md 2.6-2.7).
 func (g *Game) SetAccepting(open bool) { g.accepting = open }
 
-// Accepting reports whether new players are admitted.
-func (g *Game) Accepting() bool { return g.accepting }
+// Accepting reports whether new players are admitted: the match state
+// allows it and the game is not unavailable (SetUnavailable).
+func (g *Game) Accepting() bool { return g.accepting && g.unavailable == "" }
 
 // SetTeamMode tells the core whether the mission has teams (team chat
 // routing, missions.md 2.2).

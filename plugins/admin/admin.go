@@ -53,6 +53,9 @@ type MissionInfo struct {
 	TimeLeft    *int   `json:"time_left"` // seconds; null without a time limit
 	Teams       []Team `json:"teams,omitempty"`
 	PendingMode string `json:"pending_mode,omitempty"`
+	// Error says why the mission could not start (file:line); the game
+	// then takes no players until it is fixed.
+	Error string `json:"error,omitempty"`
 }
 
 // Team is a team's line in the status.
@@ -362,11 +365,46 @@ func (a *Admin) readyz(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not ready\n", http.StatusServiceUnavailable)
 		return
 	}
-	if !a.loopAlive(r) {
+	why, alive := a.unavailable(r)
+	if !alive {
 		http.Error(w, "game loop not answering\n", http.StatusServiceUnavailable)
 		return
 	}
+	if why != "" {
+		http.Error(w, "not taking players: "+why+"\n", http.StatusServiceUnavailable)
+		return
+	}
 	_, _ = w.Write([]byte("ready\n"))
+}
+
+// unavailable returns why the game takes no players at all ("" when it
+// takes them, engine.Game.Unavailable) and whether its loop answered.
+// Like loopAlive, one probe at a time.
+func (a *Admin) unavailable(r *http.Request) (string, bool) {
+	a.probeMu.Lock()
+	defer a.probeMu.Unlock()
+	var why string
+	if a.do(r.Context(), func(g *engine.Game) { why = g.Unavailable() }) != nil {
+		return "", false
+	}
+	return why, true
+}
+
+// Readiness reports the game's state for a process-wide /readyz: "ready",
+// "not ready" (starting or stopping), "not answering" (a stuck loop) or
+// "no players: <why>" (no mission).
+func (a *Admin) Readiness(r *http.Request) (state string, ok bool) {
+	if !a.ready.Load() {
+		return "not ready", false
+	}
+	why, alive := a.unavailable(r)
+	switch {
+	case !alive:
+		return "game loop not answering", false
+	case why != "":
+		return "not taking players: " + why, false
+	}
+	return "ready", true
 }
 
 // decode reads a JSON body strictly: unknown fields and trailing data are
