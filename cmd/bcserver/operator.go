@@ -40,6 +40,10 @@ type AdminSection struct {
 type StoreSection struct {
 	// Path is the SQLite file; empty turns match history off.
 	Path string `toml:"path"`
+	// KeepMatches and KeepDays bound the history (0: no bound), applied
+	// at start and then daily.
+	KeepMatches int `toml:"keep_matches"`
+	KeepDays    int `toml:"keep_days"`
 }
 
 // AgonesSection is [agones]: used when AGONES_SDK_HTTP_PORT is set.
@@ -66,6 +70,9 @@ func (c UserConfig) checkOperator() error {
 		if c.Admin.Token == "" && c.Admin.TokenFile == "" {
 			errs = append(errs, errors.New("admin.token_file: empty with no admin.token"))
 		}
+	}
+	if c.Store.KeepMatches < 0 || c.Store.KeepDays < 0 {
+		errs = append(errs, errors.New("store.keep_matches, store.keep_days: must not be negative (0 keeps everything)"))
 	}
 	if c.Agones.HealthInterval < 0 {
 		errs = append(errs, errors.New("agones.health_interval: must not be negative"))
@@ -137,6 +144,8 @@ type operator struct {
 	token    string
 	agones   *agones.Plugin
 	started  time.Time
+	// stopPrune ends the history retention (nil without one).
+	stopPrune func()
 }
 
 // startOperator adds the operator plugins to the games (before they run)
@@ -159,6 +168,13 @@ func startOperator(uc UserConfig, units []*gameUnit, tail *admin.Tail, log *slog
 			return nil, fmt.Errorf("plugin/store: %w", err)
 		}
 		op.store = st
+		keep := store.Retention{KeepMatches: uc.Store.KeepMatches, KeepDays: uc.Store.KeepDays}
+		if !keep.Off() {
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { st.KeepPruned(ctx, keep, 0, nil); close(done) }()
+			op.stopPrune = func() { cancel(); <-done }
+		}
 		for _, u := range units {
 			u.metrics.SetStore(func() (uint64, uint64) { return st.Dropped.Load(), st.Failed.Load() })
 			u.recorder = store.NewRecorder(st, store.RecorderOptions{Mode: u.missions.Mode, Server: u.uc.Server.Name, Logger: log})
@@ -200,6 +216,10 @@ func startOperator(uc UserConfig, units []*gameUnit, tail *admin.Tail, log *slog
 		aopts := admin.Options{
 			Server: u.srv, Token: tok, Version: versionString(), Missions: u.missions, Bans: newBanList(gg, func() []string { return gg.Config().Bans }),
 			Metrics: metricsHandler, Tail: tail, Audit: u.metrics.AdminAction, Logger: log,
+		}
+		if len(units) > 1 {
+			aopts.Game = u.label
+			aopts.Logger = log.With("game", u.label)
 		}
 		if op.store != nil {
 			aopts.History = op.store
@@ -255,6 +275,10 @@ func (op *operator) stop() {
 }
 
 func (op *operator) close() {
+	if op.stopPrune != nil {
+		op.stopPrune()
+		op.stopPrune = nil
+	}
 	if op.store != nil {
 		if err := op.store.Close(); err != nil {
 			op.log.Error("closing the match history", "component", "plugin/store", "err", err)

@@ -82,6 +82,9 @@ type Options struct {
 	Metrics http.Handler
 	// Tail is the log tail shown in the console (nil: none).
 	Tail *Tail
+	// Game, with several games in one process, is this game's label: its
+	// console shows the log lines about it and the process's own.
+	Game string
 	// Cut, if set, is called on the game goroutine before the API ends
 	// or restarts a match, so match history records it (reason:
 	// "restarted" or "ended_by_admin").

@@ -49,7 +49,11 @@ func chatText(b []byte) string {
 // told, so it has no reason to come back under another name.
 func (a *Admin) chat(g *engine.Game, c *engine.Chat) {
 	muted := a.muted[c.From]
-	a.log.Info("chat", "component", "chat", "player", int(c.From.ID), "name", c.From.Name, "team", c.Team, "muted", muted, "text", chatText(c.Text))
+	what := "chat"
+	if c.Team {
+		what = "team chat"
+	}
+	a.log.Info(what, "component", "chat", "player", int(c.From.ID), "name", c.From.Name, "team", c.Team, "muted", muted, "text", chatText(c.Text))
 	if !muted {
 		return
 	}

@@ -18,6 +18,9 @@ type LogLine struct {
 	Component string    `json:"component,omitempty"`
 	Message   string    `json:"message"`
 	Attrs     string    `json:"attrs,omitempty"`
+	// Game is the game the line is about (its "game" attribute, with
+	// several games in one process); "" for the process's own lines.
+	Game string `json:"game,omitempty"`
 }
 
 // Tail keeps the last lines the server logged at info or above (the
@@ -89,6 +92,7 @@ type tailHandler struct {
 	t         *Tail
 	next      slog.Handler
 	component string
+	game      string
 	attrs     string
 	group     string
 }
@@ -101,16 +105,19 @@ func (h *tailHandler) Handle(ctx context.Context, r slog.Record) error {
 	if r.Level >= slog.LevelInfo {
 		var sb strings.Builder
 		sb.WriteString(h.attrs)
-		comp := h.component
+		comp, game := h.component, h.game
 		r.Attrs(func(a slog.Attr) bool {
 			if a.Key == "component" && h.group == "" {
 				comp = a.Value.String()
 				return true
 			}
+			if a.Key == "game" && h.group == "" {
+				game = a.Value.String()
+			}
 			appendAttr(&sb, h.group, a)
 			return true
 		})
-		h.t.add(LogLine{Time: r.Time, Level: r.Level.String(), Component: comp, Message: inert(r.Message), Attrs: inert(strings.TrimSpace(sb.String()))})
+		h.t.add(LogLine{Time: r.Time, Level: r.Level.String(), Component: comp, Message: inert(r.Message), Attrs: inert(strings.TrimSpace(sb.String())), Game: game})
 	}
 	if h.next.Enabled(ctx, r.Level) {
 		return h.next.Handle(ctx, r)
@@ -141,6 +148,9 @@ func (h *tailHandler) WithAttrs(as []slog.Attr) slog.Handler {
 		if a.Key == "component" && h.group == "" {
 			n.component = a.Value.String()
 			continue
+		}
+		if a.Key == "game" && h.group == "" {
+			n.game = a.Value.String()
 		}
 		appendAttr(&sb, h.group, a)
 	}
