@@ -103,6 +103,7 @@ type Options struct {
 type Admin struct {
 	opts    Options
 	log     *slog.Logger
+	chatLog *slog.Logger // chat lines, under their own component
 	mux     *http.ServeMux
 	started time.Time
 	ready   atomic.Bool
@@ -145,7 +146,7 @@ func New(opts Options) (*Admin, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	a := &Admin{opts: opts, log: log.With("component", "plugin/admin"), mux: http.NewServeMux(), started: opts.Now(), stop: make(chan struct{})}
+	a := &Admin{opts: opts, log: log.With("component", "plugin/admin"), chatLog: log.With("component", "chat"), mux: http.NewServeMux(), started: opts.Now(), stop: make(chan struct{})}
 	a.routes()
 	return a, nil
 }

@@ -53,7 +53,7 @@ func (a *Admin) chat(g *engine.Game, c *engine.Chat) {
 	if c.Team {
 		what = "team chat"
 	}
-	a.log.Info(what, "component", "chat", "player", int(c.From.ID), "name", c.From.Name, "team", c.Team, "muted", muted, "text", chatText(c.Text))
+	a.chatLog.Info(what, "player", int(c.From.ID), "name", c.From.Name, "team", c.Team, "muted", muted, "text", chatText(c.Text))
 	if !muted {
 		return
 	}

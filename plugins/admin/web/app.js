@@ -259,7 +259,7 @@ async function loadBans() {
 
 // matchPlayers lists a match's players compactly: the top scores, then
 // "+N more"; the full list is the cell's tooltip.
-const topPlayers = 5;
+const topPlayers = 3;
 function matchPlayers(players) {
   const sorted = players.slice().sort((a, b) => b.score - a.score);
   const td = el("td", null, "players");
@@ -284,7 +284,7 @@ async function loadMatches() {
   }
   tb.replaceChildren(...ms.map((m) => {
     const tr = el("tr");
-    tr.append(el("td", m.id, "num"), el("td", m.mode), el("td", m.map), el("td", new Date(m.ended).toLocaleString()),
+    tr.append(el("td", m.id, "num"), el("td", m.mode), el("td", m.map), el("td", new Date(m.ended).toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" })),
       el("td", m.reason), matchPlayers(m.players || []));
     return tr;
   }));
