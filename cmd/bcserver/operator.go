@@ -59,8 +59,12 @@ func (c UserConfig) checkOperator() error {
 		host, port, err := net.SplitHostPort(c.Admin.Listen)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("admin.listen %q: want host:port", c.Admin.Listen))
-		} else if c.Admin.Token == "" && !isLoopback(host) {
-			errs = append(errs, fmt.Errorf("admin.listen %q is not a loopback address: set admin.token (or BCSERVER_ADMIN_TOKEN) to serve the admin API beyond this machine", c.Admin.Listen))
+		} else if c.Admin.Token == "" && !isLoopback(host) && !tokenFileHolds(c.resolve(c.Admin.TokenFile)) {
+			// A token the server generated is for a console on this
+			// machine; beyond it the host chooses the token: in the
+			// configuration, the environment, or a file it wrote (a
+			// container's volume, a mounted secret).
+			errs = append(errs, fmt.Errorf("admin.listen %q is not a loopback address: set admin.token (or BCSERVER_ADMIN_TOKEN), or write a token of at least 16 characters to admin.token_file (%s), to serve the admin API beyond this machine", c.Admin.Listen, c.resolve(c.Admin.TokenFile)))
 		} else if _, err := net.LookupPort("tcp", port); err != nil {
 			errs = append(errs, fmt.Errorf("admin.listen %q: bad port", c.Admin.Listen))
 		}
@@ -87,6 +91,16 @@ func (c UserConfig) resolve(p string) string {
 		return p
 	}
 	return filepath.Join(c.dir, p)
+}
+
+// tokenFileHolds reports whether the token file exists and holds a token
+// of at least 16 characters.
+func tokenFileHolds(path string) bool {
+	if path == "" {
+		return false
+	}
+	b, err := os.ReadFile(path)
+	return err == nil && len(strings.TrimSpace(string(b))) >= 16
 }
 
 func isLoopback(host string) bool {
