@@ -52,9 +52,9 @@ type Options struct {
 	// a timer of its own would report it healthy.
 	StallLimit time.Duration
 	// Now is the wall clock (tests); nil means time.Now.
-	Now func() time.Time
-	Client        *http.Client
-	Logger        *slog.Logger
+	Now    func() time.Time
+	Client *http.Client
+	Logger *slog.Logger
 }
 
 // FromEnv returns the sidecar URL from AGONES_SDK_HTTP_PORT, and false
