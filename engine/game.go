@@ -164,6 +164,7 @@ func NewGame(opts Options) (*Game, error) {
 		LocalIP:  opts.LocalIP,
 		Answers:  cfg.Answers,
 	}, g, opts.Out)
+	g.warnBroadBans()
 	return g, nil
 }
 
