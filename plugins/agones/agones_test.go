@@ -122,7 +122,8 @@ func TestHealthFollowsTheGameLoop(t *testing.T) {
 	}
 	// Stuck: the wall clock moves, the loop does not.
 	now = now.Add(2100 * time.Millisecond)
-	if p.healthTick() || p.healthTick() || health.Load() != 2 {
+	first, second := p.healthTick(), p.healthTick()
+	if first || second || health.Load() != 2 {
 		t.Fatalf("a loop stuck for 2.1 s: health %d", health.Load())
 	}
 	g.Advance(now)
