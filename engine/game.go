@@ -137,21 +137,18 @@ func NewGame(opts Options) (*Game, error) {
 		inbox:     make(chan func(), 256),
 		bans:      banList,
 	}
-	var weapons world.WeaponModel = world.DefaultWeapons()
-	if cfg.NoWeaponDamage {
-		weapons = nil
-	}
 	g.world = world.New(world.Options{
-		Host:            (*worldHost)(g),
-		Ships:           reg,
-		Logger:          log,
-		Epoch:           now,
-		Weapons:         weapons,
-		ExplosionRadius: cfg.ExplosionRadius,
-		ExplosionDamage: cfg.ExplosionDamage,
-		CheckIntegrity:  cfg.Integrity != IntegrityOff && cfg.Integrity != "",
-		IntegrityHashes: cfg.IntegrityHashes,
-		Stats:           &g.Stats.Stats,
+		Host:                (*worldHost)(g),
+		Ships:               reg,
+		Logger:              log,
+		Epoch:               now,
+		NoWeaponDamage:      cfg.NoWeaponDamage,
+		CollisionPowerPlant: cfg.CollisionPowerPlant,
+		ExplosionRadius:     cfg.ExplosionRadius,
+		ExplosionDamage:     cfg.ExplosionDamage,
+		CheckIntegrity:      cfg.Integrity != IntegrityOff && cfg.Integrity != "",
+		IntegrityHashes:     cfg.IntegrityHashes,
+		Stats:               &g.Stats.Stats,
 	})
 	g.host = bcnet.NewHost(bcnet.HostConfig{
 		Transport: cfg.Transport,
