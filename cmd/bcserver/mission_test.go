@@ -83,7 +83,7 @@ func (r *running) join(t *testing.T, name string) *bot.Bot {
 	t.Helper()
 	b := r.tryJoin(t, name)
 	if b.State() != bot.InGame {
-		t.Fatalf("bot %q did not get into the game (state %v)", name, b.State())
+		t.Fatalf("bot %q did not get into the game (state %v, boot reason %d, err %v)\n%s", name, b.State(), b.BootReason(), b.Err(), r.logs)
 	}
 	return b
 }

@@ -38,6 +38,7 @@ func TestHostileNamesBanFile(t *testing.T) {
 			}
 			loaded.Admin.Listen, loaded.Admin.Token = "127.0.0.1:0", testToken
 			*uc = loaded
+			uc.Lua.stepTime = 100 * time.Nanosecond // deterministic budgets, as serveWith sets them
 		}, func(x *served) { s = x })
 		return &adminRun{running: *r, s: s, base: "http://" + s.op.addr.String(), stop: stop}
 	}

@@ -138,6 +138,7 @@ func TestSIGHUPReconfigures(t *testing.T) {
 		}
 		loaded.Admin.Listen, loaded.Admin.Token = "127.0.0.1:0", testToken
 		*uc = loaded
+		uc.Lua.stepTime = 100 * time.Nanosecond // deterministic budgets, as serveWith sets them
 	}, func(x *served) { s = x })
 	a := &adminRun{running: *r, s: s, base: "http://" + s.op.addr.String()}
 	a.join(t, "Alice")
