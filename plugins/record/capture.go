@@ -574,6 +574,9 @@ func (c *Capture) shipDestroyed(ev engine.Event) {
 		r.Other = e.Killer.ID
 	}
 	c.emit()
+	// The mission scores a death in its own handler, which usually ran
+	// before ours: the table then changes at the death's time.
+	c.pollPlayers()
 }
 
 func (c *Capture) chat(ev engine.Event) {
