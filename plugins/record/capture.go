@@ -22,10 +22,10 @@ type Sink interface {
 	EndMatch(f *Footer)
 }
 
-// Ticker is a Sink that also wants the game time of every tick (the
-// spectator view releases what is older than its delay).
+// Ticker is a Sink that also wants the game time of every tick, between
+// matches too (the spectator view releases what is older than its delay).
 type Ticker interface {
-	Tick(t uint32)
+	Tick(now time.Time)
 }
 
 // Defaults of CaptureOptions.
@@ -257,6 +257,11 @@ func (c *Capture) keyframe() {
 }
 
 func (c *Capture) tick() {
+	for _, s := range c.sinks {
+		if tk, ok := s.(Ticker); ok {
+			tk.Tick(c.g.Now())
+		}
+	}
 	if !c.open {
 		return
 	}
@@ -280,12 +285,6 @@ func (c *Capture) tick() {
 			for _, s := range c.ships {
 				c.status(s, false)
 			}
-		}
-	}
-	t := c.now()
-	for _, s := range c.sinks {
-		if tk, ok := s.(Ticker); ok {
-			tk.Tick(t)
 		}
 	}
 }
