@@ -137,6 +137,7 @@ type operator struct {
 	token    string
 	agones   *agones.Plugin
 	started  time.Time
+	rec      *recording // recordings, spectating, career statistics (record.go)
 }
 
 // startOperator adds the operator plugins to the games (before they run)
@@ -169,6 +170,10 @@ func startOperator(uc UserConfig, units []*gameUnit, tail *admin.Tail, log *slog
 			}
 		}
 		op.recorder = first.recorder
+	}
+	if err := op.startRecording(uc, units, log); err != nil {
+		op.close()
+		return nil, err
 	}
 	g := first.srv.Game()
 	if url, ok, err := agones.FromEnv(); err != nil {
@@ -205,6 +210,7 @@ func startOperator(uc UserConfig, units []*gameUnit, tail *admin.Tail, log *slog
 			aopts.History = op.store
 			aopts.Cut = u.recorder.Cut
 		}
+		op.adminOptions(u, &aopts)
 		a, err := admin.New(aopts)
 		if err != nil {
 			op.close()
@@ -250,6 +256,7 @@ func (op *operator) stop() {
 }
 
 func (op *operator) close() {
+	op.closeRecording()
 	if op.store != nil {
 		if err := op.store.Close(); err != nil {
 			op.log.Error("closing the match history", "component", "plugin/store", "err", err)
