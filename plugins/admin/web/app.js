@@ -223,10 +223,22 @@ async function loadBans() {
 async function loadMatches() {
   let ms;
   try { ms = await api("GET", "matches?limit=15"); } catch (e) { $("matches").tBodies[0].replaceChildren(); return; }
+  // A recording starts when its match does (replay viewer, replay.html).
+  let recs = [];
+  try { recs = await api("GET", "replays"); } catch (e) { recs = []; }
+  const byStart = new Map(recs.map((r) => [Date.parse(r.started), r.id]));
   $("matches").tBodies[0].replaceChildren(...ms.map((m) => {
     const tr = el("tr");
     tr.append(el("td", m.id, "num"), el("td", m.mode), el("td", m.map), el("td", new Date(m.ended).toLocaleString()),
       el("td", m.reason), el("td", m.players.map((p) => p.name + " (" + p.score + ")").join(", ")));
+    const td = el("td");
+    const rec = byStart.get(Date.parse(m.started));
+    if (rec) {
+      const a = el("a", "watch", "watch");
+      a.href = "replay.html?id=" + encodeURIComponent(rec);
+      td.append(a);
+    }
+    tr.append(td);
     return tr;
   }));
 }
