@@ -72,7 +72,13 @@ type Capture struct {
 	lastKey    time.Time
 	lastMotion time.Time
 	lastStatus time.Time
+	lastPoll   time.Time
 }
+
+// pollEvery is how often the players' lines are compared with what was
+// written (besides after every death, at keyframes and at the end): the
+// mission changes them through bc.set_score, which raises no event.
+const pollEvery = 500 * time.Millisecond
 
 type seenPlayer struct {
 	team, kills, deaths, score int32
@@ -270,7 +276,10 @@ func (c *Capture) tick() {
 		return
 	}
 	now := c.g.Now()
-	c.pollPlayers()
+	if now.Sub(c.lastPoll) >= pollEvery {
+		c.lastPoll = now
+		c.pollPlayers()
+	}
 	if now.Sub(c.lastKey) >= c.opts.Keyframe {
 		c.keyframe()
 	} else {

@@ -64,7 +64,6 @@ type motionBase struct {
 type Encoder struct {
 	last  uint32
 	base  map[int32]*motionBase
-	pay   []byte
 	spare []*motionBase
 }
 
@@ -91,7 +90,13 @@ func (e *Encoder) Append(b []byte, r *Record) []byte {
 		dt = uint64(r.T - e.last)
 		e.last = r.T
 	}
-	p := e.pay[:0]
+	// The payload is written in place after a one-byte length (payloads
+	// are almost always shorter than 128 bytes); a longer one is moved up
+	// to make room for its longer length.
+	b = binary.AppendUvarint(b, dt)
+	b = append(b, byte(r.Kind), 0)
+	at := len(b)
+	p := b
 	switch r.Kind {
 	case KindKeyframe:
 		e.forget()
@@ -182,13 +187,28 @@ func (e *Encoder) Append(b []byte, r *Record) []byte {
 		p = binary.AppendUvarint(p, uint64(max(0, quant(r.Radius, damageScale))))
 		p = binary.AppendUvarint(p, uint64(max(0, quant(r.Damage, damageScale))))
 	default:
-		return b // not ours to write
+		return b[:at-2-uvarintLen(dt)] // not ours to write
 	}
-	e.pay = p
-	b = binary.AppendUvarint(b, dt)
-	b = append(b, byte(r.Kind))
-	b = binary.AppendUvarint(b, uint64(len(p)))
-	return append(b, p...)
+	n := len(p) - at
+	if n < 0x80 {
+		p[at-1] = byte(n)
+		return p
+	}
+	var lb [binary.MaxVarintLen64]byte
+	ln := binary.PutUvarint(lb[:], uint64(n))
+	p = append(p, lb[1:ln]...) // grow by the extra length bytes
+	copy(p[at-1+ln:], p[at:at+n])
+	copy(p[at-1:], lb[:ln])
+	return p
+}
+
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
 }
 
 func (e *Encoder) appendMotion(p []byte, r *Record) []byte {
