@@ -134,7 +134,7 @@ func Play(sinks ...record.Sink) (*Match, error) {
 	// Alice turns on Bob.
 	for shot := 0; w.Game.Object(bob.Ship()).Alive(); shot++ {
 		if shot == 300 {
-			return nil, fmt.Errorf("Bob survived 300 shots")
+			return nil, fmt.Errorf("the Akira survived 300 shots")
 		}
 		if err := alice.Fire(bob); err != nil {
 			return nil, err

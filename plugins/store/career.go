@@ -23,14 +23,6 @@ type Damage struct {
 // Total sums every kind.
 func (d Damage) Total() float64 { return d.Phaser + d.Pulse + d.Torpedo + d.Collision + d.Other }
 
-func (d *Damage) add(o Damage) {
-	d.Phaser += o.Phaser
-	d.Pulse += o.Pulse
-	d.Torpedo += o.Torpedo
-	d.Collision += o.Collision
-	d.Other += o.Other
-}
-
 // CareerMatch is one match's career lines (plugins/stats writes them).
 type CareerMatch struct {
 	Server, Mode   string
