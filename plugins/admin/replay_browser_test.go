@@ -17,6 +17,8 @@ import (
 	"github.com/bcserver/bcserver/internal/replaytest"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/record"
+	"github.com/bcserver/bcserver/plugins/stats"
+	"github.com/bcserver/bcserver/plugins/store"
 )
 
 // replayShot is where the browser test leaves its picture of the replay
@@ -85,20 +87,7 @@ func TestReplayInBrowser(t *testing.T) {
 	hs := httptest.NewServer(a)
 	defer hs.Close()
 
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1400, 1000),
-	}
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
-	bctx, tcancel := context.WithTimeout(bctx, 90*time.Second)
-	defer tcancel()
-
+	bctx := browser(t, exe)
 	at := strconv.FormatUint(uint64(kill.T), 10)
 	err = chromedp.Do(bctx,
 		chromedp.Navigate(hs.URL+"/replay.html?id="+id),
@@ -159,5 +148,81 @@ func TestReplayInBrowser(t *testing.T) {
 		} else {
 			t.Logf("screenshot of the replay viewer: %s", replayShot)
 		}
+	}
+}
+
+// browser starts a headless Chromium for the test.
+func browser(t *testing.T, exe string) context.Context {
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1400, 1000),
+	}
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx)
+	t.Cleanup(bcancel)
+	bctx, tcancel := context.WithTimeout(bctx, 90*time.Second)
+	t.Cleanup(tcancel)
+	return bctx
+}
+
+// The leaderboard page lists the players of the recorded match from the
+// career statistics, in the order asked for.
+func TestLeaderboardInBrowser(t *testing.T) {
+	exe := chromiumPath()
+	if exe == "" {
+		t.Skip("no chromium binary installed (apt-get install chromium)")
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "bcserver.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	m, err := replaytest.Play(stats.New(stats.Options{Store: st}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := st.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := engine.Listen(engine.ServerOptions{Addr: "127.0.0.1:0", Config: engine.DefaultConfig()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	const token = "leaderboard-test-token-0123456789"
+	a, err := admin.New(admin.Options{Server: srv, Token: token, Career: stats.API(st)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(a)
+	defer hs.Close()
+	bctx := browser(t, exe)
+	if err := chromedp.Do(bctx,
+		chromedp.Navigate(hs.URL+"/leaderboard.html"),
+		chromedp.WaitVisible(chromedp.CSS(`#token`)),
+		chromedp.SendKeys(chromedp.CSS(`#token`), token),
+		chromedp.Click(chromedp.CSS(`#login-form button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#leaders tbody tr[data-player="bob"]`)),
+	); err != nil {
+		t.Fatalf("leaderboard page: %v", err)
+	}
+	rows, err := chromedp.Run(bctx, chromedp.Evaluate[[][]string](`Array.from(document.querySelectorAll("#leaders tbody tr")).map((tr) => Array.from(tr.cells).map((td) => td.textContent))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var alice replaytest.Line
+	for _, l := range m.Lines {
+		if l.Name == "Alice" {
+			alice = l
+		}
+	}
+	if len(rows) != 2 || rows[0][1] != "Alice" || rows[0][3] != fmt.Sprint(alice.Kills) || rows[0][6] != fmt.Sprint(alice.Score) || rows[0][11] != "Sovereign" || rows[1][11] != "Akira" {
+		t.Fatalf("leaderboard rows %q; Alice %+v", rows, alice)
 	}
 }
