@@ -140,6 +140,7 @@ func (op *operator) startRecording(uc UserConfig, units []*gameUnit, log *slog.L
 		if rec.archive != nil {
 			fs := record.NewFileSink(rec.archive, record.FileSinkOptions{Logger: log})
 			rec.sinks = append(rec.sinks, fs)
+			u.metrics.SetRecord(func() (uint64, uint64) { return fs.Stats.DroppedBlocks.Load(), fs.Stats.DroppedRecords.Load() })
 			capture.AddSink(fs)
 			n++
 		}
