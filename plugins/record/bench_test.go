@@ -349,3 +349,32 @@ func BenchmarkGameTick(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSeek is what the viewer's seek costs the server: open the
+// recording of the synthetic 20-minute match and compute the 10 s window
+// (frames every 100 ms) at a point in it, as GET .../frames does.
+func BenchmarkSeek(b *testing.B) {
+	a, err := NewArchive(ArchiveOptions{Dir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	fs := NewFileSink(a, FileSinkOptions{Queue: 256})
+	synthMatch(fs, 20*time.Minute)
+	fs.Close()
+	list, _ := a.List()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		f, err := a.Open(list[0].ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t := uint32(i*7919*1000) % (19 * 60 * 1000)
+		if _, err := Frames(f, t, t+10000, 100); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
+}
