@@ -272,6 +272,9 @@ func (g *Game) send(p *Player, payload []byte, reliable bool) error {
 // of a dedicated host: every client, a relay's sender included
 // (missions.md 1.3).
 func (g *Game) SendInGame(payload []byte, except *Player) {
+	if g.bus.has(EvBroadcast) {
+		g.bus.emit(&Broadcast{Payload: payload, Except: except})
+	}
 	for _, p := range g.bySlot {
 		if p != nil && p != except && p.InGame() {
 			_ = p.peer.Send(payload, true)

@@ -66,6 +66,7 @@ func (m *mission) api() *glua.LTable {
 		L.Push(m.playerTable(p))
 		return 1
 	})
+	fn("stats", m.stats)
 	fn("set_team", func(L *glua.LState) int {
 		p := m.checkPlayer(L, 1)
 		team := -1

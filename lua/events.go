@@ -118,6 +118,7 @@ func (m *mission) payload(ev engine.Event) *glua.LTable {
 		t.RawSetString("cause", glua.LString(e.Cause))
 		t.RawSetString("damage", glua.LNumber(e.Damage))
 		t.RawSetString("hull_hit", glua.LBool(e.HullHit))
+		t.RawSetString("kind", glua.LString(e.Kind))
 		return t
 	case *engine.GameEnded:
 		return m.tbl("reason", glua.LNumber(e.Reason))

@@ -133,6 +133,10 @@ type Options struct {
 	// Seed seeds bc.random; 0 seeds it from the clock. Tests set it to
 	// replay a game exactly.
 	Seed uint64
+	// Stats, if set, gives bc.stats a player's career statistics as plain
+	// data (plugins/stats), false while they are not at hand. It is called
+	// on the game goroutine and must not block.
+	Stats func(name string) (map[string]any, bool)
 	Limits
 	Logger *slog.Logger
 }

@@ -41,6 +41,8 @@ type UserConfig struct {
 	Admin    AdminSection    `toml:"admin"`
 	Store    StoreSection    `toml:"store"`
 	Agones   AgonesSection   `toml:"agones"`
+	Record   RecordSection   `toml:"record"`
+	Spectate SpectateSection `toml:"spectate"`
 	// Games are [[games]] tables: more games in this process, each on its
 	// own port (games.go).
 	Games []GameTable `toml:"games"`
@@ -357,6 +359,9 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 		errs = append(errs, fmt.Errorf("server.log_format %q: want text or json", f))
 	}
 	if err := c.checkOperator(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.checkRecord(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := c.Plugins.Gamespy.Runtime().Validate(); err != nil {

@@ -25,6 +25,7 @@ import (
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/plugins/gamespy"
 	"github.com/bcserver/bcserver/plugins/metrics"
+	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/store"
 )
 
@@ -129,6 +130,7 @@ type gameUnit struct {
 	gamespy  *gamespy.Plugin
 	metrics  *metrics.Metrics
 	recorder *store.Recorder // with match history on
+	capture  *record.Capture // with recording, spectating or career statistics on
 }
 
 // process holds what the games of one process share.

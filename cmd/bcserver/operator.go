@@ -158,6 +158,7 @@ type operator struct {
 	token    string
 	agones   *agones.Plugin
 	started  time.Time
+	rec      *recording // recordings, spectating, career statistics (record.go)
 	// stopPrune ends the history retention (nil without one).
 	stopPrune func()
 }
@@ -200,6 +201,10 @@ func startOperator(uc UserConfig, units []*gameUnit, tail *admin.Tail, log *slog
 		}
 		op.recorder = first.recorder
 	}
+	if err := op.startRecording(uc, units, log); err != nil {
+		op.close()
+		return nil, err
+	}
 	g := first.srv.Game()
 	if url, ok, err := agones.FromEnv(); err != nil {
 		op.close()
@@ -239,6 +244,7 @@ func startOperator(uc UserConfig, units []*gameUnit, tail *admin.Tail, log *slog
 			aopts.History = op.store
 			aopts.Cut = u.recorder.Cut
 		}
+		op.adminOptions(u, &aopts)
 		a, err := admin.New(aopts)
 		if err != nil {
 			op.close()
@@ -289,6 +295,7 @@ func (op *operator) stop() {
 }
 
 func (op *operator) close() {
+	op.closeRecording()
 	if op.stopPrune != nil {
 		op.stopPrune()
 		op.stopPrune = nil

@@ -85,6 +85,8 @@ type ShipDamaged struct {
 	Cause      DeathCause
 	Damage     float64
 	HullHit    bool
+	// Kind is what dealt it: phaser, pulse, torpedo or collision.
+	Kind WeaponKind
 }
 
 // Name implements Event.

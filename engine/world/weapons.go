@@ -50,7 +50,7 @@ func (w *World) weaponHit(shooter *Object, firing int, x *Object, h *hit, ref we
 	name := weaponName(shooter, ref)
 	w.host.Emit(&WeaponHit{ShooterID: firing, Shooter: shooter, Target: x, Damage: float64(h.damage), HullHit: res.hull,
 		Absorbed: float64(res.absorbed), Weapon: ref.id, WeaponName: name, Kind: ref.kind})
-	w.host.Emit(&ShipDamaged{Ship: x, Attacker: shooter, AttackerID: firing, Cause: CauseWeapon, Damage: float64(h.damage), HullHit: res.hull})
+	w.host.Emit(&ShipDamaged{Ship: x, Attacker: shooter, AttackerID: firing, Cause: CauseWeapon, Damage: float64(h.damage), HullHit: res.hull, Kind: ref.kind})
 	if res.lethal {
 		w.killShip(x, hitInfo{cause: CauseWeapon, attacker: shooter, attackerID: firing, weapon: ref, weaponName: name})
 	}

@@ -158,6 +158,7 @@ func (s *suite) game(L *glua.LState) int {
 		if c, ok := t.RawGetString("config").(*glua.LTable); ok {
 			o.Config = plainMap(c)
 		}
+		o.Record = glua.LVAsBool(t.RawGetString("record"))
 		if a, ok := t.RawGetString("addons").(*glua.LTable); ok {
 			a.ForEach(func(_, v glua.LValue) { o.Addons = append(o.Addons, v.String()) })
 		}
@@ -273,6 +274,10 @@ func (s *suite) gameTable(L *glua.LState, w *World) *glua.LTable {
 			t.Append(e)
 		}
 		L.Push(t)
+		return 1
+	})
+	fn("recording", func(L *glua.LState) int {
+		L.Push(recordingTable(L, w))
 		return 1
 	})
 	fn("reload", func(L *glua.LState) int {

@@ -40,6 +40,9 @@ type Options struct {
 	StepTime time.Duration
 	// MaxPlayers is the server's player limit (default the stock 8).
 	MaxPlayers int
+	// Record records the game's matches (plugins/record) into a
+	// temporary folder; Recording reads the last one back.
+	Record bool
 }
 
 // World is one game under test. Use it from one goroutine.
@@ -55,6 +58,7 @@ type World struct {
 	ships    *ships.Registry
 	manifest *checksum.Manifest
 	nextPort uint16
+	rec      *recorder // with Options.Record
 }
 
 // wire records what the game sends, decrypted, per address.
@@ -128,6 +132,11 @@ func NewWorld(o Options) (*World, error) {
 				Weapon: h.Weapon, WeaponName: h.WeaponName, Kind: string(h.Kind), Damage: h.Damage, Absorbed: h.Absorbed, HullHit: h.HullHit})
 		}
 	})
+	if o.Record {
+		if err := w.startRecording(o.Mode); err != nil {
+			return nil, err
+		}
+	}
 	return w, nil
 }
 
@@ -149,7 +158,10 @@ const maxHits = 100000
 func (w *World) Hits() []Hit { return w.hits }
 
 // Close stops the mission and the game.
-func (w *World) Close() { w.Game.Shutdown(w.Now) }
+func (w *World) Close() {
+	w.Game.Shutdown(w.Now)
+	w.stopRecording()
+}
 
 // Logs is everything the server logged.
 func (w *World) Logs() string { return w.logs.String() }

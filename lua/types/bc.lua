@@ -240,6 +240,7 @@ function Ship:remove() end
 ---@field cause "weapon"|"collision"|"environment"
 ---@field damage number        hit points before shields
 ---@field hull_hit boolean
+---@field kind "phaser"|"pulse"|"torpedo"|"collision"
 
 ---@class bc.WeaponHitEvent
 ---@field target bc.Ship
@@ -488,6 +489,36 @@ function bc.command(name, handler, help) end
 ---@param id string
 ---@return boolean removed
 function bc.off(event, id) end
+
+---Career statistics (docs/lua-api.md, "Career statistics").
+---@class bc.Damage
+---@field phaser number
+---@field pulse number
+---@field torpedo number
+---@field collision number
+---@field other number
+---@field total number
+
+---@class bc.Stats
+---@field identity string        the stable id: the name, case-folded
+---@field names string[]         every spelling used, latest first
+---@field matches integer
+---@field kills integer
+---@field deaths integer
+---@field assists integer
+---@field score integer
+---@field best_score integer
+---@field seconds_played number
+---@field damage_dealt bc.Damage
+---@field damage_taken bc.Damage
+---@field favourite_class string  the class flown longest ("" for none)
+---@field classes table<string, number> seconds flown per class
+
+---A player's career over every recorded match; nil without [store] path or
+---while it is being read (just after a join).
+---@param player integer|string  a player id, or a name
+---@return bc.Stats?
+function bc.stats(player) end
 
 ---@return bc.Player[]
 function bc.players() end

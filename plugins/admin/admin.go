@@ -80,6 +80,9 @@ type Options struct {
 	History  History
 	// Metrics serves /metrics (nil: 404).
 	Metrics http.Handler
+	// Replays and Career serve the recordings and the career statistics
+	// behind the token (extra.go); nil leaves their endpoints out.
+	Replays, Career http.Handler
 	// Tail is the log tail shown in the console (nil: none).
 	Tail *Tail
 	// Game, with several games in one process, is this game's label: its
@@ -199,6 +202,7 @@ func (a *Admin) routes() {
 	api("GET /api/v1/modes", a.getModes)
 	api("GET /api/v1/log", a.getLog)
 	api("GET /api/v1/events", a.events)
+	a.extraRoutes(api)
 	act("POST /api/v1/kick", "kick", a.kick)
 	act("POST /api/v1/ban", "ban", a.ban)
 	act("POST /api/v1/unban", "unban", a.unban)

@@ -73,13 +73,14 @@ var (
 	dGSQueries    = desc("bcserver_gamespy_queries_total", "GameSpy queries answered.")
 	dGSLimited    = desc("bcserver_gamespy_rate_limited_total", "GameSpy queries dropped by the per-source rate limit.")
 	dStoreDropped = desc("bcserver_store_writes_dropped_total", "Match-history writes dropped (queue full) or refused by the database.", "reason")
+	dRecDropped   = desc("bcserver_record_dropped_total", "Parts of match recordings dropped: blocks (the disk fell behind, or the size limit) and records (a flood between two keyframes).", "what")
 )
 
 type collector struct{ m *Metrics }
 
 func (c collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{dPlayers, dJoining, dGames, dGameOver, dShips, dDgIn, dDgOut, dBytesIn, dBytesOut, dDrops,
-		dRetransmits, dJoins, dRefused, dChecksumFail, dTicks, dTicksDropped, dRelayed, dWeaponHits, dGSQueries, dGSLimited, dStoreDropped} {
+		dRetransmits, dJoins, dRefused, dChecksumFail, dTicks, dTicksDropped, dRelayed, dWeaponHits, dGSQueries, dGSLimited, dStoreDropped, dRecDropped} {
 		ch <- d
 	}
 }
@@ -151,6 +152,11 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 		q, l := m.opts.Gamespy()
 		counter(dGSQueries, q)
 		counter(dGSLimited, l)
+	}
+	if m.opts.RecordDropped != nil {
+		b, r := m.opts.RecordDropped()
+		counter(dRecDropped, b, "block")
+		counter(dRecDropped, r, "record")
 	}
 	if m.opts.StoreDropped != nil {
 		d, f := m.opts.StoreDropped()

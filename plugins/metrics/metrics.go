@@ -31,6 +31,9 @@ type Options struct {
 	Gamespy func() (queries, rateLimited uint64)
 	// StoreDropped, if set, returns the store's dropped and failed writes.
 	StoreDropped func() (dropped, failed uint64)
+	// RecordDropped, if set, returns the blocks and records the match
+	// recorder dropped.
+	RecordDropped func() (blocks, records uint64)
 	// Mission returns the running mission's name (for the lua labels).
 	Mission func() string
 	Logger  *slog.Logger
@@ -227,3 +230,6 @@ func (m *Metrics) SetGamespy(fn func() (queries, rateLimited uint64)) { m.opts.G
 
 // SetStore sets the source of the store's dropped and failed writes.
 func (m *Metrics) SetStore(fn func() (dropped, failed uint64)) { m.opts.StoreDropped = fn }
+
+// SetRecord sets the source of the recorder's dropped blocks and records.
+func (m *Metrics) SetRecord(fn func() (blocks, records uint64)) { m.opts.RecordDropped = fn }

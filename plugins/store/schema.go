@@ -34,6 +34,31 @@ var migrations = []string{
 	CREATE INDEX match_players_identity ON match_players(identity);`,
 	// 2: the address each player played from (to find whom to ban).
 	`ALTER TABLE match_players ADD COLUMN address TEXT NOT NULL DEFAULT '';`,
+	// 3: career statistics (career.go): one row per player per match with
+	// what the recorder's capture saw, and the time flown in each class.
+	`CREATE TABLE career (
+		id         INTEGER PRIMARY KEY,
+		identity   TEXT    NOT NULL,
+		name       TEXT    NOT NULL,
+		server     TEXT    NOT NULL DEFAULT '',
+		mode       TEXT    NOT NULL,
+		started_at INTEGER NOT NULL, -- unix milliseconds: the match's, as in matches
+		ended_at   INTEGER NOT NULL,
+		kills      INTEGER NOT NULL,
+		deaths     INTEGER NOT NULL,
+		assists    INTEGER NOT NULL,
+		score      INTEGER NOT NULL,
+		seconds    REAL    NOT NULL, -- time in the game
+		dealt_phaser REAL NOT NULL, dealt_pulse REAL NOT NULL, dealt_torpedo REAL NOT NULL, dealt_collision REAL NOT NULL, dealt_other REAL NOT NULL,
+		taken_phaser REAL NOT NULL, taken_pulse REAL NOT NULL, taken_torpedo REAL NOT NULL, taken_collision REAL NOT NULL, taken_other REAL NOT NULL
+	);
+	CREATE INDEX career_identity ON career(identity);
+	CREATE TABLE career_classes (
+		career_id INTEGER NOT NULL REFERENCES career(id) ON DELETE CASCADE,
+		class     TEXT    NOT NULL,
+		seconds   REAL    NOT NULL, -- time flown in a ship of the class
+		PRIMARY KEY (career_id, class)
+	);`,
 }
 
 // SchemaVersion is the version this build writes.

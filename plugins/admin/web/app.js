@@ -282,10 +282,22 @@ async function loadMatches() {
     }
     return;
   }
+  // A recording starts when its match does (replay viewer, replay.html).
+  let recs = [];
+  try { recs = await api("GET", "replays"); } catch (e) { recs = []; }
+  const byStart = new Map(recs.map((r) => [Date.parse(r.started), r.id]));
   tb.replaceChildren(...ms.map((m) => {
     const tr = el("tr");
     tr.append(el("td", m.id, "num"), el("td", m.mode), el("td", m.map), el("td", new Date(m.ended).toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" })),
       el("td", m.reason), matchPlayers(m.players || []));
+    const td = el("td");
+    const rec = byStart.get(Date.parse(m.started));
+    if (rec) {
+      const a = el("a", "watch", "watch");
+      a.href = "replay.html?id=" + encodeURIComponent(rec);
+      td.append(a);
+    }
+    tr.append(td);
     return tr;
   }));
   if (ms.length === 0) {

@@ -1,0 +1,114 @@
+package record
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+)
+
+// API serves the recordings to the replay viewer (the admin plugin mounts
+// it behind its token):
+//
+//	GET /api/v1/replays                      the list, newest first
+//	GET /api/v1/replays/{id}                 the summary: players, kills, chat, ships
+//	GET /api/v1/replays/{id}/frames?from=&to=&step=   a window of states (ms)
+//	GET /api/v1/replays/{id}/file            the file itself (docs/replay-format.md)
+//
+// Reads run on the HTTP goroutine; they never touch a game.
+func (a *Archive) API() http.Handler {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /api/v1/replays", a.apiList)
+	m.HandleFunc("GET /api/v1/replays/{id}", a.apiSummary)
+	m.HandleFunc("GET /api/v1/replays/{id}/frames", a.apiFrames)
+	m.HandleFunc("GET /api/v1/replays/{id}/file", a.apiFile)
+	return m
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, format string, args ...any) {
+	writeJSON(w, status, map[string]string{"error": fmt.Sprintf(format, args...)})
+}
+
+func apiErr(w http.ResponseWriter, err error) {
+	if errors.Is(err, ErrNoRecording) {
+		writeError(w, http.StatusNotFound, "no such recording")
+		return
+	}
+	writeError(w, http.StatusInternalServerError, "%v", err)
+}
+
+func (a *Archive) apiList(w http.ResponseWriter, r *http.Request) {
+	list, err := a.List()
+	if err != nil {
+		apiErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, list)
+}
+
+func (a *Archive) apiSummary(w http.ResponseWriter, r *http.Request) {
+	s, err := a.Summary(r.PathValue("id"))
+	if err != nil {
+		apiErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, s)
+}
+
+func msParam(r *http.Request, name string, def uint32) (uint32, error) {
+	s := r.URL.Query().Get(name)
+	if s == "" {
+		return def, nil
+	}
+	v, err := strconv.ParseUint(s, 10, 32)
+	if err != nil {
+		return 0, fmt.Errorf("%s %q: want milliseconds", name, s)
+	}
+	return uint32(v), nil
+}
+
+func (a *Archive) apiFrames(w http.ResponseWriter, r *http.Request) {
+	from, err := msParam(r, "from", 0)
+	if err == nil {
+		var to, step uint32
+		if to, err = msParam(r, "to", from+10000); err == nil {
+			if step, err = msParam(r, "step", 200); err == nil {
+				f, oerr := a.Open(r.PathValue("id"))
+				if oerr != nil {
+					apiErr(w, oerr)
+					return
+				}
+				defer f.Close()
+				win, ferr := Frames(f, from, to, step)
+				if ferr != nil {
+					apiErr(w, ferr)
+					return
+				}
+				writeJSON(w, http.StatusOK, win)
+				return
+			}
+		}
+	}
+	writeError(w, http.StatusBadRequest, "%v", err)
+}
+
+func (a *Archive) apiFile(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	p, err := a.path(id)
+	if err != nil {
+		apiErr(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+id+Ext+`"`)
+	w.Header().Set("Cache-Control", "no-store")
+	http.ServeFile(w, r, p)
+}

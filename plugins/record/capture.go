@@ -1,0 +1,699 @@
+package record
+
+import (
+	"encoding/binary"
+	"log/slog"
+	"time"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/world"
+)
+
+// Sink receives a match as records, on the game goroutine. It must not
+// block: the file writer hands blocks to its own goroutine, the spectator
+// view buffers them.
+type Sink interface {
+	// BeginMatch starts a match.
+	BeginMatch(h *Header)
+	// Record is one record of the running match; r is reused after the
+	// call.
+	Record(r *Record)
+	// EndMatch ends the match; nothing follows until the next BeginMatch.
+	EndMatch(f *Footer)
+}
+
+// Ticker is a Sink that also wants the game time of every tick, between
+// matches too (the spectator view releases what is older than its delay).
+type Ticker interface {
+	Tick(now time.Time)
+}
+
+// Defaults of CaptureOptions.
+const (
+	DefaultKeyframe    = 10 * time.Second
+	DefaultMotionEvery = 200 * time.Millisecond
+	DefaultStatusEvery = time.Second
+)
+
+// CaptureOptions configures a Capture.
+type CaptureOptions struct {
+	// Game labels the game in a process of several (its port).
+	Game string
+	// Mode returns the running game mode (the mission folder).
+	Mode func() string
+	// Writer is the server version written in the header.
+	Writer string
+	// Keyframe is the time between keyframes (DefaultKeyframe): a viewer
+	// seeks by decoding at most this much.
+	Keyframe time.Duration
+	// MotionEvery is how often ship motion is sampled (DefaultMotionEvery);
+	// StatusEvery how often hull, shields and subsystems are.
+	MotionEvery, StatusEvery time.Duration
+	Logger                   *slog.Logger
+}
+
+// Capture is the engine plugin that turns a game into records for its
+// sinks (the file writer, the spectator view, career statistics). A match
+// runs from the mission start or a restart to END_GAME, Cut or shutdown,
+// as the store's match history does, so the two line up by start time.
+type Capture struct {
+	opts  CaptureOptions
+	log   *slog.Logger
+	g     *engine.Game
+	sinks []Sink
+	offs  []func()
+
+	open       bool
+	ending     string // the END_GAME reason of a match ending at the next tick
+	started    time.Time
+	r          Record
+	players    map[byte]*seenPlayer
+	ships      map[int32]*seenShip
+	lastKey    time.Time
+	lastMotion time.Time
+	lastStatus time.Time
+	lastPoll   time.Time
+}
+
+// pollEvery is how often the players' lines are compared with what was
+// written (besides after every death, at keyframes and at the end): the
+// mission changes them through bc.set_score, which raises no event.
+const pollEvery = 500 * time.Millisecond
+
+type seenPlayer struct {
+	team, kills, deaths, score int32
+	name                       string
+}
+
+type seenShip struct {
+	o      *engine.Object
+	motion [10]int64
+	status [7]uint64
+	subs   []uint64
+	weapon WeaponKind // the kind it last fired, for the hits that follow
+}
+
+// NewCapture returns a Capture feeding sinks.
+func NewCapture(opts CaptureOptions, sinks ...Sink) *Capture {
+	if opts.Keyframe <= 0 {
+		opts.Keyframe = DefaultKeyframe
+	}
+	if opts.MotionEvery <= 0 {
+		opts.MotionEvery = DefaultMotionEvery
+	}
+	if opts.StatusEvery <= 0 {
+		opts.StatusEvery = DefaultStatusEvery
+	}
+	if opts.Mode == nil {
+		opts.Mode = func() string { return "" }
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Capture{opts: opts, log: log.With("component", "plugin/record"), sinks: sinks,
+		players: make(map[byte]*seenPlayer), ships: make(map[int32]*seenShip)}
+}
+
+// AddSink adds a sink; call it before the game runs.
+func (c *Capture) AddSink(s Sink) { c.sinks = append(c.sinks, s) }
+
+// Name implements engine.Plugin.
+func (c *Capture) Name() string { return "record" }
+
+// Start implements engine.Plugin.
+func (c *Capture) Start(g *engine.Game) error {
+	c.g = g
+	c.offs = append(c.offs,
+		g.On(engine.EvPlayerInGame, func(ev engine.Event) { c.player(ev.(*engine.PlayerInGame).Player, true) }),
+		g.On(engine.EvPlayerLeft, c.playerLeft),
+		g.On(engine.EvShipCreated, func(ev engine.Event) { c.shipCreated(ev.(*engine.ShipCreated).Ship) }),
+		g.On(engine.EvObjectDestroyed, c.objectGone),
+		g.On(engine.EvWeaponFired, c.weaponFired),
+		g.On(engine.EvWeaponHit, c.weaponHit),
+		g.On(engine.EvShipDamaged, c.shipDamaged),
+		g.On(engine.EvShipDestroyed, c.shipDestroyed),
+		g.On(engine.EvChat, c.chat),
+		g.On(engine.EvBroadcast, c.broadcast),
+		g.On(engine.EvTick, func(engine.Event) { c.tick() }),
+		g.On(engine.EvGameEnded, func(ev engine.Event) {
+			if c.open && c.ending == "" {
+				c.pollPlayers()
+				c.rec(KindGameEnd).Reason = ev.(*engine.GameEnded).Reason
+				c.emit()
+				// The match ends at the next tick, not now: END_GAME is
+				// usually raised from inside the handler of the death that
+				// ended it, and the handlers after the mission's (ours)
+				// still have that death to record.
+				c.ending = ev.(*engine.GameEnded).ReasonName()
+			}
+		}),
+		g.On(engine.EvGameRestarted, func(engine.Event) {
+			if c.open {
+				if c.ending == "" {
+					c.emit0(KindGameRestart)
+					c.ending = "restarted"
+				}
+				c.Cut(c.ending)
+			}
+			c.begin()
+		}),
+	)
+	c.begin()
+	return nil
+}
+
+// Stop implements engine.Plugin: the running match ends with the
+// shutdown.
+func (c *Capture) Stop(*engine.Game) {
+	c.Cut("shutdown")
+	for _, off := range c.offs {
+		off()
+	}
+	c.offs = nil
+}
+
+// Cut ends the running match now (an admin's restart or mode switch
+// calls it before acting); the next begins at the restart.
+func (c *Capture) Cut(reason string) {
+	if c.open {
+		if c.ending != "" {
+			reason = c.ending
+		}
+		c.pollPlayers()
+		c.end(reason)
+	}
+}
+
+func (c *Capture) now() uint32 {
+	d := c.g.Now().Sub(c.started)
+	if d < 0 {
+		return 0
+	}
+	return uint32(d / time.Millisecond)
+}
+
+func (c *Capture) begin() {
+	g := c.g
+	m := g.Mission()
+	c.started = g.Now()
+	h := &Header{Format: FormatName, Version: Version, Server: g.Config().ServerName, Game: c.opts.Game, Mode: c.opts.Mode(),
+		Script: m.Script, Map: m.System, MapName: m.MapName, TimeLimit: m.TimeLimit, FragLimit: m.FragLimit,
+		Started: c.started.UTC(), KeyframeMS: int(c.opts.Keyframe / time.Millisecond), Writer: c.opts.Writer}
+	c.open = true
+	clear(c.players)
+	clear(c.ships)
+	for _, s := range c.sinks {
+		s.BeginMatch(h)
+	}
+	for _, o := range g.Objects() {
+		if o.IsShip() {
+			c.ships[o.ID] = &seenShip{o: o}
+		}
+	}
+	c.keyframe()
+}
+
+func (c *Capture) end(reason string) {
+	f := &Footer{Ended: c.g.Now().UTC(), DurationMS: c.now(), Reason: reason}
+	c.open, c.ending = false, ""
+	for _, s := range c.sinks {
+		s.EndMatch(f)
+	}
+}
+
+// rec resets the scratch record for kind at the current time.
+func (c *Capture) rec(k Kind) *Record {
+	c.r.Reset()
+	c.r.T, c.r.Kind = c.now(), k
+	return &c.r
+}
+
+func (c *Capture) emit() {
+	for _, s := range c.sinks {
+		s.Record(&c.r)
+	}
+}
+
+func (c *Capture) emit0(k Kind) {
+	c.rec(k)
+	c.emit()
+}
+
+// keyframe restates everything a viewer needs to start here.
+func (c *Capture) keyframe() {
+	c.lastKey, c.lastMotion, c.lastStatus = c.g.Now(), c.g.Now(), c.g.Now()
+	r := c.rec(KindKeyframe)
+	if c.g.GameOver() {
+		r.Flags = 1
+	}
+	c.emit()
+	for _, p := range c.g.Players() {
+		if p.InGame() {
+			c.player(p, true)
+		}
+	}
+	for id, s := range c.ships {
+		if s.o.Alive() || c.g.Object(id) == s.o {
+			c.object(s)
+			c.motion(s, true)
+			c.status(s, true)
+		}
+	}
+}
+
+func (c *Capture) tick() {
+	for _, s := range c.sinks {
+		if tk, ok := s.(Ticker); ok {
+			tk.Tick(c.g.Now())
+		}
+	}
+	if !c.open {
+		return
+	}
+	if c.ending != "" {
+		c.Cut(c.ending)
+		return
+	}
+	now := c.g.Now()
+	if now.Sub(c.lastPoll) >= pollEvery {
+		c.lastPoll = now
+		c.pollPlayers()
+	}
+	if now.Sub(c.lastKey) >= c.opts.Keyframe {
+		c.keyframe()
+	} else {
+		if now.Sub(c.lastMotion) >= c.opts.MotionEvery {
+			c.lastMotion = now
+			for _, s := range c.ships {
+				c.motion(s, false)
+			}
+		}
+		if now.Sub(c.lastStatus) >= c.opts.StatusEvery {
+			c.lastStatus = now
+			for _, s := range c.ships {
+				c.status(s, false)
+			}
+		}
+	}
+}
+
+// player writes p's line when it is new or changed (always with force).
+func (c *Capture) player(p *engine.Player, force bool) {
+	if !c.open || p.Name == "" {
+		return
+	}
+	sp := c.players[p.ID]
+	if sp == nil {
+		sp = &seenPlayer{}
+		c.players[p.ID] = sp
+		force = true
+	}
+	n := seenPlayer{team: int32(p.Team), kills: int32(p.Kills), deaths: int32(p.Deaths), score: int32(p.Score), name: p.Name}
+	if !force && n == *sp {
+		return
+	}
+	*sp = n
+	r := c.rec(KindPlayer)
+	r.Player, r.Slot, r.InGame, r.Name = p.ID, byte(p.Slot), true, p.Name
+	r.Team, r.Kills, r.Deaths, r.Score = n.team, n.kills, n.deaths, n.score
+	c.emit()
+}
+
+// pollPlayers writes the lines the mission changed (bc.set_score, teams).
+func (c *Capture) pollPlayers() {
+	for _, p := range c.g.Players() {
+		if p.InGame() {
+			c.player(p, false)
+		}
+	}
+}
+
+func (c *Capture) playerLeft(ev engine.Event) {
+	e := ev.(*engine.PlayerLeft)
+	if !c.open || !e.WasInGame {
+		return
+	}
+	c.player(e.Player, false)
+	delete(c.players, e.Player.ID)
+	r := c.rec(KindPlayerLeft)
+	r.Player, r.Text = e.Player.ID, string(e.Reason)
+	c.emit()
+}
+
+func (c *Capture) shipCreated(o *engine.Object) {
+	if !c.open {
+		return
+	}
+	s := &seenShip{o: o}
+	c.ships[o.ID] = s
+	c.object(s)
+	c.motion(s, true)
+	c.status(s, true)
+}
+
+func (c *Capture) object(s *seenShip) {
+	o := s.o
+	r := c.rec(KindObject)
+	r.Object, r.Owner, r.Species, r.Team, r.Name = o.ID, byte(o.OwnerID()), int32(o.Species), int32(o.Team()), o.Name
+	if o.HostOwned() {
+		r.Flags |= ObjHost
+	}
+	if o.Model != nil {
+		r.Class = o.Model.Class().Name
+	}
+	c.emit()
+}
+
+func (c *Capture) objectGone(ev engine.Event) {
+	o := ev.(*engine.ObjectDestroyed).Object
+	s := c.ships[o.ID]
+	if s == nil || s.o != o {
+		return
+	}
+	delete(c.ships, o.ID)
+	if c.open {
+		c.rec(KindObjectGone).Object = o.ID
+		c.emit()
+	}
+}
+
+// motion writes a ship's motion when it changed (always with force).
+func (c *Capture) motion(s *seenShip, force bool) {
+	o := s.o
+	pos, ok := o.Position()
+	if !ok {
+		return
+	}
+	fwd, up, _ := o.Forward()
+	speed := o.Speed()
+	var q [10]int64
+	for i := range 3 {
+		q[i], q[3+i], q[6+i] = quant(pos[i], posScale), quant(fwd[i], dirScale), quant(up[i], dirScale)
+	}
+	q[9] = quant(speed, speedScale)
+	if !force && q == s.motion {
+		return
+	}
+	s.motion = q
+	r := c.rec(KindMotion)
+	r.Object, r.Pos, r.Fwd, r.Up, r.Speed = o.ID, pos, fwd, up, speed
+	c.emit()
+}
+
+// status writes hull and shields, and the subsystems that changed.
+func (c *Capture) status(s *seenShip, force bool) {
+	o := s.o
+	if o.Model == nil {
+		return
+	}
+	cl := o.Model.Class()
+	var q [7]uint64
+	hull, _ := o.HullFraction()
+	q[0] = frac(hull)
+	sh := o.Shields()
+	var shf [6]float32
+	for i := range sh {
+		if i < len(cl.ShieldHP) && cl.ShieldHP[i] > 0 {
+			shf[i] = sh[i] / cl.ShieldHP[i]
+		}
+		q[1+i] = frac(shf[i])
+	}
+	if force || q != s.status {
+		s.status = q
+		r := c.rec(KindStatus)
+		r.Object, r.Hull, r.Shields = o.ID, hull, shf
+		c.emit()
+	}
+	n := len(cl.Subsystems)
+	if len(s.subs) != n {
+		s.subs = make([]uint64, n)
+		force = true
+	}
+	r := c.rec(KindSubsystems)
+	r.Object = o.ID
+	for i := range n {
+		f := o.Model.ConditionFraction(i)
+		v := frac(f)
+		if force || v != s.subs[i] {
+			s.subs[i] = v
+			r.Subs = append(r.Subs, Sub{Index: i, Cond: f})
+		}
+	}
+	if len(r.Subs) > 0 {
+		c.emit()
+	}
+}
+
+// weaponKind tells what kind of weapon the subsystem with id weapon of
+// ship o is, from the ship data; op is the fallback for a ship without a
+// model.
+func weaponKind(o *engine.Object, weapon int32, op byte) WeaponKind {
+	if o != nil && o.Model != nil {
+		if i, ok := o.Model.SubsystemIndex(weapon); ok {
+			cl := o.Model.Class()
+			switch cl.Subsystems[i].Type() {
+			case "phaser":
+				return WeaponPhaser
+			case "pulse_weapon":
+				return WeaponPulse
+			case "torpedo_tube":
+				return WeaponTorpedo
+			case "tractor_beam":
+				return WeaponTractor
+			}
+			if ws := cl.WeaponSystemOf(i); ws != nil {
+				switch ws.Type {
+				case "phaser_system":
+					return WeaponPhaser
+				case "pulse_system":
+					return WeaponPulse
+				case "torpedo_system":
+					return WeaponTorpedo
+				case "tractor_system":
+					return WeaponTractor
+				}
+			}
+		}
+	}
+	switch op {
+	case opTorpedoFire:
+		return WeaponTorpedo
+	case opBoltFire:
+		return WeaponPulse
+	}
+	return WeaponUnknown
+}
+
+// The fire opcodes, by number: the wire does not change when the codec's
+// names for them do (0x1A is being renamed from BeamFire to PulseFire).
+const (
+	opStartFiring = 0x07
+	opTorpedoFire = 0x19
+	opBoltFire    = 0x1A
+	opExplosion   = 0x29
+)
+
+func (c *Capture) fire(ship *engine.Object, player byte, weapon, target int32, op byte) {
+	k := weaponKind(ship, weapon, op)
+	r := c.rec(KindFire)
+	if ship != nil {
+		r.Object = ship.ID
+		if s := c.ships[ship.ID]; s != nil {
+			s.weapon = k
+		}
+	}
+	r.Other, r.Weapon, r.Player, r.Opcode, r.Weapons = target, weapon, player, op, k
+	c.emit()
+}
+
+func (c *Capture) weaponFired(ev engine.Event) {
+	e := ev.(*engine.WeaponFired)
+	if !c.open || e.Shooter == nil {
+		return
+	}
+	c.fire(c.g.ShipOf(e.Shooter), e.Shooter.ID, e.Weapon, e.Target, e.Opcode)
+}
+
+// shipOfWeapon finds the ship a weapon subsystem id belongs to.
+func (c *Capture) shipOfWeapon(weapon int32) *engine.Object {
+	for _, s := range c.ships {
+		if s.o.Model != nil {
+			if _, ok := s.o.Model.SubsystemIndex(weapon); ok {
+				return s.o
+			}
+		}
+	}
+	return nil
+}
+
+func (c *Capture) lastWeapon(o *engine.Object) WeaponKind {
+	if o == nil {
+		return WeaponUnknown
+	}
+	if s := c.ships[o.ID]; s != nil {
+		return s.weapon
+	}
+	return WeaponUnknown
+}
+
+func (c *Capture) weaponHit(ev engine.Event) {
+	e := ev.(*engine.WeaponHit)
+	if !c.open || e.Target == nil {
+		return
+	}
+	r := c.rec(KindHit)
+	r.Object, r.Player, r.Damage, r.HullHit, r.Cause = e.Target.ID, byte(e.ShooterID), float32(e.Damage), e.HullHit, CauseWeapon
+	if e.Shooter != nil {
+		r.Other = e.Shooter.ID
+	}
+	r.Weapons = c.lastWeapon(e.Shooter)
+	if k := kindOf(e.Kind); k != WeaponUnknown {
+		r.Weapons = k // the host's model names the weapon of every hit
+	}
+	c.emit()
+}
+
+// kindOf maps the host model's weapon kind to the recording's.
+func kindOf(k engine.WeaponKind) WeaponKind {
+	switch k {
+	case world.KindPhaser:
+		return WeaponPhaser
+	case world.KindPulse:
+		return WeaponPulse
+	case world.KindTorpedo:
+		return WeaponTorpedo
+	}
+	return WeaponUnknown
+}
+
+func (c *Capture) shipDamaged(ev engine.Event) {
+	e := ev.(*engine.ShipDamaged)
+	if !c.open || e.Ship == nil {
+		return
+	}
+	r := c.rec(KindDamage)
+	r.Object, r.Player, r.Damage, r.HullHit, r.Cause = e.Ship.ID, byte(e.AttackerID), float32(e.Damage), e.HullHit, ParseCause(string(e.Cause))
+	if e.Attacker != nil {
+		r.Other = e.Attacker.ID
+	}
+	if r.Cause == CauseWeapon {
+		r.Weapons = c.lastWeapon(e.Attacker)
+		if k := kindOf(e.Kind); k != WeaponUnknown {
+			r.Weapons = k
+		}
+	}
+	c.emit()
+}
+
+func (c *Capture) shipDestroyed(ev engine.Event) {
+	e := ev.(*engine.ShipDestroyed)
+	if !c.open || e.Victim == nil {
+		return
+	}
+	if s := c.ships[e.Victim.ID]; s != nil {
+		c.motion(s, false)
+		c.status(s, false)
+	}
+	r := c.rec(KindDeath)
+	r.Object, r.Player, r.Owner, r.Cause = e.Victim.ID, byte(e.KillerID), byte(e.Victim.OwnerID()), ParseCause(string(e.Cause))
+	if e.Killer != nil {
+		r.Other = e.Killer.ID
+	}
+	r.Weapons = kindOf(e.Kind)
+	c.emit()
+	// The mission scores a death in its own handler, which usually ran
+	// before ours: the table then changes at the death's time.
+	c.pollPlayers()
+}
+
+func (c *Capture) chat(ev engine.Event) {
+	e := ev.(*engine.Chat)
+	if !c.open || e.From == nil {
+		return
+	}
+	r := c.rec(KindChat)
+	r.Player, r.Text = e.From.ID, string(e.Text)
+	if e.Team {
+		r.Team = 1
+	}
+	c.emit()
+}
+
+// hostID is the host's player id in chat lines (missions.md).
+const hostID = 1
+
+// broadcast records what the host itself sends everyone: its ships' fire,
+// explosions, and the mission's script messages (player relays reach it
+// as their own events).
+func (c *Capture) broadcast(ev engine.Event) {
+	b := ev.(*engine.Broadcast).Payload
+	if !c.open || len(b) == 0 {
+		return
+	}
+	switch op := b[0]; {
+	case op == opTorpedoFire || op == opBoltFire:
+		if len(b) < 5 {
+			return
+		}
+		weapon := int32(binary.LittleEndian.Uint32(b[1:]))
+		ship := c.shipOfWeapon(weapon)
+		if ship == nil || !ship.HostOwned() {
+			return
+		}
+		c.fire(ship, 0, weapon, fireTarget(b), op)
+	case op == opStartFiring:
+		m, err := codec.DecodeEvent(b)
+		if err != nil {
+			return
+		}
+		if ship := c.shipOfWeapon(m.Src); ship != nil && ship.HostOwned() {
+			c.fire(ship, 0, m.Src, m.Dst, op)
+		}
+	case op == opExplosion:
+		m, err := codec.DecodeExplosion(b)
+		if err != nil {
+			return
+		}
+		r := c.rec(KindExplosion)
+		r.Object = m.ObjectID
+		r.Pos[0], r.Pos[1], r.Pos[2] = m.Position.Vector()
+		r.Radius, r.Damage = m.RadiusValue(), m.DamageValue()
+		c.emit()
+	case op == codec.OpChat || op == codec.OpTeamChat:
+		m, err := codec.DecodeChat(b)
+		if err != nil || m.Sender != hostID {
+			return // a player's line: recorded from its chat event
+		}
+		r := c.rec(KindChat)
+		r.Player, r.Text = hostID, string(m.Text)
+		if m.Team {
+			r.Team = 1
+		}
+		c.emit()
+	case op == codec.OpEndGame || op == codec.OpRestartGame:
+		// Their own records.
+	case codec.IsScriptOpcode(op):
+		r := c.rec(KindMessage)
+		r.Payload = append(r.Payload, b...)
+		c.emit()
+	}
+}
+
+// fireTarget reads the target id of a TorpedoFire 0x19 (at byte 10 when
+// flag bit 2 is clear) or a 0x1A (at byte 10 when flag bit 1 is set),
+// opcodes.md 3.5-3.6; 0 for none.
+func fireTarget(b []byte) int32 {
+	switch b[0] {
+	case opTorpedoFire:
+		if len(b) >= 14 && b[6]&0x04 == 0 {
+			return int32(binary.LittleEndian.Uint32(b[10:]))
+		}
+	case opBoltFire:
+		if len(b) >= 14 && b[9]&0x02 != 0 {
+			return int32(binary.LittleEndian.Uint32(b[10:]))
+		}
+	}
+	return 0
+}

@@ -1,0 +1,76 @@
+package spectate
+
+import (
+	"context"
+	"net/http/httptest"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/bcserver/bcserver/internal/missiontest"
+	"github.com/bcserver/bcserver/missions"
+	"github.com/bcserver/bcserver/plugins/record"
+)
+
+// The spectator page in a real headless Chromium: the delayed view of a
+// game arrives over the event stream and shows the ship and the player.
+func TestSpectatePageInBrowser(t *testing.T) {
+	var exe string
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			exe = p
+			break
+		}
+	}
+	if exe == "" {
+		t.Skip("no chromium binary installed (apt-get install chromium)")
+	}
+	w, err := missiontest.NewWorld(missiontest.Options{Mode: "deathmatch", FS: missions.FS()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	sp := NewSpectator("22101", DefaultDelay)
+	if err := w.Game.AddPlugin(record.NewCapture(record.CaptureOptions{Game: "22101"}, sp)); err != nil {
+		t.Fatal(err)
+	}
+	alice, err := w.Join("Alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := alice.Spawn(5, [3]float32{100, 20, 0}); err != nil {
+		t.Fatal(err)
+	}
+	w.Advance(31 * time.Second)
+	srv := New(Options{Spectators: []*Spectator{sp}, Interval: 100 * time.Millisecond})
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	defer srv.Close()
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1200, 900),
+	}
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer acancel()
+	bctx, bcancel := chromedp.NewContext(actx)
+	defer bcancel()
+	bctx, tcancel := context.WithTimeout(bctx, 60*time.Second)
+	defer tcancel()
+	if err := chromedp.Do(bctx,
+		chromedp.Navigate(hs.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ships="1"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#scoreboard tbody tr[data-player="Alice"]`)),
+	); err != nil {
+		t.Fatalf("spectator page: %v", err)
+	}
+	state, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(`#state`)))
+	if err != nil || state != "live" {
+		t.Fatalf("state %q, %v", state, err)
+	}
+}

@@ -1,0 +1,92 @@
+// bcserver spectator page: a running match, some seconds behind the game,
+// read only. Names and chat are attacker-controlled text: the page only
+// sets textContent and draws with fillText.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const view = new TacticalView($("top"), $("side"));
+let game = new URLSearchParams(location.search).get("game") || "";
+let cur = null, curAt = 0, src = null;
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
+
+function fmt(ms) {
+  const s = Math.floor(ms / 1000);
+  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+}
+
+function show(v) {
+  cur = v;
+  curAt = performance.now();
+  $("server-name").textContent = v.server || "bcserver";
+  document.title = (v.server || "bcserver") + " – spectate";
+  $("mode").textContent = v.mode || "–";
+  $("map").textContent = v.map || "–";
+  $("clock").textContent = v.live ? fmt(v.t) : "–";
+  $("state").textContent = v.live ? "live" : "between matches";
+  $("state").className = "badge " + (v.live ? "live" : "over");
+  $("delay").textContent = "shown " + v.delay_s + " s behind the game";
+  $("scoreboard").tBodies[0].replaceChildren(...v.frame.players.map((p) => {
+    const tr = el("tr");
+    tr.dataset.player = p.name;
+    tr.append(el("td", p.name), el("td", p.team < 0 ? "–" : p.team), el("td", p.kills, "num kills"),
+      el("td", p.deaths, "num deaths"), el("td", p.score, "num score"));
+    return tr;
+  }));
+  $("killfeed").replaceChildren(...v.kills.slice().reverse().map((k) => {
+    const li = el("li");
+    li.append(el("span", fmt(k.t), "when"));
+    if (k.killer) li.append(el("span", k.killer, "who"), " ▸ ");
+    li.append(el("span", k.victim || "ship " + k.victim_ship), el("span", " (" + k.cause.replace("_", " ") + ")"));
+    return li;
+  }));
+  $("chatlog").replaceChildren(...v.chat.slice().reverse().map((c) => {
+    const li = el("li", null, c.team ? "team-chat" : "");
+    li.append(el("span", fmt(c.t), "when"), el("span", c.name + ": ", "who"), el("span", c.text));
+    return li;
+  }));
+  document.body.dataset.t = String(v.t);
+  document.body.dataset.ships = String(v.frame.ships.length);
+}
+
+function draw() {
+  if (cur) {
+    const t = cur.t + (cur.live ? performance.now() - curAt : 0);
+    view.draw(cur.frame, effectsAt(cur.events, cur.frame, t), 0);
+  }
+  requestAnimationFrame(draw);
+}
+
+function connect() {
+  if (src) src.close();
+  src = new EventSource("api/stream" + (game ? "?game=" + encodeURIComponent(game) : ""));
+  src.addEventListener("view", (e) => show(JSON.parse(e.data)));
+  src.onerror = () => { $("state").textContent = "reconnecting…"; };
+}
+
+async function games() {
+  try {
+    const r = await fetch("api/games");
+    const list = await r.json();
+    if (list.length > 1) {
+      const sel = $("game");
+      sel.replaceChildren(...list.map((g) => {
+        const o = el("option", g.server + " (" + g.mode + ", " + g.game + ")");
+        o.value = g.game;
+        o.selected = g.game === game;
+        return o;
+      }));
+      sel.hidden = false;
+      sel.addEventListener("change", () => { game = sel.value; history.replaceState(null, "", "?game=" + encodeURIComponent(game)); connect(); });
+    }
+  } catch (e) { /* one game */ }
+}
+
+games();
+connect();
+requestAnimationFrame(draw);

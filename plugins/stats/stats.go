@@ -1,0 +1,290 @@
+// Package stats keeps career statistics: for every player (the store's
+// identity, with the names used) the matches played, kills, deaths,
+// assists, score, damage dealt and taken by weapon kind, time played and
+// the classes flown. A Tracker is a record.Sink of one game's capture: it
+// tallies a match as it is played and writes one line per player to the
+// store when it ends. It also keeps the careers of the players in the
+// game at hand, so a mission can read them (bc.stats) without the game
+// goroutine ever waiting for the database.
+package stats
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/bcserver/bcserver/plugins/record"
+	"github.com/bcserver/bcserver/plugins/store"
+)
+
+// Store is what a Tracker needs of *store.Store.
+type Store interface {
+	RecordCareer(m store.CareerMatch) bool
+	LoadCareer(identity string, done func(store.Career, error)) bool
+	Career(ctx context.Context, identity string) (store.Career, error)
+	Leaderboard(ctx context.Context, order string, limit, minMatches int) ([]store.Career, error)
+}
+
+// assistWindow is how long damage to a ship counts towards an assist when
+// someone else destroys it.
+const assistWindow = 60 * time.Second
+
+// Options configures a Tracker.
+type Options struct {
+	Store Store
+	// Post runs a function on the game goroutine (engine.Game.Post): the
+	// careers read from the store come back through it.
+	Post   func(func()) bool
+	Logger *slog.Logger
+}
+
+// Tracker tallies matches for the career statistics.
+type Tracker struct {
+	opts Options
+	log  *slog.Logger
+
+	// game goroutine
+	in      bool
+	header  record.Header
+	lines   []*line
+	byID    map[byte]*line
+	ships   map[int32]*ship
+	cache   map[string]*store.Career
+	loading map[string]uint64 // identity -> the read under way
+	gen     uint64
+	last    uint32
+}
+
+type line struct {
+	store.CareerLine
+	id     byte
+	joined uint32 // when the current stretch in the game began
+	inGame bool
+	left   bool
+}
+
+type ship struct {
+	owner    byte
+	class    string
+	since    uint32
+	alive    bool
+	damagers map[byte]uint32 // player -> time of the last damage
+}
+
+// New returns a Tracker.
+func New(opts Options) *Tracker {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Tracker{opts: opts, log: log.With("component", "plugin/stats"), byID: map[byte]*line{}, ships: map[int32]*ship{},
+		cache: map[string]*store.Career{}, loading: map[string]uint64{}}
+}
+
+// BeginMatch implements record.Sink.
+func (t *Tracker) BeginMatch(h *record.Header) {
+	t.in, t.header, t.lines, t.last = true, *h, nil, 0
+	clear(t.byID)
+	clear(t.ships)
+}
+
+// Record implements record.Sink.
+func (t *Tracker) Record(r *record.Record) {
+	if !t.in {
+		return
+	}
+	t.last = r.T
+	switch r.Kind {
+	case record.KindPlayer:
+		l := t.byID[r.Player]
+		if l == nil || l.left && l.Name != r.Name {
+			l = &line{id: r.Player}
+			t.lines = append(t.lines, l)
+			t.byID[r.Player] = l
+			t.want(r.Name)
+		}
+		if !l.inGame {
+			l.inGame, l.left, l.joined = true, false, r.T
+		}
+		l.Name, l.Identity = r.Name, store.Identity(r.Name)
+		l.Kills, l.Deaths, l.Score = int(r.Kills), int(r.Deaths), int(r.Score)
+	case record.KindPlayerLeft:
+		if l := t.byID[r.Player]; l != nil && l.inGame {
+			l.Seconds += float64(r.T-l.joined) / 1000
+			l.inGame, l.left = false, true
+		}
+	case record.KindObject:
+		if s := t.ships[r.Object]; s == nil {
+			t.ships[r.Object] = &ship{owner: r.Owner, class: r.Class, since: r.T, alive: true, damagers: map[byte]uint32{}}
+		}
+	case record.KindDamage:
+		kind := damageKind(r)
+		if l := t.byID[r.Player]; l != nil && r.Player != 0 {
+			addDamage(&l.Dealt, kind, float64(r.Damage))
+		}
+		if s := t.ships[r.Object]; s != nil {
+			if l := t.byID[s.owner]; l != nil && s.owner != 0 {
+				addDamage(&l.Taken, kind, float64(r.Damage))
+			}
+			if r.Player != 0 && r.Player != s.owner {
+				s.damagers[r.Player] = r.T
+			}
+		}
+	case record.KindDeath:
+		if s := t.ships[r.Object]; s != nil {
+			for p, at := range s.damagers {
+				if p != r.Player && time.Duration(r.T-at)*time.Millisecond <= assistWindow {
+					if l := t.byID[p]; l != nil {
+						l.Assists++
+					}
+				}
+			}
+			t.flown(s, r.T)
+		}
+	case record.KindObjectGone:
+		if s := t.ships[r.Object]; s != nil {
+			t.flown(s, r.T)
+			delete(t.ships, r.Object)
+		}
+	}
+}
+
+// flown books a player ship's time in its class once it is gone.
+func (t *Tracker) flown(s *ship, now uint32) {
+	if !s.alive {
+		return
+	}
+	s.alive = false
+	if l := t.byID[s.owner]; l != nil && s.owner != 0 && s.class != "" {
+		if l.Classes == nil {
+			l.Classes = map[string]float64{}
+		}
+		l.Classes[s.class] += float64(now-s.since) / 1000
+	}
+}
+
+func damageKind(r *record.Record) record.WeaponKind {
+	switch r.Cause {
+	case record.CauseWeapon:
+		return r.Weapons
+	case record.CauseCollision:
+		return 255
+	}
+	return record.WeaponUnknown
+}
+
+func addDamage(d *store.Damage, kind record.WeaponKind, v float64) {
+	switch kind {
+	case record.WeaponPhaser:
+		d.Phaser += v
+	case record.WeaponPulse:
+		d.Pulse += v
+	case record.WeaponTorpedo:
+		d.Torpedo += v
+	case 255:
+		d.Collision += v
+	default:
+		d.Other += v
+	}
+}
+
+// EndMatch implements record.Sink: the match's lines go to the store, and
+// the careers of its players are read again behind that write.
+func (t *Tracker) EndMatch(f *record.Footer) {
+	if !t.in {
+		return
+	}
+	t.in = false
+	end := f.DurationMS
+	for _, s := range t.ships {
+		t.flown(s, end)
+	}
+	m := store.CareerMatch{Server: t.header.Server, Mode: t.header.Mode, Started: t.header.Started, Ended: f.Ended}
+	for _, l := range t.lines {
+		if l.inGame {
+			l.Seconds += float64(end-l.joined) / 1000
+			l.inGame = false
+		}
+		if l.Identity == "" {
+			continue
+		}
+		m.Players = append(m.Players, l.CareerLine)
+	}
+	if len(m.Players) == 0 || t.opts.Store == nil {
+		return
+	}
+	if !t.opts.Store.RecordCareer(m) {
+		t.log.Warn("career statistics of a match dropped (the store's queue is full)")
+	}
+	for _, p := range m.Players {
+		// A read under way may predate the write: a new one replaces it.
+		delete(t.cache, p.Identity)
+		delete(t.loading, p.Identity)
+		t.want(p.Name)
+	}
+}
+
+// want loads name's career into the cache unless it is there or coming.
+func (t *Tracker) want(name string) {
+	id := store.Identity(name)
+	if _, busy := t.loading[id]; id == "" || t.opts.Store == nil || t.opts.Post == nil || busy {
+		return
+	}
+	if _, ok := t.cache[id]; ok {
+		return
+	}
+	if len(t.cache) > 4096 {
+		clear(t.cache) // players come and go; a long-running server drops the lot now and then
+	}
+	t.gen++
+	gen := t.gen
+	t.loading[id] = gen
+	ok := t.opts.Store.LoadCareer(id, func(c store.Career, err error) {
+		posted := t.opts.Post(func() {
+			if t.loading[id] != gen {
+				return // replaced by a later read
+			}
+			delete(t.loading, id)
+			if err == nil {
+				cc := c
+				t.cache[id] = &cc
+			} else {
+				t.cache[id] = &store.Career{Identity: id} // none yet
+			}
+		})
+		if !posted {
+			t.log.Debug("career read not handed back (the game's queue is full)", "identity", id)
+		}
+	})
+	if !ok {
+		delete(t.loading, id)
+	}
+}
+
+// Lookup returns the career of a player name as plain data for Lua
+// (bc.stats), from what is at hand: false until it has been read. Call it
+// on the game goroutine.
+func (t *Tracker) Lookup(name string) (map[string]any, bool) {
+	id := store.Identity(name)
+	c, ok := t.cache[id]
+	if !ok {
+		t.want(name)
+		return nil, false
+	}
+	names := make([]any, len(c.Names))
+	for i, n := range c.Names {
+		names[i] = n
+	}
+	classes := map[string]any{}
+	for k, v := range c.Classes {
+		classes[k] = v
+	}
+	dmg := func(d store.Damage) map[string]any {
+		return map[string]any{"phaser": d.Phaser, "pulse": d.Pulse, "torpedo": d.Torpedo, "collision": d.Collision, "other": d.Other, "total": d.Total()}
+	}
+	return map[string]any{
+		"identity": c.Identity, "names": names, "matches": int64(c.Matches), "kills": int64(c.Kills), "deaths": int64(c.Deaths),
+		"assists": int64(c.Assists), "score": int64(c.Score), "best_score": int64(c.Best), "seconds_played": c.Seconds,
+		"damage_dealt": dmg(c.Dealt), "damage_taken": dmg(c.Taken), "favourite_class": c.Favourite, "classes": classes,
+	}, true
+}
