@@ -58,7 +58,6 @@ func (b *battle) tick(d time.Duration) {
 
 func near(got, want, tol float64) bool { return math.Abs(got-want) <= tol*math.Abs(want) }
 
-
 // A 500-point photon through down shields takes 500 off the hull — not
 // 1,000, and not only what the subsystems could not absorb — and 500 off
 // each subsystem in its footprint (simulation.md 5.3, Corrections 30 and

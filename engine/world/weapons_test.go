@@ -13,7 +13,6 @@ func fwdUp(b *battle, posA, posB [3]float32) {
 	b.move(1, akiraB, posB, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127})
 }
 
-
 // Phaser fire from a stock client's StartFiring 0x07 kills: the banks beam
 // until the target dies, the kill credits the shooter, and a weapon kill
 // sends ObjectExploding (no source, the killer's player id, 9.5 s) then
