@@ -61,6 +61,11 @@ type Config struct {
 	// nil means the embedded vanilla 1.1 manifest.
 	Manifest   *checksum.Manifest
 	Validation checksum.Mode
+	// RequireFiles fails a client that lacks a file or subdirectory of the
+	// manifest in rounds 0-3. Stock passes such a client and fails only a
+	// file both sides have with different content (handshake.md 2.4), so
+	// this stricter rule is off by default.
+	RequireFiles bool
 	// RoundTimeout bounds each checksum round; a stock client with no
 	// matching files sends nothing at all (handshake.md 2.3, 4).
 	RoundTimeout time.Duration

@@ -67,7 +67,7 @@ func (g *Game) checksumResponse(p *Player, payload []byte) {
 		g.Stats.Malformed.Add(1)
 		res = checksum.Result{Round: req.Round, Opcode: codec.OpChecksumFailFile, File: req.Dir, Reason: err.Error()}
 	} else {
-		res = g.manifest.Check(req, resp, g.cfg.Validation)
+		res = g.manifest.CheckPolicy(req, resp, checksum.Policy{Mode: g.cfg.Validation, RequirePresent: g.cfg.RequireFiles})
 	}
 	for _, m := range res.Soft {
 		g.log.Warn("unverified content hash differs (accepted)", "player", p.ID, "name", p.Name, "round", req.Round, "file", m.String())
