@@ -66,8 +66,9 @@ type Player struct {
 	flowTokens  float64   // flow-limit token buckets: messages ...
 	byteTokens  float64   // ... and bytes
 	flowAt      time.Time
-	overSince   time.Time // throttled continuously since
-	modem       bool      // the client's "using modem" flag from 0x2A
+	overSince   time.Time  // throttled continuously since
+	modem       bool       // the client's "using modem" flag from 0x2A
+	push        *pushState // the round-0xFF file push in progress, or nil
 }
 
 // UsingModem reports the client's "using modem" flag, the bit of its
