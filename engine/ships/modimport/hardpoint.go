@@ -131,6 +131,15 @@ func (h *hardpoint) topLevel(s *stmt, v *hpVars) {
 	}
 	call, ok := callOf(s)
 	if !ok {
+		if recv, method, ok := calleeOf(s); ok && v.props[recv] != nil {
+			// A setter whose arguments are not literals.
+			if readSetters[method] {
+				h.bad(s.line, "%s.%s with an expression in its arguments", v.props[recv].name, method)
+			} else {
+				h.warn(s.line, "%s.%s with an expression in its arguments (not used by the pack, ignored)", v.props[recv].name, method)
+			}
+			return
+		}
 		h.bad(s.line, "a statement outside the hardpoint grammar")
 		return
 	}
@@ -357,4 +366,24 @@ func isNoneGuard(s *stmt, v string) bool {
 		return true
 	}
 	return false
+}
+
+// calleeOf reads "RECV.Method(...)" from a statement whose arguments did
+// not parse.
+func calleeOf(s *stmt) (recv, method string, ok bool) {
+	t := s.toks
+	if len(t) < 4 || t[0].kind != tName || !t[len(t)-1].is(tOp, ")") {
+		return "", "", false
+	}
+	name := t[0].text
+	i := 1
+	for i+1 < len(t) && t[i].is(tOp, ".") && t[i+1].kind == tName {
+		name += "." + t[i+1].text
+		i += 2
+	}
+	if i >= len(t) || !t[i].is(tOp, "(") {
+		return "", "", false
+	}
+	recv, method = splitCallee(name)
+	return recv, method, recv != ""
 }

@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"os"
 	"path"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing/fstest"
@@ -99,12 +103,9 @@ func Import(fsys fs.FS, opts Options) (*Pack, error) {
 		return nil, err
 	}
 	im.files["report.txt"] = []byte(im.rep.String())
-	p := &Pack{Files: im.files, Report: im.rep}
-	// The whole pack must load as the server will load it.
-	if _, err := ships.Load(p.FS(), "."); err != nil {
-		return nil, fmt.Errorf("the imported pack does not load: %w", err)
-	}
-	return p, nil
+	// The classes were loaded together with the projectiles
+	// (importClasses); only the tail strings changed since.
+	return &Pack{Files: im.files, Report: im.rep}, nil
 }
 
 func (im *importer) put(name string, v any) error {
@@ -251,17 +252,26 @@ func (im *importer) projectile(module string) (projInfo, bool) {
 	return p, ok
 }
 
+// pending is a class on its way into the pack.
+type pending struct {
+	row    ships.ShipRow
+	folder string
+	from   string
+	e      *encodedClass
+}
+
 // importClasses builds a class for each species row 1..MAX_SHIPS-1 that
-// names a script, and returns the class folders in species order.
+// names a script, checks them all with the loader in one pass, fills in
+// their ObjCreate tails, and returns the class folders in species order.
 func (im *importer) importClasses() ([]string, error) {
-	folders := []string{}
+	var all []*pending
 	usedFolder := map[string]bool{}
 	usedName := map[string]int{}
 	for _, row := range im.tables.SpeciesToShip.Entries {
 		if row.Index < 1 || row.Index >= im.tables.SpeciesToShip.MaxShips || row.ShipScript == "" {
 			continue
 		}
-		files, from, ok := im.importClass(row)
+		e, from, ok := im.importClass(row)
 		if !ok {
 			im.rep.RelayOnly = append(im.rep.RelayOnly, fmt.Sprintf("%d %s", row.Index, row.ShipScript))
 			continue
@@ -276,60 +286,123 @@ func (im *importer) importClasses() ([]string, error) {
 			name = fmt.Sprintf("%s #%d", row.ShipScript, row.Index)
 			im.rep.add(LevelWarning, "", 0, row.ShipScript, "species %d names the same script as species %d; its class is called %q", row.Index, prev, name)
 		}
-		if err := files.setName(name); err != nil {
+		if err := e.setName(name); err != nil {
 			return nil, err
-		}
-		if err := im.finishClass(folder, files); err != nil {
-			im.rep.add(LevelError, "", 0, row.ShipScript, "left out: %v", err)
-			im.rep.RelayOnly = append(im.rep.RelayOnly, fmt.Sprintf("%d %s", row.Index, row.ShipScript))
-			continue
 		}
 		usedFolder[folder] = true
 		usedName[strings.ToLower(name)] = row.Index
-		folders = append(folders, folder)
-		if from == "" {
-			im.rep.Imported = append(im.rep.Imported, fmt.Sprintf("%d %s", row.Index, row.ShipScript))
+		all = append(all, &pending{row: row, folder: folder, from: from, e: e})
+	}
+	reg, err := im.loadClasses(all)
+	if err != nil {
+		// Find the classes the loader refuses, one by one (the slow path,
+		// only for a pack with a fault), and leave them out.
+		var ok []*pending
+		for _, p := range all {
+			if _, err := im.loadClasses([]*pending{p}); err != nil {
+				im.rep.add(LevelError, "", 0, p.row.ShipScript, "left out: %v", err)
+				im.rep.RelayOnly = append(im.rep.RelayOnly, fmt.Sprintf("%d %s", p.row.Index, p.row.ShipScript))
+				continue
+			}
+			ok = append(ok, p)
+		}
+		all = ok
+		if reg, err = im.loadClasses(all); err != nil {
+			return nil, fmt.Errorf("the imported classes do not load together: %w", err)
+		}
+	}
+	slices.SortFunc(im.rep.RelayOnly, func(a, b string) int { return relayIndex(a) - relayIndex(b) })
+	folders := []string{}
+	for _, p := range all {
+		c, ok := reg.Class(p.row.Index)
+		if !ok {
+			return nil, fmt.Errorf("species %d did not load", p.row.Index)
+		}
+		var w codec.Writer
+		ships.AppendTail(&w, ships.NewShip(c, codec.FirstPlayerObjectID), ships.DefaultTail())
+		if err := p.e.setTail(strings.ToUpper(hex.EncodeToString(w.Bytes()))); err != nil {
+			return nil, err
+		}
+		enc, err := p.e.encode()
+		if err != nil {
+			return nil, err
+		}
+		for name, b := range enc {
+			im.files["ships/"+p.folder+"/"+name] = b
+		}
+		folders = append(folders, p.folder)
+		if p.from == "" {
+			im.rep.Imported = append(im.rep.Imported, fmt.Sprintf("%d %s", p.row.Index, p.row.ShipScript))
 		} else {
-			im.rep.Vanilla = append(im.rep.Vanilla, fmt.Sprintf("%d %s", row.Index, row.ShipScript))
+			im.rep.Vanilla = append(im.rep.Vanilla, fmt.Sprintf("%d %s", p.row.Index, p.row.ShipScript))
 		}
 	}
 	return folders, nil
 }
 
-// finishClass loads the class as the server will, fills in its ObjCreate
-// tail and adds its files to the pack.
-func (im *importer) finishClass(folder string, f *encodedClass) error {
+// relayIndex is the species number of a RelayOnly entry.
+func relayIndex(s string) int {
+	n, _ := strconv.Atoi(s[:strings.IndexByte(s+" ", ' ')])
+	return n
+}
+
+// loadClasses loads classes with the pack's projectiles as the server
+// will load the pack.
+func (im *importer) loadClasses(classes []*pending) (*ships.Registry, error) {
 	test := fstest.MapFS{}
 	for name, b := range im.files {
 		if strings.HasPrefix(name, "projectiles/") {
-			test["pack/"+name] = &fstest.MapFile{Data: b}
+			test[name] = &fstest.MapFile{Data: b}
 		}
 	}
-	enc, err := f.encode()
+	folders := make([]string, 0, len(classes))
+	for _, p := range classes {
+		enc, err := p.e.encode()
+		if err != nil {
+			return nil, err
+		}
+		for name, b := range enc {
+			test["ships/"+p.folder+"/"+name] = &fstest.MapFile{Data: b}
+		}
+		folders = append(folders, p.folder)
+	}
+	man, err := encodeFile(object{{"version", "check"}, {"ships", folders}, {"projectiles", im.projOrder}})
 	if err != nil {
+		return nil, err
+	}
+	test["manifest.json"] = &fstest.MapFile{Data: man}
+	return ships.Load(test, ".")
+}
+
+// WriteDir writes the pack into dir, creating it. A folder that already
+// holds a pack (manifest.json) has its ships/ and projectiles/ replaced, so
+// classes a new import leaves out do not linger; a non-empty folder that
+// is not a pack is refused rather than overwritten.
+func (p *Pack) WriteDir(dir string) error {
+	ents, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
 		return err
+	case len(ents) > 0:
+		if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
+			return fmt.Errorf("%s is not empty and holds no pack (manifest.json): not overwriting it", dir)
+		}
+		for _, sub := range []string{"ships", "projectiles"} {
+			if err := os.RemoveAll(filepath.Join(dir, sub)); err != nil {
+				return err
+			}
+		}
 	}
-	for name, b := range enc {
-		test["pack/ships/"+folder+"/"+name] = &fstest.MapFile{Data: b}
-	}
-	reg, err := ships.Load(test, "pack")
-	if err != nil {
-		return err
-	}
-	c, ok := reg.Class(f.species)
-	if !ok {
-		return fmt.Errorf("species %d did not load", f.species)
-	}
-	var w codec.Writer
-	ships.AppendTail(&w, ships.NewShip(c, codec.FirstPlayerObjectID), ships.DefaultTail())
-	if err := f.setTail(strings.ToUpper(hex.EncodeToString(w.Bytes()))); err != nil {
-		return err
-	}
-	if enc, err = f.encode(); err != nil {
-		return err
-	}
-	for name, b := range enc {
-		im.files["ships/"+folder+"/"+name] = b
+	names := slices.Sorted(maps.Keys(p.Files))
+	for _, name := range names {
+		dst := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, p.Files[name], 0o644); err != nil {
+			return err
+		}
 	}
 	return nil
 }
