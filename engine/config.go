@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/engine/scriptmsg"
 	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
@@ -85,6 +86,11 @@ type Config struct {
 	// ("SpeciesToShip.pyc"); with Push off a client whose round-0xFF
 	// response differs is logged (mods.md 7.3).
 	SpeciesTables map[string]uint32
+	// ScriptMessages is the mod's declared script messages (a pack's
+	// messages.json, mods.md 6.5): decoded for missions, checked, and
+	// applied or forwarded by their policy. nil declares none: every
+	// script message goes to the mission as bytes.
+	ScriptMessages *scriptmsg.Table
 	// RoundTimeout bounds each checksum round; a stock client with no
 	// matching files sends nothing at all (handshake.md 2.3, 4).
 	RoundTimeout time.Duration

@@ -83,7 +83,7 @@ type Game struct {
 	wake         func() // makes the loop look at the inbox (Server); nil in tests
 	plugins      []Plugin
 	obs          Observer
-	pushes       pushLog // recent file pushes by client address (push.go)
+	mod          modState // what the modded-game rules remember (push.go, modgame.go)
 
 	// Stats is updated by the game goroutine and safe to read anywhere.
 	Stats Stats

@@ -182,7 +182,7 @@ func (g *Game) gameMessage(p *Player, payload []byte, reliable bool) {
 	case op == codec.OpChat || op == codec.OpTeamChat:
 		g.chat(p, payload)
 	case codec.IsScriptOpcode(op):
-		g.bus.emit(&ScriptMessage{From: p, Payload: payload})
+		g.scriptMessage(p, payload)
 	default:
 		g.route(p, payload, reliable)
 	}

@@ -127,23 +127,23 @@ func (g *Game) fileAck(p *Player, payload []byte) {
 // same address within the hour: that client has a .py that recompiles over
 // the pushed .pyc at every join (mods.md 5.8).
 func (g *Game) notePushed(addr netip.Addr, path string) {
-	if g.pushes == nil {
-		g.pushes = pushLog{}
+	if g.mod.pushes == nil {
+		g.mod.pushes = pushLog{}
 	}
 	k := pushKey{addr, path}
-	if at, ok := g.pushes[k]; ok && g.now.Sub(at) < pushRepeatWindow {
+	if at, ok := g.mod.pushes[k]; ok && g.now.Sub(at) < pushRepeatWindow {
 		g.log.Warn("file pushed again to the same client within the hour: it has a .py overriding the pushed .pyc",
 			"addr", addr, "file", path, "last", at)
 	}
-	g.pushes[k] = g.now
-	if len(g.pushes) > maxPushLog {
-		for k, at := range g.pushes {
+	g.mod.pushes[k] = g.now
+	if len(g.mod.pushes) > maxPushLog {
+		for k, at := range g.mod.pushes {
 			if g.now.Sub(at) >= pushRepeatWindow {
-				delete(g.pushes, k)
+				delete(g.mod.pushes, k)
 			}
 		}
-		if len(g.pushes) > maxPushLog {
-			clear(g.pushes) // only a warning is lost
+		if len(g.mod.pushes) > maxPushLog {
+			clear(g.mod.pushes) // only a warning is lost
 		}
 	}
 }
