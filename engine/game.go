@@ -163,6 +163,7 @@ func NewGame(opts Options) (*Game, error) {
 		LocalIP:  opts.LocalIP,
 		Answers:  cfg.Answers,
 	}, g, opts.Out)
+	g.logModSetup()
 	return g, nil
 }
 

@@ -150,3 +150,21 @@ func (g *Game) logDroppedOnce(p *Player, decl *scriptmsg.Type, why string) {
 	g.mod.msgLogged[decl.Type] = true
 	g.log.Info("script message dropped (logged once per type)", "type", decl.Type, "name", decl.Name, "player", p.ID, "why", why)
 }
+
+// logModSetup says at start how the game is modded: the ship data layers,
+// the round-0xFF rule and client scripts (with what was left out of them),
+// the declared script messages.
+func (g *Game) logModSetup() {
+	if layers := g.Ships().Layers(); len(layers) > 1 {
+		g.log.Info("ship data", "layers", layers)
+	}
+	if t := g.cfg.PushTree; t != nil {
+		g.log.Info("client scripts (Scripts/Multiplayer)", "push", g.cfg.Push, "files", t.Files(), "bytes", t.Bytes())
+		for _, s := range t.Skipped {
+			g.log.Warn("client scripts: file left out", "file", s)
+		}
+	}
+	if m := g.cfg.ScriptMessages; m != nil {
+		g.log.Info("mod script messages declared", "table", m.Name, "types", len(m.Messages))
+	}
+}
