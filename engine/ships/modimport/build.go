@@ -140,7 +140,8 @@ func (b *builder) create() {
 			continue
 		}
 		if kind == kWeaponSys {
-			t, ok := p.enum("SetWeaponSystemType")
+			t, _ := p.enum("SetWeaponSystemType")
+			var ok bool
 			if kind, ok = weaponSystemTypes[t]; !ok {
 				b.fail(p.line, "weapon system %q without a known SetWeaponSystemType", p.name)
 				continue
