@@ -283,3 +283,22 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzImport: any text in place of one of a mod's scripts gives a pack or
+// an error, never a panic.
+func FuzzImport(f *testing.F) {
+	files := []string{"Multiplayer/SpeciesToShip.py", "Multiplayer/SpeciesToTorp.py", "ships/Mini.py", "ships/Hardpoints/mini.py", "Tactical/Projectiles/Bolt.py"}
+	f.Add(uint8(0), miniTable)
+	f.Add(uint8(1), "MAX_TORPS = 2\nkSpeciesTuple = ((0, None), (1, \"Bolt\"))\n")
+	f.Add(uint8(2), miniShip)
+	f.Add(uint8(3), miniHardpoint)
+	f.Add(uint8(4), "def Create(pTorp):\n\tpTorp.SetDamage(GetDamage())\n\tpTorp.CreateDisruptorModel(a, b, 1.0, 0.1)\ndef GetName():\n\treturn \"Bolt\"\ndef GetDamage():\n\treturn(5)\n")
+	f.Fuzz(func(t *testing.T, which uint8, src string) {
+		edit := map[string]string{
+			"Multiplayer/SpeciesToTorp.py": "MAX_TORPS = 2\nkSpeciesTuple = ((0, None), (1, \"Bolt\"))\n",
+			"Tactical/Projectiles/Bolt.py": "def Create(pTorp):\n\tpass\ndef GetName():\n\treturn \"Bolt\"\n",
+		}
+		edit[files[int(which)%len(files)]] = src + "\n"
+		_, _ = Import(miniMod(edit), Options{})
+	})
+}

@@ -113,7 +113,11 @@ func (h *hardpoint) topLevel(s *stmt, v *hpVars) {
 		h.loadFn(s)
 		return
 	case s.starts("def"):
-		h.warn(s.line, "function %s is not part of the hardpoint grammar (not called, so ignored)", s.toks[1].text)
+		name := "?"
+		if len(s.toks) > 1 {
+			name = s.toks[1].text
+		}
+		h.warn(s.line, "function %s is not part of the hardpoint grammar (not called, so ignored)", name)
 		return
 	case s.starts("if"):
 		if h.parentGuard(s) {
