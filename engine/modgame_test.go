@@ -150,14 +150,25 @@ func TestRelayOnlyShip(t *testing.T) {
 		g.Advance(l.now)
 		l.pump(nil)
 	}
-	for _, c := range l.cs {
+	moved := false
+	for i, c := range l.cs {
 		for _, m := range c.ev.msgs {
-			if m[0] == codec.OpStateUpdate {
-				if su, err := codec.DecodeStateUpdate(m, codec.SubsystemsToEnd); err == nil && su.Flags&codec.StateSubsystems != 0 {
-					t.Fatalf("flag 0x20 for a relay-only ship: %X", m)
-				}
+			if m[0] != codec.OpStateUpdate {
+				continue
 			}
+			su, err := codec.DecodeStateUpdate(m, codec.SubsystemsToEnd)
+			if err != nil || su.ObjectID != shipA {
+				continue
+			}
+			if su.Flags&codec.StateSubsystems != 0 {
+				t.Fatalf("flag 0x20 for a relay-only ship: %X", m)
+			}
+			// The owner's movement reaches the others in host-shaped updates.
+			moved = moved || i == 1 && su.Flags&codec.StatePosition != 0 && su.Position == [3]float32{1, 2, 3}
 		}
+	}
+	if !moved {
+		t.Fatal("the relay-only ship's movement did not reach the other player")
 	}
 	// A late joiner gets the creation bytes unchanged.
 	late := l.join("Chekov")
