@@ -273,7 +273,7 @@ func TestParsePushMode(t *testing.T) {
 
 func BenchmarkPushDiff(b *testing.B) {
 	dir := b.TempDir()
-	files := map[string][]byte{"__init__.pyc": pyc(1, "")}
+	files := map[string][]byte{"__init__.pyc": pyc(1, ""), "Episode/__init__.pyc": pyc(1, "")}
 	for i := range 30 {
 		files["Episode/M"+string(rune('A'+i%26))+string(rune('a'+i/26))+"/x.pyc"] = pyc(1, "m")
 	}
