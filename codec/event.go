@@ -18,7 +18,7 @@ const (
 	FactoryChar             = 0x00000105 // + u8 (SetPhaserLevel, TorpedoTypeChange)
 	FactoryObjPtr           = 0x0000010C // + i32 object id
 	FactoryCollision        = 0x00008124 // CollisionEffect tail
-	FactoryStartFiring      = 0x00008128 // + 8 opaque bytes
+	FactoryStartFiring      = 0x00008128 // + i32 target, 4-byte aim offset
 	FactoryObjectExploding  = 0x00008129 // + i32 firing player, f32 lifetime
 	FactoryStartWarp        = 0x0000812A // + u8 len, set name, 4 × f32
 )
@@ -37,13 +37,21 @@ const (
 	EventStartFiring             = 0x008000D7
 	EventStopFiring              = 0x008000D9
 	EventStopFiringAtTarget      = 0x008000DB
-	EventAddToRepairList         = 0x008000DF
-	EventSetPhaserLevel          = 0x008000E0
-	EventStartCloaking           = 0x008000E3
-	EventStopCloaking            = 0x008000E5
-	EventStartWarp               = 0x008000ED
-	EventHostObjectCollision     = 0x008000FC // host re-post of a CollisionEffect
-	EventTorpedoTypeChange       = 0x008000FD
+	// EventStartFiringNet, EventStopFiringNet and EventStopFiringAtTargetNet
+	// are the codes the firing system posts and the MultiplayerGame handler
+	// sends as 0x07/0x08/0x09; receivers post the codes above (opcodes.md
+	// 3.2). Which of the two the message carries is not traced (the
+	// handler bodies are not decompiled); the host sends these.
+	EventStartFiringNet        = 0x008000D8
+	EventStopFiringNet         = 0x008000DA
+	EventStopFiringAtTargetNet = 0x008000DC
+	EventAddToRepairList       = 0x008000DF
+	EventSetPhaserLevel        = 0x008000E0
+	EventStartCloaking         = 0x008000E3
+	EventStopCloaking          = 0x008000E5
+	EventStartWarp             = 0x008000ED
+	EventHostObjectCollision   = 0x008000FC // host re-post of a CollisionEffect
+	EventTorpedoTypeChange     = 0x008000FD
 )
 
 // ObjectRefGlobal is the "global" object reference 0xFFFFFFFF; 0 means "no
@@ -53,7 +61,6 @@ const ObjectRefGlobal int32 = -1
 const (
 	collisionContactLen  = 4   // s8 dx, s8 dy, s8 dz, u8 dist
 	maxCollisionContacts = 255 // the count is a u8
-	startFiringDataLen   = 8
 )
 
 // IsEventOpcode reports whether op carries a serialized event: 0x06..0x12
@@ -238,21 +245,32 @@ func DecodeObjectExploding(payload []byte) (ObjectExploding, error) {
 }
 
 // StartFiring is an event of class FactoryStartFiring (25 bytes), the
-// event-forward StartFiring 0x07. Its 8-byte tail has no documented
-// grammar and is kept verbatim.
+// event-forward StartFiring 0x07 that carries phaser and tractor fire
+// (opcodes.md 3.2, Corrections 22-23): the destination is the firing
+// ship's weapon *system*, the source 0 when the stock builder leaves it
+// unset. The 8-byte tail is the event's target (StartFiringEvent.GetTarget)
+// and its aim offset; that the offset takes the 4-byte point form of
+// TorpedoFire is inferred (the network writer is not decompiled), so a
+// decoded message re-encodes byte for byte whatever the last 4 bytes hold.
 type StartFiring struct {
-	Op   byte
-	Code uint32
-	Src  int32
-	Dst  int32
-	Data [startFiringDataLen]byte
+	Op     byte
+	Code   uint32
+	Src    int32
+	Dst    int32 // the weapon system
+	Target int32 // the target object, 0 for none
+	// Offset is the aim offset relative to the target, in the target's
+	// frame and scaled by its radius [inferred]; all zero when the sender
+	// gave none (the stock builder then aims at the target's power plant).
+	Offset ScaledPoint
 }
 
 // AppendTo appends the encoded message to b.
 func (m StartFiring) AppendTo(b []byte) []byte {
 	w := Writer{buf: b}
 	writeEventHeader(&w, m.Op, FactoryStartFiring, m.Code, m.Src, m.Dst)
-	w.Raw(m.Data[:])
+	w.I32(m.Target)
+	w.dir3(m.Offset.Dir)
+	w.U8(m.Offset.Dist)
 	return w.buf
 }
 
@@ -261,7 +279,9 @@ func DecodeStartFiring(payload []byte) (StartFiring, error) {
 	var m StartFiring
 	d := newDecoder(payload, "start firing")
 	m.Op, _, m.Code, m.Src, m.Dst = readEventHeader(&d, FactoryStartFiring)
-	copy(m.Data[:], d.at("data").Raw(startFiringDataLen))
+	m.Target = d.at("target").I32()
+	m.Offset.Dir = d.at("aim offset").dir3()
+	m.Offset.Dist = d.at("aim offset").U8()
 	d.end()
 	return m, d.result()
 }

@@ -125,13 +125,25 @@ func TestTypedEventVectors(t *testing.T) {
 }
 
 func TestStartFiringAndWarp(t *testing.T) {
-	sf := StartFiring{Op: OpStartFiring, Code: EventStartFiring, Src: 0x40000005, Data: [8]byte{1, 2, 3, 4, 5, 6, 7, 8}}
-	want := mustHex(t, "07 28810000 D7008000 05000040 00000000 0102030405060708")
+	// opcodes.md 3.2: source 0 (the stock builder leaves it unset), the
+	// weapon system as destination, then the target and the aim offset.
+	sf := StartFiring{Op: OpStartFiring, Code: EventStartFiringNet, Dst: 0x40000005, Target: 0x4003FFFF,
+		Offset: ScaledPoint{Dir: Dir3{0, 127, 0}, Dist: 128}}
+	want := mustHex(t, "07 28810000 D8008000 00000000 05000040 FFFF0340 007F00 80")
 	if got := sf.AppendTo(nil); !bytes.Equal(got, want) {
 		t.Fatalf("start firing %X", got)
 	}
 	if got, err := DecodeStartFiring(want); err != nil || got != sf {
 		t.Errorf("start firing decode %+v %v", got, err)
+	}
+	// Whatever the 8 tail bytes hold (the offset's form is inferred), a
+	// decoded message re-encodes byte for byte.
+	odd := mustHex(t, "07 28810000 D7008000 05000040 00000000 0102030405060708")
+	if got, err := DecodeStartFiring(odd); err != nil || !bytes.Equal(got.AppendTo(nil), odd) || got.Target != 0x04030201 {
+		t.Errorf("start firing round trip %+v %v", got, err)
+	}
+	if _, err := DecodeStartFiring(odd[:24]); !errors.Is(err, ErrShort) {
+		t.Errorf("cut start firing: %v", err)
 	}
 	sw := StartWarp{Op: OpStartWarp, Code: EventStartWarp, Src: 0x3FFFFFFF, Set: []byte("Multi2"), Params: [4]float32{1, -2, 0.5, 0}}
 	want = mustHex(t, "10 2A810000 ED008000 FFFFFF3F 00000000 06 4D756C746932 0000803F 000000C0 0000003F 00000000")

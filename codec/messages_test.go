@@ -132,7 +132,7 @@ func gameCodecs() []msgCodec {
 		entry("CollisionEffect", "event", []byte{OpCollisionEffect}, false, DecodeCollisionEffect),
 
 		entry("TorpedoFire", "weapons", []byte{OpTorpedoFire}, false, DecodeTorpedoFire),
-		entry("BeamFire", "weapons", []byte{OpBeamFire}, false, DecodeBeamFire),
+		entry("PulseFire", "weapons", []byte{OpPulseFire}, false, DecodePulseFire),
 		entry("Explosion", "weapons", []byte{OpExplosion}, false, DecodeExplosion),
 
 		stateUpdate,

@@ -30,7 +30,7 @@ const (
 	OpPlayerListEvent    = 0x17 // "DeletePlayerUI": join/leave player-list event
 	OpDeletePlayerAnim   = 0x18
 	OpTorpedoFire        = 0x19
-	OpBeamFire           = 0x1A
+	OpPulseFire          = 0x1A // one pulse-cannon bolt (formerly "BeamFire")
 	OpTorpedoTypeChange  = 0x1B
 	OpStateUpdate        = 0x1C
 	OpObjectPrompt       = 0x1D
@@ -121,8 +121,8 @@ func OpcodeName(op byte) string {
 		return "DeletePlayerAnim"
 	case OpTorpedoFire:
 		return "TorpedoFire"
-	case OpBeamFire:
-		return "BeamFire"
+	case OpPulseFire:
+		return "PulseFire"
 	case OpTorpedoTypeChange:
 		return "TorpedoTypeChange"
 	case OpStateUpdate:

@@ -1,11 +1,11 @@
 package codec
 
-// Weapon messages: TorpedoFire 0x19, BeamFire 0x1A, Explosion 0x29
+// Weapon messages: TorpedoFire 0x19, PulseFire 0x1A, Explosion 0x29
 // (opcodes.md 3.5-3.7, simulation.md 9.3). Direction fields are kept as raw
 // wire values so a decoded message re-encodes byte for byte; a relay
 // forwards the received bytes anyway (opcodes.md 4.1). The layouts are the
 // stock reader's (FUN_0069f930, FUN_0069fbb0, FUN_006a0080) and are tested
-// against the captured targeted TorpedoFire and BeamFire messages.
+// against the captured targeted TorpedoFire and PulseFire messages.
 
 // TorpedoFire flag bits (opcodes.md 3.5).
 const (
@@ -18,12 +18,13 @@ const (
 	TorpedoNoTarget = 0x04
 )
 
-// BeamFire flag bits (opcodes.md 3.6).
+// PulseFire flag bits (opcodes.md 3.6).
 const (
-	// BeamArg is bit 0: a boolean passed to the beam start.
-	BeamArg = 0x01
-	// BeamHasTarget is bit 1: a target id follows.
-	BeamHasTarget = 0x02
+	// PulseArg is bit 0: a boolean of the sender passed to the receiver's
+	// bolt creation (meaning open, opcodes.md 6).
+	PulseArg = 0x01
+	// PulseHasTarget is bit 1: a target id follows.
+	PulseHasTarget = 0x02
 )
 
 // ScaledPoint is the 4-byte point form of a TorpedoFire target point and a
@@ -65,12 +66,14 @@ func NewScaledPoint(v [3]float32, radius float32) ScaledPoint {
 // the other peers (opcodes.md 3.5). 10 bytes, or 18 when the target block
 // is present (Flags bit 2 clear).
 type TorpedoFire struct {
-	TubeID     int32       // torpedo tube subsystem id, in the owner's id block
-	Projectile uint8       // a byte of the launched torpedo object (0x02, 0x03 seen)
-	Flags      uint8       // TorpedoArg | TorpedoTubeFlag | TorpedoNoTarget
-	Dir        Dir3        // launch direction
-	Target     int32       // when HasTarget
-	Point      ScaledPoint // target-relative aim point, when HasTarget
+	TubeID int32 // torpedo tube subsystem id, in the owner's id block
+	// FiringPlayer is the network player id of the firing ship's owner, 0
+	// for torpedoes of host objects (opcodes.md 3.5, Correction 24).
+	FiringPlayer uint8
+	Flags        uint8       // TorpedoArg | TorpedoTubeFlag | TorpedoNoTarget
+	Dir          Dir3        // launch direction
+	Target       int32       // when HasTarget
+	Point        ScaledPoint // target-relative aim point, when HasTarget
 }
 
 // HasTarget reports whether the target block is on the wire: bit 2 clear.
@@ -81,7 +84,7 @@ func (m TorpedoFire) AppendTo(b []byte) []byte {
 	w := Writer{buf: b}
 	w.U8(OpTorpedoFire)
 	w.I32(m.TubeID)
-	w.U8(m.Projectile)
+	w.U8(m.FiringPlayer)
 	w.U8(m.Flags)
 	w.dir3(m.Dir)
 	if m.HasTarget() {
@@ -100,7 +103,7 @@ func DecodeTorpedoFire(payload []byte) (TorpedoFire, error) {
 	d := newDecoder(payload, "torpedo fire")
 	d.opcode(OpTorpedoFire)
 	m.TubeID = d.at("tube id").I32()
-	m.Projectile = d.at("projectile").U8()
+	m.FiringPlayer = d.at("firing player").U8()
 	m.Flags = d.at("flags").U8()
 	m.Dir = d.at("direction").dir3()
 	if m.HasTarget() {
@@ -112,26 +115,30 @@ func DecodeTorpedoFire(payload []byte) (TorpedoFire, error) {
 	return m, d.result()
 }
 
-// BeamFire is opcode 0x1A: a beam (phaser) start reported by the firing
-// owner, relayed to the other peers (opcodes.md 3.6). 10 bytes, or 14 when
-// Flags bit 1 says a target id follows.
-type BeamFire struct {
-	BeamID int32 // phaser (beam) subsystem id, in the owner's id block
-	Info   uint8 // byte of the fired object (+0x14C; 0x02 observed)
-	Dir    Dir3  // beam direction
-	Flags  uint8 // BeamArg | BeamHasTarget
-	Target int32 // when HasTarget
+// PulseFire is opcode 0x1A: one bolt of a pulse weapon (disruptor
+// cannon), sent by the firing owner and relayed to the other peers; every
+// receiver spawns the bolt projectile named by the cannon's module
+// (opcodes.md 3.6, Correction 21: formerly read as "BeamFire", a phaser
+// beam). 10 bytes, or 14 when Flags bit 1 says a target id follows.
+type PulseFire struct {
+	CannonID int32 // pulse weapon (cannon) subsystem id, in the owner's id block
+	// FiringPlayer is the network player id of the firing ship's owner, 0
+	// for bolts of host objects (opcodes.md 3.6, Correction 24).
+	FiringPlayer uint8
+	Dir          Dir3  // the bolt's launch direction
+	Flags        uint8 // PulseArg | PulseHasTarget
+	Target       int32 // the cannon's current target, when HasTarget
 }
 
 // HasTarget reports whether the target id is on the wire: bit 1 set.
-func (m BeamFire) HasTarget() bool { return m.Flags&BeamHasTarget != 0 }
+func (m PulseFire) HasTarget() bool { return m.Flags&PulseHasTarget != 0 }
 
 // AppendTo appends the encoded message to b: 10 bytes, or 14 with a target.
-func (m BeamFire) AppendTo(b []byte) []byte {
+func (m PulseFire) AppendTo(b []byte) []byte {
 	w := Writer{buf: b}
-	w.U8(OpBeamFire)
-	w.I32(m.BeamID)
-	w.U8(m.Info)
+	w.U8(OpPulseFire)
+	w.I32(m.CannonID)
+	w.U8(m.FiringPlayer)
 	w.dir3(m.Dir)
 	w.U8(m.Flags)
 	if m.HasTarget() {
@@ -140,14 +147,14 @@ func (m BeamFire) AppendTo(b []byte) []byte {
 	return w.buf
 }
 
-// DecodeBeamFire parses an opcode-0x1A payload: 14 bytes with flag bit 1
+// DecodePulseFire parses an opcode-0x1A payload: 14 bytes with flag bit 1
 // set, 10 with it clear.
-func DecodeBeamFire(payload []byte) (BeamFire, error) {
-	var m BeamFire
-	d := newDecoder(payload, "beam fire")
-	d.opcode(OpBeamFire)
-	m.BeamID = d.at("beam id").I32()
-	m.Info = d.at("info").U8()
+func DecodePulseFire(payload []byte) (PulseFire, error) {
+	var m PulseFire
+	d := newDecoder(payload, "pulse fire")
+	d.opcode(OpPulseFire)
+	m.CannonID = d.at("cannon id").I32()
+	m.FiringPlayer = d.at("firing player").U8()
 	m.Dir = d.at("direction").dir3()
 	m.Flags = d.at("flags").U8()
 	if m.HasTarget() {

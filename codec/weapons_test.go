@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The captured targeted TorpedoFire and BeamFire messages (opcodes.md
+// The captured targeted TorpedoFire and PulseFire messages (opcodes.md
 // 3.5-3.6, vectors/simulation.json) and built untargeted forms.
 func TestTorpedoFire(t *testing.T) {
 	all := gameVectors(t)
@@ -16,15 +16,15 @@ func TestTorpedoFire(t *testing.T) {
 		msg  TorpedoFire
 		want []byte
 	}{
-		{"captured akira tube", TorpedoFire{TubeID: 0x4000000D, Projectile: 2, Flags: 0x01, Dir: dir,
+		{"captured akira tube", TorpedoFire{TubeID: 0x4000000D, FiringPlayer: 2, Flags: 0x01, Dir: dir,
 			Target: 0x4003FFFF, Point: ScaledPoint{Dir3{0, -120, -40}, 0x5C}},
 			vec(t, all, "simulation.json/torpedo_fire_targeted_akira_tube")},
-		{"captured b", TorpedoFire{TubeID: 0x4004009C, Projectile: 3, Flags: 0x03, Dir: Dir3{-49, -46, 107},
+		{"captured b", TorpedoFire{TubeID: 0x4004009C, FiringPlayer: 3, Flags: 0x03, Dir: Dir3{-49, -46, 107},
 			Target: 0x40000070, Point: ScaledPoint{Dir3{112, -57, -6}, 0x49}},
 			vec(t, all, "simulation.json/torpedo_fire_targeted_b")},
-		{"unguided", TorpedoFire{TubeID: 0x40000010, Projectile: 2, Flags: 0x05, Dir: dir},
+		{"unguided", TorpedoFire{TubeID: 0x40000010, FiringPlayer: 2, Flags: 0x05, Dir: dir},
 			mustHex(t, "19 10000040 02 05 DF8711")},
-		{"no target, tube flag", TorpedoFire{TubeID: 0x40000010, Projectile: 2, Flags: 0x07, Dir: dir},
+		{"no target, tube flag", TorpedoFire{TubeID: 0x40000010, FiringPlayer: 2, Flags: 0x07, Dir: dir},
 			mustHex(t, "19 10000040 02 07 DF8711")},
 	}
 	for _, tt := range tests {
@@ -69,18 +69,18 @@ func TestTorpedoFire(t *testing.T) {
 	}
 }
 
-func TestBeamFire(t *testing.T) {
+func TestPulseFire(t *testing.T) {
 	tests := []struct {
 		name string
-		msg  BeamFire
+		msg  PulseFire
 		want []byte
 	}{
-		{"captured", BeamFire{BeamID: 0x40000077, Info: 2, Dir: Dir3{0x75, 0x0E, -46}, Flags: 0x03, Target: 0x40080068},
+		{"captured", PulseFire{CannonID: 0x40000077, FiringPlayer: 2, Dir: Dir3{0x75, 0x0E, -46}, Flags: 0x03, Target: 0x40080068},
 			vec(t, gameVectors(t), "simulation.json/beam_fire_targeted")},
-		{"no target", BeamFire{BeamID: 0x40000008, Info: 2, Dir: Dir3{127, 0, 0}, Flags: 0}, mustHex(t, "1A 08000040 02 7F0000 00")},
+		{"no target", PulseFire{CannonID: 0x40000008, FiringPlayer: 2, Dir: Dir3{127, 0, 0}, Flags: 0}, mustHex(t, "1A 08000040 02 7F0000 00")},
 		// Bit 0 alone is a separate boolean, not a target marker.
-		{"bit 0 only", BeamFire{BeamID: 0x40000008, Info: 2, Flags: 0x01}, mustHex(t, "1A 08000040 02 000000 01")},
-		{"target, bit 1", BeamFire{BeamID: 0x40000008, Info: 2, Dir: Dir3{0, 0, -127}, Flags: 0x02, Target: 0x4003FFFF},
+		{"bit 0 only", PulseFire{CannonID: 0x40000008, FiringPlayer: 2, Flags: 0x01}, mustHex(t, "1A 08000040 02 000000 01")},
+		{"target, bit 1", PulseFire{CannonID: 0x40000008, FiringPlayer: 2, Dir: Dir3{0, 0, -127}, Flags: 0x02, Target: 0x4003FFFF},
 			mustHex(t, "1A 08000040 02 000081 02 FFFF0340")},
 	}
 	for _, tt := range tests {
@@ -88,7 +88,7 @@ func TestBeamFire(t *testing.T) {
 			t.Errorf("%s: got %X want %X", tt.name, got, tt.want)
 			continue
 		}
-		if m, err := DecodeBeamFire(tt.want); err != nil || m != tt.msg {
+		if m, err := DecodePulseFire(tt.want); err != nil || m != tt.msg {
 			t.Errorf("%s: decoded %+v, %v", tt.name, m, err)
 		}
 	}
@@ -103,7 +103,7 @@ func TestBeamFire(t *testing.T) {
 		{"1A 08000040 02 000000 02 FFFF03", ErrShort},
 		{"1A 08000040 02 000000 02 FFFF034000", ErrMalformed},
 	} {
-		if _, err := DecodeBeamFire(mustHex(t, bad.hex)); !errors.Is(err, bad.want) {
+		if _, err := DecodePulseFire(mustHex(t, bad.hex)); !errors.Is(err, bad.want) {
 			t.Errorf("%s: %v, want %v", bad.hex, err, bad.want)
 		}
 	}
@@ -147,8 +147,8 @@ func TestWeaponsTruncated(t *testing.T) {
 	msgs := []appender{
 		TorpedoFire{TubeID: 1, Flags: 0x03, Target: 2},
 		TorpedoFire{TubeID: 1, Flags: 0x05},
-		BeamFire{BeamID: 1, Flags: BeamHasTarget, Target: 2},
-		BeamFire{BeamID: 1},
+		PulseFire{CannonID: 1, Flags: PulseHasTarget, Target: 2},
+		PulseFire{CannonID: 1},
 		NewExplosion(1, 1, 2, 3, 4, 5),
 	}
 	for _, msg := range msgs {
@@ -158,8 +158,8 @@ func TestWeaponsTruncated(t *testing.T) {
 			switch p[0] {
 			case OpTorpedoFire:
 				_, err = DecodeTorpedoFire(p[:n])
-			case OpBeamFire:
-				_, err = DecodeBeamFire(p[:n])
+			case OpPulseFire:
+				_, err = DecodePulseFire(p[:n])
 			default:
 				_, err = DecodeExplosion(p[:n])
 			}

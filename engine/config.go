@@ -150,6 +150,11 @@ type Config struct {
 	IntegrityHashes map[int]uint16
 	// NoWeaponDamage turns the host-side weapon damage model off.
 	NoWeaponDamage bool
+	// CollisionPowerPlant puts the power plant in every collision
+	// contact's hit set, as the stock code reads; off by default, since
+	// the measurements contradict it (world.Options.CollisionPowerPlant,
+	// simulation.md 15).
+	CollisionPowerPlant bool
 }
 
 // DefaultFlowBytes is the default byte rate a player may send: a stock

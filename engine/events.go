@@ -95,12 +95,14 @@ type Tick struct {
 	Dt  time.Duration
 }
 
-// WeaponFired: an in-game player fired (StartFiring, TorpedoFire,
-// BeamFire); Target is the target object id when the message names one.
+// WeaponFired: an in-game player fired: a phaser or tractor system
+// started firing at a target (StartFiring 0x07), a cannon fired a bolt
+// (PulseFire 0x1A) or a tube a torpedo (TorpedoFire 0x19). Target is the
+// target object id when the message names one.
 type WeaponFired struct {
 	Shooter *Player
 	Opcode  byte
-	Weapon  int32 // the firing subsystem's object id
+	Weapon  int32 // the weapon system (0x07), cannon (0x1A) or tube (0x19)
 	Target  int32 // 0 when none
 }
 

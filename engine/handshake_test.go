@@ -415,7 +415,11 @@ func FuzzGameMessage(f *testing.F) {
 	akiraSpawn := vec(f, "simulation.json", "objcreateteam_akira_spawn")
 	f.Add(vec(f, "simulation.json", "collision_effect_P1_single_contact"), uint8(6))
 	f.Add([]byte{0x13}, uint8(6))
-	f.Add(codec.BeamFire{BeamID: shipA + 20, Info: 2, Flags: codec.BeamArg | codec.BeamHasTarget, Target: shipA}.AppendTo(nil), uint8(6))
+	f.Add(codec.PulseFire{CannonID: shipA + 20, FiringPlayer: 2, Flags: codec.PulseArg | codec.PulseHasTarget, Target: shipA}.AppendTo(nil), uint8(6))
+	// Stock phaser fire: source 0, the weapon system as destination.
+	f.Add(codec.StartFiring{Op: codec.OpStartFiring, Code: codec.EventStartFiringNet, Dst: shipA + 20, Target: shipA}.AppendTo(nil), uint8(6))
+	f.Add(codec.CharEvent{Op: codec.OpSetPhaserLevel, Code: codec.EventSetPhaserLevel, Dst: shipA + 20, Value: 2}.AppendTo(nil), uint8(6))
+	f.Add(vec(f, "simulation.json", "torpedo_fire_targeted_akira_tube"), uint8(6))
 	f.Add([]byte{0x21, 0x00, 0x43, 0xE2, 0x0C, 0x7E}, uint8(0))
 	f.Add([]byte{0x2A, 0x20}, uint8(1))
 	f.Add([]byte{0x2C, 2, 0, 0, 0, 2, 0, 'h', 'i'}, uint8(2))

@@ -48,9 +48,9 @@ var routes = [codec.MaxMessageTypes]route{
 	0x04:                       {action: actDrop}, // dead slot; kicks are transport boots
 	0x05:                       {action: actDrop},
 	codec.OpPythonEvent:        {action: actConsume}, // server-generated; a client copy is consumed
-	codec.OpStartFiring:        {action: actRelay, check: checkEventSource, apply: applyWeaponEvent},
-	codec.OpStopFiring:         {action: actRelay, check: checkEventSource},
-	codec.OpStopFiringAtTarget: {action: actRelay, check: checkEventSource},
+	codec.OpStartFiring:        {action: actRelay, check: checkWeaponEvent, apply: applyStartFiring},
+	codec.OpStopFiring:         {action: actRelay, check: checkWeaponEvent, apply: applyStopFiring},
+	codec.OpStopFiringAtTarget: {action: actRelay, check: checkWeaponEvent, apply: applyStopFiringAt},
 	codec.OpSubsystemStatus:    {action: actRelay, check: checkEventSource, apply: applySubsystemStatus},
 	codec.OpAddToRepairList:    {action: actRelay, check: checkEventSource},
 	codec.OpClientEvent:        {action: actRelay, check: checkEventSource},
@@ -59,15 +59,15 @@ var routes = [codec.MaxMessageTypes]route{
 	codec.OpStopCloaking:       {action: actRelay, check: checkEventSource},
 	codec.OpStartWarp:          {action: actRelay, check: checkEventSource},
 	codec.OpRepairListPriority: {action: actRelay, check: checkEventSource, apply: applyRepairPriority},
-	codec.OpSetPhaserLevel:     {action: actRelay, check: checkEventSource},
+	codec.OpSetPhaserLevel:     {action: actRelay, check: checkWeaponEvent, apply: applyPhaserLevel},
 	codec.OpHostMsg:            {action: actConsume, apply: applySelfDestruct},
 	codec.OpDestroyObject:      {action: actDrop},
 	codec.OpCollisionEffect:    {action: actConsume, apply: applyCollision},
 	codec.OpUICollisionSetting: {action: actDrop},
 	codec.OpPlayerListEvent:    {action: actDrop},
 	codec.OpDeletePlayerAnim:   {action: actDrop},
-	codec.OpTorpedoFire:        {action: actRelay, check: checkTorpedo, apply: applyWeaponEvent},
-	codec.OpBeamFire:           {action: actRelay, check: checkBeam, apply: applyWeaponEvent},
+	codec.OpTorpedoFire:        {action: actRelay, check: checkTorpedo, apply: applyTorpedoFire},
+	codec.OpPulseFire:          {action: actRelay, check: checkPulse, apply: applyPulseFire},
 	codec.OpTorpedoTypeChange:  {action: actRelay, check: checkEventSource, apply: applyTorpedoType},
 	codec.OpStateUpdate:        {action: actConsume, apply: applyStateUpdate},
 	codec.OpObjectPrompt:       {action: actDrop},
@@ -296,14 +296,42 @@ func checkTorpedo(g *Game, p *Player, payload []byte) bool {
 	return true
 }
 
-func checkBeam(g *Game, p *Player, payload []byte) bool {
-	m, err := codec.DecodeBeamFire(payload)
+func checkPulse(g *Game, p *Player, payload []byte) bool {
+	m, err := codec.DecodePulseFire(payload)
 	if err != nil {
 		g.malformed(p, payload[0], err)
 		return false
 	}
-	if !owns(p, m.BeamID) {
-		g.violation(p, payload[0], "beam is not the sender's", m.BeamID)
+	if !owns(p, m.CannonID) {
+		g.violation(p, payload[0], "pulse cannon is not the sender's", m.CannonID)
+		return false
+	}
+	return true
+}
+
+// checkWeaponEvent validates the weapon-system events StartFiring 0x07,
+// StopFiring 0x08, StopFiringAtTarget 0x09 and SetPhaserLevel 0x12: their
+// destination is the firing ship's weapon system and their source is 0
+// when the stock builder leaves it unset (opcodes.md 3.2, Corrections
+// 22-23), so ownership is checked on the destination; a message with no
+// destination must name one of the sender's objects as its source (the
+// ship-addressed SetPhaserLevel of some notes), and a source, when given,
+// must be the sender's.
+func checkWeaponEvent(g *Game, p *Player, payload []byte) bool {
+	ev, err := codec.DecodeEvent(payload)
+	if err != nil {
+		g.malformed(p, payload[0], err)
+		return false
+	}
+	switch {
+	case ev.Src != 0 && !owns(p, ev.Src):
+		g.violation(p, payload[0], "event source is not the sender's", ev.Src)
+		return false
+	case ev.Dst != 0 && !owns(p, ev.Dst):
+		g.violation(p, payload[0], "weapon system is not the sender's", ev.Dst)
+		return false
+	case ev.Dst == 0 && ev.Src == 0:
+		g.violation(p, payload[0], "weapon event names no object", 0)
 		return false
 	}
 	return true

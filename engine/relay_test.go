@@ -15,8 +15,8 @@ import (
 // left unanswered, or dropped (opcodes.md 2 and 4).
 func TestRoutingTable(t *testing.T) {
 	akira := vec(t, "simulation.json", "objcreateteam_akira_spawn")
-	torp := append([]byte{codec.OpTorpedoFire}, codec.TorpedoFire{TubeID: shipA + 8, Projectile: 2, Flags: 0x05, Dir: codec.Dir3{-33, -121, 17}}.AppendTo(nil)[1:]...)
-	beam := codec.BeamFire{BeamID: shipA + 20, Info: 2, Dir: codec.Dir3{1, 2, 3}, Flags: codec.BeamArg | codec.BeamHasTarget, Target: 0x4003FFFF}.AppendTo(nil)
+	torp := append([]byte{codec.OpTorpedoFire}, codec.TorpedoFire{TubeID: shipA + 8, FiringPlayer: 2, Flags: 0x05, Dir: codec.Dir3{-33, -121, 17}}.AppendTo(nil)[1:]...)
+	beam := codec.PulseFire{CannonID: shipA + 20, FiringPlayer: 2, Dir: codec.Dir3{1, 2, 3}, Flags: codec.PulseArg | codec.PulseHasTarget, Target: 0x4003FFFF}.AppendTo(nil)
 	type want int
 	const (
 		relayed want = iota
@@ -36,9 +36,11 @@ func TestRoutingTable(t *testing.T) {
 		{0x04, []byte{0x04}, dropped},
 		{0x05, []byte{0x05}, dropped},
 		{0x06, vec(t, "session.json", "pythonevent_add_to_repair_list"), consumed},
-		{0x07, eventMsg(0x07, 0x8128, 0x008000D7, shipA+20, 0x4003FFFF, 1, 2, 3, 4, 5, 6, 7, 8), relayed},
-		{0x08, eventMsg(0x08, 0x0101, 0x008000D9, shipA+20, 0), relayed},
-		{0x09, eventMsg(0x09, 0x0101, 0x008000DB, shipA+20, 0), relayed},
+		// The stock StartFiring: source 0, the weapon system as destination,
+		// target and aim offset in the tail (opcodes.md 3.2).
+		{0x07, eventMsg(0x07, 0x8128, 0x008000D8, 0, shipA+20, 0xFF, 0xFF, 0x03, 0x40, 5, 6, 7, 8), relayed},
+		{0x08, eventMsg(0x08, 0x0101, 0x008000DA, 0, shipA+20), relayed},
+		{0x09, eventMsg(0x09, 0x010C, 0x008000DC, 0, shipA+20, 0xFF, 0xFF, 0x03, 0x40), relayed},
 		{0x0A, eventMsg(0x0A, 0x0104, 0x0080006C, shipA+3, 0, 1), relayed},
 		{0x0B, eventMsg(0x0B, 0x0101, 0x008000DF, shipA+3, shipA+14), relayed},
 		{0x0C, eventMsg(0x0C, 0x0101, 0x00800001, shipA, 0), relayed},

@@ -72,12 +72,14 @@ func TestUDPThreeClientReplay(t *testing.T) {
 	ev := func(op byte, factory, code uint32, src, dst int32, tail ...byte) []byte {
 		return codec.Event{Op: op, Factory: factory, Code: code, Src: src, Dst: dst, Tail: tail}.AppendTo(nil)
 	}
-	startFiring := ev(codec.OpStartFiring, codec.FactoryStartFiring, 0x008000D7, 0x3FFFFFFF+20, 0x4003FFFF, 1, 2, 3, 4, 5, 6, 7, 8)
+	// A's phaser system (Akira: id offset 20) at B's ship, as a stock client
+	// sends it: source 0, the system as destination (opcodes.md 3.2).
+	startFiring := ev(codec.OpStartFiring, codec.FactoryStartFiring, 0x008000D8, 0, 0x3FFFFFFF+20, 0xFF, 0xFF, 0x03, 0x40, 0, 0, 0, 0)
 	// Captured targeted fire: A's Akira tube 0x4000000D at B's ship, and a
 	// bank of A's block at an object of C's block.
 	torp := simVec(t, "torpedo_fire_targeted_akira_tube")
 	beamA := simVec(t, "beam_fire_targeted")
-	beam := codec.BeamFire{BeamID: 0x4003FFFF + 20, Info: 2, Dir: codec.Dir3{0, 127, 0}, Flags: codec.BeamArg | codec.BeamHasTarget, Target: 0x3FFFFFFF}.AppendTo(nil)
+	beam := codec.PulseFire{CannonID: 0x4003FFFF + 20, FiringPlayer: 2, Dir: codec.Dir3{0, 127, 0}, Flags: codec.PulseArg | codec.PulseHasTarget, Target: 0x3FFFFFFF}.AppendTo(nil)
 	state := vectors.MustHex(t, "1CFFFFFF3F0080E1419D0000B042000084C2000092C22137FB0B684630BB5E000001CC02CC04CC")
 	type step struct {
 		from    *bot.Bot

@@ -23,6 +23,9 @@ type (
 	WeaponHit = world.WeaponHit
 	// ShipDamaged is raised by the world (world.ShipDamaged).
 	ShipDamaged = world.ShipDamaged
+	// WeaponKind says what kind of weapon dealt a hit or a death
+	// (world.WeaponKind).
+	WeaponKind = world.WeaponKind
 )
 
 // Event names raised by the world.
@@ -71,9 +74,9 @@ func (g *Game) PlayerOf(o *Object) *Player {
 	return nil
 }
 
-// SetWeaponModel replaces the weapon damage model; nil turns host-side
-// weapon damage off (weapon kills then go unnoticed by the host).
-func (g *Game) SetWeaponModel(m world.WeaponModel) { g.world.SetWeaponModel(m) }
+// SetWeaponDamage turns host-side weapon damage on or off (weapon kills
+// go unnoticed by the host while it is off).
+func (g *Game) SetWeaponDamage(on bool) { g.world.SetWeaponDamage(on) }
 
 // worldHost is the Game as the world's Host: the world's events go on the
 // game's event bus and its messages to the players in the game.

@@ -56,21 +56,28 @@ func filterOp(ms [][]byte, op byte) [][]byte {
 func TestCollisionOverTheWire(t *testing.T) {
 	l := simLAN(t, "A", "B")
 	ship := l.g.Object(shipA)
-	got := l.send(l.cs[0], vec(t, "simulation.json", "collision_effect_P1_single_contact"), true)
+	shields := ship.Shields()
+	// The environment strikes A's Sovereign astern: 1.0 × 900 + 500 =
+	// 1,400 to every subsystem near the contact (the aft tractor), none to
+	// the shields.
+	ram := collisionMsg(0, shipA, 100, codec.CollisionContact{Dir: codec.Dir3{0, -127, 0}, Dist: 200})
+	got := l.send(l.cs[0], ram, true)
 	if n := len(filterOp(got[1], codec.OpCollisionEffect)); n != 0 {
 		t.Fatal("collision report relayed")
 	}
-	if l.g.Stats.Collisions.Load() != 1 || ship.Shields()[0] != 0 {
-		t.Fatalf("collision not applied: dropped %d", l.g.Stats.CollisionsDropped.Load())
+	if l.g.Stats.Collisions.Load() != 1 || ship.Shields() != shields {
+		t.Fatalf("collision not applied (dropped %d) or shields hit", l.g.Stats.CollisionsDropped.Load())
 	}
 	for i := range l.cs {
 		rep := filterOp(got[i], codec.OpPythonEvent)
-		if len(rep) != 1 {
-			t.Fatalf("client %d repair events %X", i, rep)
+		if len(rep) == 0 {
+			t.Fatalf("client %d: no repair events", i)
 		}
-		ev, _ := codec.DecodeSubsystemEvent(rep[0])
-		if ev.Code != codec.EventAddToRepairList || ev.Src != ship.Model.SubsystemID(ship.Model.Class().Hull) {
-			t.Fatalf("repair event %+v", ev)
+		for _, r := range rep {
+			ev, _ := codec.DecodeSubsystemEvent(r)
+			if k, ok := ship.Model.SubsystemIndex(ev.Src); ev.Code != codec.EventAddToRepairList || !ok || ship.Model.Condition(k) >= ship.Model.Class().Subsystems[k].MaxCondition {
+				t.Fatalf("repair event %+v", ev)
+			}
 		}
 	}
 	got = l.send(l.cs[1], collisionMsg(shipA, shipA+1, 200, codec.CollisionContact{Dir: codec.Dir3{0, 127, 0}, Dist: 216}), true)
@@ -125,17 +132,27 @@ func TestSelfDestructOverTheWire(t *testing.T) {
 }
 
 // The captured targeted TorpedoFire is relayed unchanged to the others
-// (never echoed) and lands, through a game timer, after its flight time
-// with the photon's 500 points; a weapon kill sends ObjectExploding then
-// Explosion and raises weapon_hit before ship_destroyed, with credit to
-// the shooter.
+// (never echoed) and its torpedo flies in the host's world, landing after
+// its flight time with the photon's 500 points. A stock client's phaser
+// fire — StartFiring 0x07 with source 0 and the weapon system as
+// destination — is relayed too (it used to be dropped as spoofed), and
+// the host's copy of the system beams until the target dies: weapon_hit
+// before ship_destroyed, ObjectExploding then Explosion, credit to the
+// shooter (simulation.md 5.5, Corrections 28, 39).
 func TestWeaponsOverTheWire(t *testing.T) {
 	l := newLAN(t, DefaultConfig(), "A", "B")
 	akiraA := vec(t, "simulation.json", "objcreateteam_akira_spawn")
 	l.send(l.cs[0], akiraA, true)
 	l.send(l.cs[1], retarget(akiraA, 1, 1, 7), true)
-	l.send(l.cs[0], moveMsg(shipA, [3]float32{0, 0, 0}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127}), false)
-	l.send(l.cs[1], moveMsg(akiraB, [3]float32{0, 40, 0}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127}), false)
+	torp := vec(t, "simulation.json", "torpedo_fire_targeted_akira_tube")
+	m, err := codec.DecodeTorpedoFire(torp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// B sits 40 units away along the captured launch direction.
+	x, y, z := m.Dir.Vector()
+	l.send(l.cs[0], moveMsg(shipA, [3]float32{0, 0, 0}, m.Dir, codec.Dir3{0, 0, 127}), false)
+	l.send(l.cs[1], moveMsg(akiraB, [3]float32{40 * x, 40 * y, 40 * z}, m.Dir, codec.Dir3{0, 0, 127}), false)
 	var order []string
 	var hits []*WeaponHit
 	var fired []*WeaponFired
@@ -143,7 +160,6 @@ func TestWeaponsOverTheWire(t *testing.T) {
 	l.g.On(EvWeaponFired, func(e Event) { fired = append(fired, e.(*WeaponFired)) })
 	l.g.On(EvWeaponHit, func(e Event) { hits = append(hits, e.(*WeaponHit)); order = append(order, "hit") })
 	l.g.On(EvShipDestroyed, func(e Event) { deaths = append(deaths, e.(*ShipDestroyed)); order = append(order, "destroyed") })
-	torp := vec(t, "simulation.json", "torpedo_fire_targeted_akira_tube")
 	got := l.send(l.cs[0], torp, true)
 	if n := len(filterOp(got[1], codec.OpTorpedoFire)); n != 1 || !bytes.Equal(filterOp(got[1], codec.OpTorpedoFire)[0], torp) {
 		t.Fatalf("torpedo relayed %d times to B", n)
@@ -154,29 +170,47 @@ func TestWeaponsOverTheWire(t *testing.T) {
 	if len(fired) != 1 || fired[0].Shooter != l.g.Player(2) || fired[0].Target != akiraB || len(hits) != 0 {
 		t.Fatalf("weapon_fired %+v, %d hits at once", fired, len(hits))
 	}
-	l.now = l.now.Add(2500 * time.Millisecond) // 40 units at 19 units/s
-	l.g.Advance(l.now)
-	if len(hits) != 1 || hits[0].ShooterID != 2 || hits[0].Target.ID != akiraB || hits[0].Damage != 500 {
+	for range 30 { // 40 units at 19 units/s
+		l.now = l.now.Add(100 * time.Millisecond)
+		l.g.Advance(l.now)
+	}
+	if len(hits) != 1 || hits[0].ShooterID != 2 || hits[0].Target.ID != akiraB || hits[0].Damage != 500 || hits[0].Kind != world.KindTorpedo {
 		t.Fatalf("weapon_hit %+v (rejected %d)", hits, l.g.Stats.WeaponRejected.Load())
 	}
-	// A model set on the game decides the next shot: a lethal beam.
-	l.g.SetWeaponModel(&oneShot{damage: 40000})
-	sov := l.g.Object(shipA).Model
-	beam := codec.BeamFire{BeamID: sov.SubsystemID(sov.Class().Hull + 1), Info: 2, Flags: codec.BeamHasTarget, Target: akiraB}.AppendTo(nil)
+	// Phasers: the stock StartFiring, relayed byte for byte. B's ship is
+	// worn down first (hull at 600, shield generator destroyed), so the
+	// beams kill it within a few seconds.
+	b := l.g.Object(akiraB)
+	b.Model.SetHull(600)
+	b.Model.SetCondition(b.Model.Class().ShieldGenerator, 0)
+	sf := codec.StartFiring{Op: codec.OpStartFiring, Code: codec.EventStartFiringNet,
+		Dst: l.g.Object(shipA).Model.SubsystemID(mustSub(t, l.g.Object(shipA), "Phasers")), Target: akiraB}.AppendTo(nil)
 	order = nil
-	got = l.send(l.cs[0], beam, true)
-	if n := len(filterOp(got[1], codec.OpBeamFire)); n != 1 {
-		t.Fatalf("beam relayed %d times", n)
+	got = l.send(l.cs[0], sf, true)
+	if n := filterOp(got[1], codec.OpStartFiring); len(n) != 1 || !bytes.Equal(n[0], sf) {
+		t.Fatalf("StartFiring relayed %X", n)
 	}
-	if len(deaths) != 1 || deaths[0].Cause != CauseWeapon || deaths[0].KillerID != 2 || len(order) != 2 || order[0] != "hit" {
-		t.Fatalf("deaths %+v, events %v", deaths, order)
+	if l.g.Stats.Spoofed.Load() != 0 {
+		t.Fatal("StartFiring with source 0 counted as spoofed")
+	}
+	var after [][]byte
+	for i := 0; i < 300 && len(deaths) == 0; i++ {
+		mark := len(l.cs[1].ev.msgs)
+		l.now = l.now.Add(100 * time.Millisecond)
+		l.g.Advance(l.now)
+		l.pump(nil)
+		after = append(after, l.cs[1].ev.msgs[mark:]...)
+	}
+	if len(deaths) != 1 || deaths[0].Cause != CauseWeapon || deaths[0].KillerID != 2 || deaths[0].Kind != world.KindPhaser ||
+		order[len(order)-1] != "destroyed" || order[len(order)-2] != "hit" {
+		t.Fatalf("deaths %+v, last events %v", deaths, order[max(0, len(order)-3):])
 	}
 	iExp, iBoom := -1, -1
-	for i, m := range got[1] {
+	for i, m := range after {
 		if m[0] == codec.OpPythonEvent {
 			if ev, err := codec.DecodeObjectExploding(m); err == nil && ev.Dst == akiraB {
 				iExp = i
-				if ev.Src != shipA || ev.FiringPlayer != 2 || ev.Lifetime != 9.5 {
+				if ev.Src != 0 || ev.FiringPlayer != 2 || ev.Lifetime != 9.5 {
 					t.Fatalf("ObjectExploding %+v", ev)
 				}
 			}
@@ -190,18 +224,14 @@ func TestWeaponsOverTheWire(t *testing.T) {
 	}
 }
 
-// oneShot hits once with damage, at once.
-type oneShot struct {
-	damage float32
-	used   bool
-}
-
-func (w *oneShot) Fire(_ *world.World, _ world.Shot) (world.Hit, bool) {
-	if w.used {
-		return world.Hit{}, false
+// mustSub returns the index of o's subsystem called name.
+func mustSub(t *testing.T, o *Object, name string) int {
+	t.Helper()
+	i, ok := o.Model.Class().SubsystemIndex(name)
+	if !ok {
+		t.Fatalf("no %q", name)
 	}
-	w.used = true
-	return world.Hit{Damage: w.damage}, true
+	return i
 }
 
 // The integrity policy: log counts the mismatch, boot also boots the
@@ -303,8 +333,9 @@ func TestPlayerOf(t *testing.T) {
 }
 
 // A weapon message nobody subscribed to weapon_fired for allocates
-// nothing on its way to the world's model: untargeted beams, and a
-// targeted torpedo the model refuses (the tube is still reloading).
+// nothing on its way to the world's model: a repeated StartFiring (stock
+// clients send it in pairs), and a targeted torpedo the model refuses
+// (the tube is still reloading).
 func TestWeaponEventNoAlloc(t *testing.T) {
 	l := newLAN(t, DefaultConfig(), "A", "B")
 	akiraA := vec(t, "simulation.json", "objcreateteam_akira_spawn")
@@ -314,10 +345,11 @@ func TestWeaponEventNoAlloc(t *testing.T) {
 	l.send(l.cs[1], moveMsg(akiraB, [3]float32{0, 40, 0}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127}), false)
 	p := l.g.Player(2)
 	ship := l.g.Object(shipA).Model
-	beam := codec.BeamFire{BeamID: ship.SubsystemID(ship.Class().Hull + 1), Info: 2}.AppendTo(nil)
+	start := codec.StartFiring{Op: codec.OpStartFiring, Code: codec.EventStartFiringNet,
+		Dst: ship.SubsystemID(mustSub(t, l.g.Object(shipA), "Phasers")), Target: akiraB}.AppendTo(nil)
 	torp := vec(t, "simulation.json", "torpedo_fire_targeted_akira_tube")
-	for _, m := range [][]byte{beam, torp} {
-		if n := testing.AllocsPerRun(50, func() { applyWeaponEvent(l.g, p, m, true) }); n != 0 {
+	for _, m := range [][]byte{start, torp} {
+		if n := testing.AllocsPerRun(50, func() { routes[m[0]].apply(l.g, p, m, true) }); n != 0 {
 			t.Errorf("opcode %#02x: %v allocations per message", m[0], n)
 		}
 	}

@@ -77,45 +77,74 @@ func applyTorpedoType(g *Game, p *Player, payload []byte, _ bool) {
 	}
 }
 
-// applyWeaponEvent raises weapon_fired for missions and plugins and hands
-// shots that name a target to the world's weapon model.
-func applyWeaponEvent(g *Game, p *Player, payload []byte, _ bool) {
-	op := payload[0]
-	subscribed := g.bus.has(EvWeaponFired)
-	if op == codec.OpStartFiring && !subscribed {
-		return // nothing to raise, and StartFiring carries no hit for the model
+// applyStartFiring: an owner's phaser (or tractor) system starts firing at
+// a target (0x07, opcodes.md 3.2): weapon_fired names the system and the
+// target, and the world's copy of the system takes the target.
+func applyStartFiring(g *Game, p *Player, payload []byte, _ bool) {
+	m, err := codec.DecodeStartFiring(payload)
+	if err != nil {
+		return // another event class under 0x07: relayed, nothing to model
 	}
-	// A value, so that a shot nobody listens for allocates nothing: only
-	// the event handed to subscribers goes to the heap.
-	ev := WeaponFired{Shooter: p, Opcode: op}
-	var aim *codec.ScaledPoint
-	switch payload[0] {
-	case codec.OpTorpedoFire:
-		if m, err := codec.DecodeTorpedoFire(payload); err == nil {
-			ev.Weapon = m.TubeID
-			if m.HasTarget() {
-				ev.Target = m.Target
-				aim = &m.Point
-			}
-		}
-	case codec.OpBeamFire:
-		if m, err := codec.DecodeBeamFire(payload); err == nil {
-			ev.Weapon = m.BeamID
-			if m.HasTarget() {
-				ev.Target = m.Target
-			}
-		}
-	default:
-		if m, err := codec.DecodeEvent(payload); err == nil {
-			ev.Weapon, ev.Target = m.Src, m.Dst
-		}
+	g.weaponFired(p, payload[0], m.Dst, m.Target)
+	g.world.OwnerStartFiring(g.now, &p.Owner, &m)
+}
+
+// applyStopFiring: the named system stops (0x08).
+func applyStopFiring(g *Game, p *Player, payload []byte, _ bool) {
+	if ev, err := codec.DecodeEvent(payload); err == nil {
+		g.world.OwnerStopFiring(g.now, &p.Owner, ev.Dst)
 	}
-	if subscribed {
-		e := ev
-		g.bus.emit(&e)
+}
+
+// applyStopFiringAt: the named system stops firing at one target (0x09,
+// an ObjPtrEvent carrying the target).
+func applyStopFiringAt(g *Game, p *Player, payload []byte, _ bool) {
+	if ev, err := codec.DecodeObjPtrEvent(payload); err == nil {
+		g.world.OwnerStopFiringAt(g.now, &p.Owner, ev.Dst, ev.Obj)
 	}
-	if ev.Opcode == codec.OpTorpedoFire || ev.Opcode == codec.OpBeamFire {
-		g.world.Fire(g.now, &p.Owner, ev.Opcode, ev.Weapon, ev.Target, aim)
+}
+
+// applyPhaserLevel: an owner sets its phaser system's level (0x12).
+func applyPhaserLevel(g *Game, p *Player, payload []byte, _ bool) {
+	if ev, err := codec.DecodeEvent(payload); err == nil {
+		g.world.SetPhaserLevel(&p.Owner, &ev)
+	}
+}
+
+// applyTorpedoFire: an owner's torpedo (0x19) flies in the host's world.
+func applyTorpedoFire(g *Game, p *Player, payload []byte, _ bool) {
+	m, err := codec.DecodeTorpedoFire(payload)
+	if err != nil {
+		return
+	}
+	var target int32
+	if m.HasTarget() {
+		target = m.Target
+	}
+	g.weaponFired(p, payload[0], m.TubeID, target)
+	g.world.TorpedoFired(g.now, &p.Owner, &m)
+}
+
+// applyPulseFire: an owner's pulse bolt (0x1A) flies in the host's world.
+func applyPulseFire(g *Game, p *Player, payload []byte, _ bool) {
+	m, err := codec.DecodePulseFire(payload)
+	if err != nil {
+		return
+	}
+	var target int32
+	if m.HasTarget() {
+		target = m.Target
+	}
+	g.weaponFired(p, payload[0], m.CannonID, target)
+	g.world.PulseFired(g.now, &p.Owner, &m)
+}
+
+// weaponFired raises weapon_fired when anyone listens: only the event
+// handed to subscribers goes to the heap, so a shot nobody listens for
+// allocates nothing.
+func (g *Game) weaponFired(p *Player, op byte, weapon, target int32) {
+	if g.bus.has(EvWeaponFired) {
+		g.bus.emit(&WeaponFired{Shooter: p, Opcode: op, Weapon: weapon, Target: target})
 	}
 }
 

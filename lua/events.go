@@ -90,6 +90,9 @@ func (m *mission) payload(ev engine.Event) *glua.LTable {
 		t.RawSetString("killer_id", glua.LNumber(e.KillerID))
 		t.RawSetString("cause", glua.LString(e.Cause))
 		t.RawSetString("lifetime", glua.LNumber(e.Lifetime))
+		t.RawSetString("weapon", glua.LNumber(e.Weapon))
+		t.RawSetString("weapon_name", glua.LString(e.WeaponName))
+		t.RawSetString("kind", glua.LString(e.Kind))
 		return t
 	case *engine.ObjectDestroyed:
 		return m.tbl("object", m.handle(e.Object))
@@ -107,7 +110,11 @@ func (m *mission) payload(ev engine.Event) *glua.LTable {
 		t.RawSetString("shooter", m.handle(e.Shooter))
 		t.RawSetString("shooter_id", glua.LNumber(e.ShooterID))
 		t.RawSetString("damage", glua.LNumber(e.Damage))
+		t.RawSetString("absorbed", glua.LNumber(e.Absorbed))
 		t.RawSetString("hull_hit", glua.LBool(e.HullHit))
+		t.RawSetString("weapon", glua.LNumber(e.Weapon))
+		t.RawSetString("weapon_name", glua.LString(e.WeaponName))
+		t.RawSetString("kind", glua.LString(e.Kind))
 		return t
 	case *engine.ShipDamaged:
 		t := m.tbl("ship", m.handle(e.Ship))

@@ -144,13 +144,15 @@ func (p *player) tracked(id int32) bool {
 	return false
 }
 
-// fire shoots a forward phaser at the target player's ship, if both exist.
+// fire turns toward the target player's ship and starts the phaser
+// system at it (StartFiring 0x07, as a stock client), if both exist; the
+// banks then beam on every peer by themselves.
 func (p *player) fire() {
 	target, ok := p.ships[byte(p.o.FireAt)]
 	if !ok || p.ship == 0 {
 		return
 	}
-	off, err := bot.ForwardPhaser(p.reg, p.species)
+	off, err := bot.WeaponSystem(p.reg, p.species, "phaser_system")
 	if err != nil {
 		p.log.Warn("cannot fire", "err", err)
 		return
@@ -158,7 +160,7 @@ func (p *player) fire() {
 	from, to := p.pos[p.ship], p.pos[target]
 	dir := [3]float32{to[0] - from[0], to[1] - from[1], to[2] - from[2]}
 	_ = p.b.Send(bot.Move(p.ship, from, dir), false)
-	if err := p.b.Send(bot.Beam(p.ship+int32(off), target, dir), true); err == nil {
+	if err := p.b.Send(bot.StartFiring(p.ship+int32(off), target), true); err == nil {
 		p.fired++
 		p.log.Debug("fired", "at", target)
 	}

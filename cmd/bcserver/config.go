@@ -76,6 +76,9 @@ type SimSection struct {
 	ExplosionRadius float32  `toml:"explosion_radius"`
 	ExplosionDamage float32  `toml:"explosion_damage"`
 	WeaponDamage    bool     `toml:"weapon_damage"`
+	// CollisionPowerPlant puts the power plant in every collision
+	// contact's hit set (the stock code's reading; simulation.md 15).
+	CollisionPowerPlant bool `toml:"collision_power_plant"`
 }
 
 // LimitsSection is [limits]: per-player abuse limits.
@@ -330,6 +333,7 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 	}
 	rc.ExplosionRadius, rc.ExplosionDamage = c.Sim.ExplosionRadius, c.Sim.ExplosionDamage
 	rc.NoWeaponDamage = !c.Sim.WeaponDamage
+	rc.CollisionPowerPlant = c.Sim.CollisionPowerPlant
 	if len(c.Sim.DataFolders) > 0 {
 		reg, err := ships.Vanilla()
 		for _, dir := range c.Sim.DataFolders {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
-	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/engine/world"
 	"github.com/bcserver/bcserver/internal/bot"
 )
@@ -82,33 +81,37 @@ func until(b *bot.Bot, d *deathLog, wait time.Duration, done func() bool) bool {
 
 // A match between two bots plays out end to end over UDP with the Lua
 // deathmatch: B dies by ramming (collision kill credited to A), then by A's
-// phasers again and again until A's score passes the frag limit (1 ×
+// phasers — a stock client's StartFiring 0x07, the banks beaming on the
+// host — again and again until A's score passes the frag limit (1 ×
 // 10,000 points) and the game ends with reason 3. Both players see every
 // death as the stock host sends it: ObjectExploding (then Explosion for
-// weapon kills) then SCORE_CHANGE naming A.
+// weapon kills) then SCORE_CHANGE naming A. A's phasers deal 300 times
+// their stock damage (a damage modifier, docs/lua-api.md "Custom rules"),
+// so a quantum kills and the real-time test takes seconds, not the
+// minutes a stock Sovereign needs to score 10,000.
 func TestMatchPlaysOut(t *testing.T) {
 	r := serveTest(t, func(uc *UserConfig) {
 		uc.Mission["frag_limit"] = int64(1)
 		uc.Mission["restart_after"] = int64(-1)
 		uc.Limits.FlowRate = 0
 	})
-	// A shot per weapon per message: the default half-second per weapon
-	// would make the test slow, not different.
-	r.do(t, func(g *engine.Game) { g.SetWeaponModel(&world.DataWeapons{ArcTolerance: 0.35}) })
 	a := r.join(t, "Attacker")
 	b := r.join(t, "Target")
 	shipA := codec.FirstObjectID(int(a.Settings().Slot))
 	shipB := codec.FirstObjectID(int(b.Settings().Slot))
-	// A flies a Sovereign (mass 100) into B's Akira (mass 70): the same
-	// collision hurts the Akira more, so B dies first.
+	// B's Akira (mass 70) flies nose first into the stern of
+	// A's Sovereign (mass 100). The same collision hurts the Akira more
+	// (force / mass × 900 + 500 per contact, no shields: simulation.md
+	// 5.2), and its bow holds its hull, so B dies first; the Sovereign's
+	// stern takes it on the hull, far from its bridge.
 	spawn(t, a, 5, shipA, [3]float32{0, 0, 0})
-	spawn(t, b, 1, shipB, [3]float32{0, 30, 0})
+	spawn(t, b, 1, shipB, [3]float32{0, -30, 0})
 	var da, db deathLog
 
-	// Ramming: B reports A's ship hitting it, again after the host's 1 s
-	// per-pair cooldown until the Akira gives way.
+	// Ramming: B reports A's ship hitting its bow, again after the host's
+	// 1 s per-pair cooldown until the Akira gives way.
 	ram := codec.CollisionEffect{Code: codec.EventObjectCollision, Src: shipA, Target: shipB,
-		Contacts: codec.AppendContact(nil, codec.CollisionContact{Dir: codec.Dir3{0, -127, 0}, Dist: 216}), Force: 700}.AppendTo(nil)
+		Contacts: codec.AppendContact(nil, codec.CollisionContact{Dir: codec.Dir3{0, 127, 0}, Dist: 216}), Force: 700}.AppendTo(nil)
 	died := func() bool { return len(db.scores) > 0 }
 	for i := 0; i < 30 && !died(); i++ {
 		if err := b.Send(ram, true); err != nil {
@@ -124,7 +127,7 @@ func TestMatchPlaysOut(t *testing.T) {
 			t.Fatalf("%s after the ramming: %q", name, d.seq)
 		}
 		ev, sc := d.explode[0], d.scores[0]
-		if ev.Src != shipA || ev.Dst != shipB || ev.FiringPlayer != int32(a.ID()) || ev.Lifetime != 12.9 {
+		if ev.Src != 0 || ev.Dst != shipB || ev.FiringPlayer != int32(a.ID()) || ev.Lifetime != 12.9 {
 			t.Fatalf("%s: ObjectExploding %+v", name, ev)
 		}
 		if sc.Killer != int32(a.ID()) || sc.KillerKills != 1 || sc.Victim != int32(b.ID()) || sc.VictimDeaths != 1 {
@@ -133,7 +136,8 @@ func TestMatchPlaysOut(t *testing.T) {
 	}
 
 	// Phasers until the game ends.
-	beamID := shipA + int32(forwardPhaser(t, 5))
+	r.do(t, func(g *engine.Game) { g.Object(shipA).SetModifiers(world.Modifiers{DamageDealt: 300}) })
+	phasers := shipA + int32(weaponOffset(t, 5, "Phasers"))
 	victim := shipB
 	respawned := 0
 	deadline := time.Now().Add(60 * time.Second)
@@ -146,14 +150,15 @@ func TestMatchPlaysOut(t *testing.T) {
 			victim = shipB + int32(n)*0x100
 			spawn(t, b, 1, victim, [3]float32{0, 30, 0})
 		}
-		beam := codec.BeamFire{BeamID: beamID, Info: 2, Dir: codec.Dir3{0, 127, 0}, Flags: codec.BeamArg | codec.BeamHasTarget, Target: victim}.AppendTo(nil)
-		for range 10 {
-			if err := a.Send(beam, true); err != nil {
+		// The stock client sends StartFiring as a pair; one that overtakes
+		// the respawn names no ship yet and is sent again.
+		for range 2 {
+			if err := a.Send(bot.StartFiring(phasers, victim), true); err != nil {
 				t.Fatal(err)
 			}
 		}
 		n := len(db.explode)
-		until(b, &db, 100*time.Millisecond, func() bool { return len(db.explode) > n || len(db.endGame) > 0 })
+		until(b, &db, 500*time.Millisecond, func() bool { return len(db.explode) > n || len(db.endGame) > 0 })
 	}
 	deaths := len(db.explode)
 	until(a, &da, 10*time.Second, func() bool { return len(da.endGame) > 0 })
@@ -181,23 +186,4 @@ func TestMatchPlaysOut(t *testing.T) {
 		}
 	}
 	t.Logf("game ended after %d deaths; A's final score %d", len(db.explode), db.scores[len(db.scores)-1].KillerScore)
-}
-
-// forwardPhaser returns the id offset (object id = ship id + offset) of a
-// phaser bank of the class whose firing arc contains straight ahead.
-func forwardPhaser(t *testing.T, species int) int {
-	t.Helper()
-	reg, err := ships.Vanilla()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := reg.Class(species)
-	in := func(lim [2]float32) bool { return min(lim[0], lim[1]) <= 0 && max(lim[0], lim[1]) >= 0 }
-	for _, s := range c.Subsystems {
-		if s.Type() == "phaser" && s.Data.Forward == [3]float32{0, 1, 0} && in(s.Data.ArcWidth) && in(s.Data.ArcHeight) {
-			return s.IDOffset
-		}
-	}
-	t.Fatalf("%s has no forward phaser", c.Name)
-	return 0
 }

@@ -208,7 +208,7 @@ client_scripts = "`+filepath.ToSlash(filepath.Join(install, "scripts", "Multipla
 	send(a, ram, true)
 	select {
 	case ev := <-damaged:
-		wantDamage, _ := world.CollisionDamage(force, 55, 1) // the Defiant's SetMass in the mod's hardpoint
+		wantDamage := world.CollisionDamage(force, 55, 1) // the Defiant's SetMass in the mod's hardpoint
 		if ev.Ship == nil || ev.Ship.ID != shipA || ev.Damage != float64(wantDamage) || ev.Cause != engine.CauseCollision {
 			t.Fatalf("damage event %+v, want %v HP to the Defiant", ev, wantDamage)
 		}

@@ -162,3 +162,34 @@ func TestKindString(t *testing.T) {
 		t.Error(KindTorpedoSystem.String(), Kind(99).String())
 	}
 }
+
+// TailPhaserLevel reads the phaser level byte AppendTail writes, for every
+// class with a phaser system, and refuses a class without one or a cut
+// tail.
+func TestTailPhaserLevel(t *testing.T) {
+	r, err := Vanilla()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.Classes() {
+		hasPhasers := false
+		for _, e := range c.Entries {
+			hasPhasers = hasPhasers || e.Kind == KindPhaserSystem
+		}
+		for _, level := range []uint8{0, 2} {
+			st := DefaultTail()
+			st.PhaserLevel = level
+			var w codec.Writer
+			AppendTail(&w, NewShip(c, 0x3FFFFFFF), st)
+			got, ok := TailPhaserLevel(c, w.Bytes())
+			if ok != hasPhasers || ok && got != level {
+				t.Errorf("%s: level %d read as %d, %v (phasers %v)", c.Name, level, got, ok, hasPhasers)
+			}
+			if hasPhasers {
+				if _, ok := TailPhaserLevel(c, w.Bytes()[:2]); ok {
+					t.Errorf("%s: a cut tail gave a level", c.Name)
+				}
+			}
+		}
+	}
+}

@@ -92,3 +92,40 @@ func TailLen(c *Class) int {
 	// Each group of up to five bits takes one byte.
 	return n + (bits+4)/5
 }
+
+// TailPhaserLevel returns the level byte of the first phaser system in an
+// ObjCreate subsystem tail of class c (simulation.md 3.4), and false when
+// the class has none or the tail does not follow its grammar.
+func TailPhaserLevel(c *Class, tail []byte) (uint8, bool) {
+	var r codec.Reader
+	r.Reset(tail)
+	for i := range c.Entries {
+		e := &c.Entries[i]
+		r.Raw(1 + e.Children)
+		switch e.Kind {
+		case KindBase:
+			continue
+		case KindReactor:
+			r.Raw(2)
+			continue
+		}
+		r.U8() // power
+		switch e.Kind {
+		case KindShield:
+			r.Raw(6)
+		case KindCloak, KindPulseSystem:
+			r.Bit()
+		case KindTorpedoSystem, KindTractorSystem:
+			r.Bit()
+			r.U8()
+		case KindPhaserSystem:
+			r.Bit()
+			lv := r.U8()
+			return lv, r.Err() == nil
+		}
+		if r.Err() != nil {
+			return 0, false
+		}
+	}
+	return 0, false
+}

@@ -9,11 +9,10 @@ import (
 
 // Collision constants (simulation.md 5.2, 6).
 const (
-	collisionDeadZone  float32 = 0.01 // raw values at or below do nothing
+	collisionDeadZone  float32 = 0.01 // raw values at or below are applied as they are
 	collisionScale     float32 = 900
 	collisionBase      float32 = 500
-	collisionSearch    float32 = 1.5 // × subsystem radius
-	collisionProximity float32 = 26  // world units between hulls
+	collisionProximity float32 = 26 // world units between hulls
 	// collisionCooldown is the host's per-pair limit on collision reports:
 	// both ships of a ship-vs-ship collision report it, and the first
 	// report damages both (6, step 4).
@@ -56,7 +55,7 @@ func (w *World) Collision(now time.Time, owner *Owner, ce *codec.CollisionEffect
 		return nil
 	}
 	if other != nil && other.state.hasPos && target.state.hasPos {
-		gap := norm(sub3(other.pos(), target.pos())) - target.sim.radius - other.sim.radius
+		gap := norm(sub3(other.pos(), target.pos())) - target.sim.shape.radius - other.sim.shape.radius
 		if gap >= collisionProximity {
 			w.stats.CollisionsDropped.Add(1)
 			w.log.Debug("collision report too far apart", "player", owner.ID, "gap", gap)
@@ -76,31 +75,59 @@ func (w *World) Collision(now time.Time, owner *Owner, ce *codec.CollisionEffect
 	if n == 0 {
 		return nil
 	}
-	hit := hitInfo{cause: CauseEnvironment}
+	hit := hitInfo{cause: CauseEnvironment, weapon: weaponRef{sub: -1, kind: KindCollision}}
 	if other != nil {
-		hit = hitInfo{cause: CauseCollision, attacker: other, attackerID: other.OwnerID()}
-	}
-	damage, ok := CollisionDamage(force, target.Model.Class().Mass, n)
-	if !ok {
-		return nil
+		hit = hitInfo{cause: CauseCollision, attacker: other, attackerID: other.OwnerID(), weapon: weaponRef{sub: -1, kind: KindCollision}}
 	}
 	w.stats.Collisions.Add(1)
-	for i := 0; i < n && !target.noCollisionDamage(); i++ {
-		c := ce.Contact(i)
-		x, y, z := codec.DecodeDir3(c.Dir)
-		r := float32(c.Dist) / 255 * target.sim.radius
-		w.damageAndKill(target, [3]float32{x * r, y * r, z * r}, damage, collisionSearch, hit)
+	if !target.noCollisionDamage() {
+		points := make([][3]float32, 0, 4)
+		for i := range n {
+			c := ce.Contact(i)
+			x, y, z := codec.DecodeDir3(c.Dir)
+			r := float32(c.Dist) / 255 * target.sim.shape.radius
+			points = append(points, [3]float32{x * r, y * r, z * r})
+		}
+		w.collide(target, points, CollisionDamage(force, target.Model.Class().Mass, n), hit)
 	}
 	if other != nil && other.Model != nil && other.Alive() && !other.noCollisionDamage() {
-		if dmg, ok := CollisionDamage(force, other.Model.Class().Mass, n); ok {
-			back := hitInfo{cause: CauseCollision, attacker: target, attackerID: target.OwnerID()}
-			pt := pointToward(other, target.pos())
-			for i := 0; i < n; i++ {
-				w.damageAndKill(other, pt, dmg, collisionSearch, back)
-			}
+		back := hitInfo{cause: CauseCollision, attacker: target, attackerID: target.OwnerID(), weapon: weaponRef{sub: -1, kind: KindCollision}}
+		pt := pointToward(other, target.pos())
+		points := make([][3]float32, n)
+		for i := range points {
+			points[i] = pt
 		}
+		w.collide(other, points, CollisionDamage(force, other.Model.Class().Mass, n), back)
 	}
 	return nil
+}
+
+// collide applies one ship's collision damage (simulation.md 5.2,
+// Correction 31): no shield step; the first contact's hit set takes the
+// damage, and each further contact only the overflow the previous one
+// could not absorb [code: FUN_005afad0, FUN_005afd70]. One ship_damaged
+// names the whole amount; a lethal collision then destroys the ship.
+func (w *World) collide(o *Object, points [][3]float32, damage float32, info hitInfo) {
+	if !o.Alive() {
+		return
+	}
+	damage *= o.mod(collided)
+	total := damage
+	var hullHit, lethal bool
+	for _, p := range points {
+		if !(damage > 0) {
+			break
+		}
+		h := hit{damage: damage, point: p, radius: collisionHitRadius, facing: noShields, keepPowerPlant: w.collisionPP}
+		res := w.applyHit(o, &h)
+		hullHit = hullHit || res.hull
+		lethal = lethal || res.lethal
+		damage = res.overflow
+	}
+	w.host.Emit(&ShipDamaged{Ship: o, Attacker: info.attacker, AttackerID: info.attackerID, Cause: info.cause, Damage: float64(total), HullHit: hullHit})
+	if lethal {
+		w.killShip(o, info)
+	}
 }
 
 // noCollisionDamage reports a host ship created without collision damage
@@ -108,17 +135,18 @@ func (w *World) Collision(now time.Time, owner *Owner, ce *codec.CollisionEffect
 func (o *Object) noCollisionDamage() bool { return o.host != nil && o.host.noCollision }
 
 // CollisionDamage is the stock per-contact collision damage of a 0x15
-// report (simulation.md 5.2): raw = force / mass / contacts; nothing at or
-// below the 0.01 dead zone; else raw × 900 + 500 hit points, uncapped.
-func CollisionDamage(force, mass float32, contacts int) (float32, bool) {
+// report (simulation.md 5.2): raw = force / mass / contacts, then raw ×
+// 900 + 500 hit points, uncapped; a raw value at or below the 0.01 dead
+// zone is applied as it is (tiny, not skipped: Correction 31).
+func CollisionDamage(force, mass float32, contacts int) float32 {
 	if contacts < 1 || !(mass > 0) || !(force > 0) {
-		return 0, false
+		return 0
 	}
 	raw := force / mass / float32(contacts)
 	if raw <= collisionDeadZone {
-		return 0, false
+		return raw
 	}
-	return raw*collisionScale + collisionBase, true
+	return raw*collisionScale + collisionBase
 }
 
 // collisionCooldown allows one damaging report per ship pair per second.

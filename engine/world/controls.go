@@ -64,11 +64,19 @@ func (w *World) RepairPriority(owner *Owner, ev *codec.Event) {
 	}
 }
 
-// TorpedoType remembers the torpedo type an owner selected (0x1B, char
-// event value) for the weapon model.
+// TorpedoType applies the torpedo type an owner selected (0x1B, char
+// event value) to its ship's torpedo systems, and remembers it for the
+// owner's next ship.
 func (w *World) TorpedoType(owner *Owner, ev *codec.Event) {
 	if len(ev.Tail) < 1 {
 		return
 	}
 	owner.torpedoType = int(ev.Tail[0])
+	if o := w.ShipOf(owner); o != nil && o.Model != nil {
+		for k := range o.sim.arms {
+			if o.sim.arms[k].kind == ships.KindTorpedoSystem {
+				o.sim.arms[k].ammoType = owner.torpedoType
+			}
+		}
+	}
 }

@@ -1,38 +1,53 @@
 package world
 
-import "math"
+// The damage pipeline in the stock order (simulation.md 5.1-5.4,
+// Corrections 30-33 and 37): a weapon hit passes the shield facing it
+// enters through, which absorbs its share; what passes is taken once —
+// never doubled — by the hull and, independently, by every subsystem in
+// the hit's footprint. Collisions skip the shields and go straight to the
+// footprint. A critical subsystem at 0 destroys the ship.
 
-// facing returns the shield facing that points toward a ship-local
-// direction: the dominant axis, with +Y forward and +Z up (the stock ship
-// frame: weapon arcs and tube directions in the data use it).
-func facing(v [3]float32) int {
-	ax, ay, az := abs32(v[0]), abs32(v[1]), abs32(v[2])
-	switch {
-	case ay >= ax && ay >= az:
-		if v[1] >= 0 {
-			return facingFront
-		}
-		return facingRear
-	case az >= ax:
-		if v[2] >= 0 {
-			return facingTop
-		}
-		return facingBottom
-	default:
-		if v[0] >= 0 {
-			return facingRight
-		}
-		return facingLeft
-	}
+// hit is one application of damage to a ship.
+type hit struct {
+	damage float32    // the amount before shields
+	point  [3]float32 // the footprint's centre, model frame
+	radius float32    // R of the footprint (simulation.md 5.3)
+	// facing is the shield facing the shot passes through, noShields for
+	// a path with no shield step (collisions).
+	facing int
+	// hull says how the hull takes the hit (simulation.md 5.3 "Hull").
+	hull hullRule
+	// keepPowerPlant appends the power plant to the footprint whatever
+	// its distance (simulation.md 5.3 step 3).
+	keepPowerPlant bool
 }
 
-func abs32(f float32) float32 { return float32(math.Abs(float64(f))) }
+// noShields is hit.facing for a path with no shield step.
+const noShields = -1
 
-// damageResult reports what one application of damage did.
-type damageResult struct {
+// hullRule is how a hit reaches the hull.
+type hullRule uint8
+
+const (
+	// hullInSet: the hull is a member of the hit set like any subsystem
+	// (collisions: only the hit-set rule is established for them).
+	hullInSet hullRule = iota
+	// hullFull: the hull takes the whole post-shield amount wherever the
+	// hit lands (every weapon hit [measured §6.1]), and is left out of the
+	// set so it is not hit twice.
+	hullFull
+	// hullSpared: the hull takes nothing (LOW beams [measured §6.2]).
+	hullSpared
+)
+
+// hitResult is what one application of damage did.
+type hitResult struct {
 	absorbed float32 // taken by the shield facing
-	applied  float32 // reached the subsystems/hull
-	hull     bool    // reached the hull
+	passed   float32 // got past the shields
+	hull     bool    // the hull lost condition
+	// overflow is the sum of what the footprint's members could not take
+	// (simulation.md 5.3 step 5): collisions pass it to the next contact.
+	overflow float32
 	// lethal: a critical subsystem is at 0. The caller runs the death
 	// (killShip) after raising whatever the hit itself raises, because the
 	// stock scripts see the weapon hit before the object exploding
@@ -40,102 +55,147 @@ type damageResult struct {
 	lethal bool
 }
 
-// applyDamage runs one hit on a ship (simulation.md 5.3): the shield facing
-// toward the point absorbs first, then the distributor gives every
-// subsystem within searchRadius × its radius of the point the full damage,
-// and the summed overflow (or, when nothing was in reach, the whole damage)
-// goes to the hull. Critical subsystems at 0 make the result lethal; the
-// caller then destroys the ship with killShip.
-func (w *World) applyDamage(o *Object, point [3]float32, damage, searchRadius float32, dropReactor bool) damageResult {
-	if o.Model == nil || o.sim.dead || !(damage > 0) {
-		return damageResult{}
-	}
-	var absorbed float32
-	f := facing(point)
-	if s := o.sim.shields[f]; s > 0 {
-		absorbed = min(s, damage)
-		o.sim.shields[f] = s - absorbed
-		damage -= absorbed
-	}
-	res := w.distribute(o, point, damage, searchRadius, dropReactor)
-	res.absorbed = absorbed
-	return res
-}
-
-// distribute gives damage that got past the shields to the subsystems
-// within searchRadius × their radius of the point, each the full amount,
-// and the summed overflow (or, when nothing was in reach, the whole
-// damage) to the hull (simulation.md 5.3).
-func (w *World) distribute(o *Object, point [3]float32, damage, searchRadius float32, dropReactor bool) damageResult {
-	var res damageResult
-	m := o.Model
-	if m == nil || o.sim.dead || !(damage > 0) {
+// applyHit runs one hit on a ship.
+func (w *World) applyHit(o *Object, h *hit) hitResult {
+	var res hitResult
+	if o.Model == nil || o.sim.dead || !(h.damage > 0) {
 		return res
 	}
-	res.applied = damage
-	c := m.Class()
-	var hits [64]int
-	n := 0
-	for i := range c.Subsystems {
-		d := c.Subsystems[i].Data
-		if d == nil || n == len(hits) {
-			continue
-		}
-		if norm(sub3(d.Position, point)) <= searchRadius*d.Radius {
-			hits[n] = i
-			n++
-		}
+	rest := h.damage
+	if h.facing != noShields {
+		rest = shieldHit(o, h.facing, rest)
+		res.absorbed = h.damage - rest
 	}
-	if dropReactor && n > 1 {
-		for k := 0; k < n; k++ {
-			if hits[k] == c.Reactor {
-				hits[k] = hits[n-1]
-				n--
-				break
-			}
+	res.passed = rest
+	if rest > 0 {
+		m := o.Model
+		hull := m.Class().Hull
+		if h.hull == hullFull {
+			setHP(m, hull, hp(m, hull)-rest*o.mod(hullDmg))
+			res.hull = true
+			w.subsystemHit(o, hull)
 		}
+		var hullInSet bool
+		res.overflow, hullInSet = w.distribute(o, h, rest)
+		res.hull = res.hull || hullInSet
 	}
-	overflow := damage
-	hullHit := false
-	if n > 0 {
-		overflow = 0
-		for _, i := range hits[:n] {
-			cur := hp(m, i)
-			overflow += max(0, damage-cur)
-			setHP(m, i, cur-damage)
-			if i == c.Hull {
-				hullHit = true
-			}
-			if m.Condition(i) < c.Subsystems[i].MaxCondition {
-				w.subsystemHit(o, i)
-			}
-		}
-	}
-	if overflow > 0 && !hullHit {
-		setHP(m, c.Hull, hp(m, c.Hull)-overflow)
-		hullHit = true
-		w.subsystemHit(o, c.Hull)
-	}
-	res.hull = hullHit
 	res.lethal = critical(o)
 	return res
 }
 
-// damageAndKill is applyDamage for the paths that raise no event of their
-// own (collisions): a lethal hit destroys the ship at once.
-func (w *World) damageAndKill(o *Object, point [3]float32, damage, searchRadius float32, hit hitInfo) {
-	if !o.Alive() {
-		return
+// distribute gives damage to every member of the hit set of h (simulation.md
+// 5.3): each targetable subsystem with condition above 0 within its radius
+// plus R of the point, children tested on their own; the hull only when h
+// puts it in the set. The stock walk skips the power plant and
+// appends it to every set the caller keeps it in; for a set that does not
+// keep it (weapon hits, and collisions unless Options.CollisionPowerPlant,
+// both open in simulation.md 15) the host tests it by distance like any
+// other subsystem, so a shot that lands on it still reaches it.
+// Each member takes the full amount; it returns the summed overflow of the
+// members it destroyed and whether the hull was among them.
+func (w *World) distribute(o *Object, h *hit, damage float32) (overflow float32, hullHit bool) {
+	m := o.Model
+	c := m.Class()
+	var members [128]int
+	n := 0
+	for i := range c.Subsystems {
+		d := c.Subsystems[i].Data
+		if d == nil || (h.keepPowerPlant && i == c.Reactor) || (h.hull != hullInSet && i == c.Hull) || !d.IsTargetable || m.Condition(i) <= 0 {
+			continue
+		}
+		reach := d.Radius + h.radius
+		if v := sub3(d.Position, h.point); dot3(v, v) < reach*reach && n < len(members) {
+			members[n] = i
+			n++
+		}
 	}
-	res := w.applyDamage(o, point, damage, searchRadius, false)
-	w.host.Emit(&ShipDamaged{Ship: o, Attacker: hit.attacker, AttackerID: hit.attackerID, Cause: hit.cause, Damage: float64(damage), HullHit: res.hull})
-	if res.lethal {
-		w.killShip(o, hit)
+	if h.keepPowerPlant && c.Reactor >= 0 && n < len(members) {
+		members[n] = c.Reactor
+		n++
 	}
+	for _, i := range members[:n] {
+		taken := damage * o.mod(subDmg)
+		if i == c.Hull {
+			taken = damage * o.mod(hullDmg)
+		}
+		left := hp(m, i) - taken
+		if left < 0 {
+			overflow -= left
+		}
+		setHP(m, i, left)
+		if i == c.Hull {
+			hullHit = true
+		}
+		w.subsystemHit(o, i)
+	}
+	return overflow, hullHit
+}
+
+// shieldsUp reports whether a ship's shields absorb anything: not while
+// the generator is disabled or switched off, or the ship is cloaked, which
+// switches it off (simulation.md 5.5-5.6, Correction 37) [code:
+// FUN_0056a620].
+func shieldsUp(o *Object) bool {
+	if o.Cloaked() {
+		return false
+	}
+	m := o.Model
+	g := m.Class().ShieldGenerator
+	if g < 0 {
+		return true
+	}
+	if _, on := m.Power(m.Class().Subsystems[g].Entry); !on {
+		return false
+	}
+	return !SubsystemDisabled(m, g)
+}
+
+// shieldPass is the share of a weapon hit that passes a shield facing
+// standing at fraction f of its maximum before the hit (simulation.md 5.5:
+// nothing at 60 % and above, a growing share down to 10 %, everything
+// below). The ramp between is the stock executable's as measured over 350
+// hits (stbc-oracle's behaviour bible, 5.2): 0.6 × (1 − 2 (f − 0.1)), so
+// 30 % passes a facing at 35 %, 60 % one just above 10 %.
+func shieldPass(f float32) float32 {
+	switch {
+	case f >= 0.6:
+		return 0
+	case f < 0.1:
+		return 1
+	}
+	return 0.6 * (1 - 2*(f-0.1))
+}
+
+// shieldHit runs a weapon hit of damage through facing f of the target's
+// shields and returns what passes. The facing absorbs the share it stops,
+// as far as its points go; one below 10 % no longer stops the shot at all
+// and is left as it is.
+func shieldHit(o *Object, f int, damage float32) float32 {
+	c := o.Model.Class()
+	if f < 0 || f >= len(c.ShieldHP) || !shieldsUp(o) {
+		return damage
+	}
+	s := o.sim.shields[f]
+	if s <= 0 || c.ShieldHP[f] <= 0 {
+		return damage
+	}
+	pass := shieldPass(s / c.ShieldHP[f])
+	if pass >= 1 {
+		return damage
+	}
+	// The facing stops its share of the hit as far as its points go; a
+	// ShieldDamage modifier changes what stopping it costs the facing.
+	k := o.mod(shieldDmg)
+	absorbed := damage * (1 - pass)
+	if k > 0 {
+		absorbed = min(absorbed, s/k)
+	}
+	o.sim.shields[f] = max(0, s-absorbed*k)
+	return damage - absorbed
 }
 
 // critical reports whether a subsystem whose loss destroys the ship is at
-// 0 (simulation.md 5.4: the hull, and the reactor on the self-destruct
+// 0 (simulation.md 5.4: the hull, and the power plant on the self-destruct
 // path; the data marks both, and the bridge, is_critical).
 func critical(o *Object) bool {
 	m := o.Model
@@ -149,29 +209,4 @@ func critical(o *Object) bool {
 		}
 	}
 	return false
-}
-
-// toLocal turns a world direction into the ship frame (+X right, +Y
-// forward, +Z up) from its orientation (the owner's latest forward and up
-// vectors for a player's ship); without one it returns the direction
-// unchanged.
-func toLocal(o *Object, v [3]float32) [3]float32 {
-	fwd, up, ok := o.axes()
-	if !ok {
-		return v
-	}
-	right := cross3(fwd, up)
-	return [3]float32{dot3(v, right), dot3(v, fwd), dot3(v, up)}
-}
-
-// pointToward returns the point on a ship's bounding sphere facing world
-// position target, in the ship frame.
-func pointToward(o *Object, target [3]float32) [3]float32 {
-	d := toLocal(o, sub3(target, o.pos()))
-	n := norm(d)
-	if n == 0 {
-		return [3]float32{0, o.sim.radius, 0}
-	}
-	k := o.sim.radius / n
-	return [3]float32{d[0] * k, d[1] * k, d[2] * k}
 }

@@ -23,6 +23,8 @@ type hitInfo struct {
 	cause      DeathCause
 	attacker   *Object // the other ship (collision) or the shooter's ship
 	attackerID int     // the firing player's id, 0 for none
+	weapon     weaponRef
+	weaponName string
 }
 
 // killShip runs the stock death sequence once (simulation.md 9): the
@@ -44,11 +46,10 @@ func (w *World) killShip(o *Object, hit hitInfo) {
 	st.lifetime = time.Duration(float64(lifetime) * float64(time.Second))
 	st.repair = st.repair[:0]
 	o.Create = nil // late joiners get no wreck
-	var src int32
-	if hit.attacker != nil && hit.attacker != o {
-		src = hit.attacker.ID
-	}
-	w.buf = codec.ObjectExploding{Op: codec.OpPythonEvent, Code: codec.EventObjectExploding, Src: src, Dst: o.ID,
+	// The stock death routine builds the event with no source, the dying
+	// ship as destination and the killer's network player id (simulation.md
+	// 9.2, Correction 39) [code: FUN_005afea0].
+	w.buf = codec.ObjectExploding{Op: codec.OpPythonEvent, Code: codec.EventObjectExploding, Dst: o.ID,
 		FiringPlayer: int32(hit.attackerID), Lifetime: lifetime}.AppendTo(w.buf[:0])
 	w.broadcast()
 	if hit.cause == CauseWeapon {
@@ -61,7 +62,8 @@ func (w *World) killShip(o *Object, hit hitInfo) {
 	if hit.attacker != o {
 		killer = hit.attacker
 	}
-	w.host.Emit(&ShipDestroyed{Victim: o, Killer: killer, KillerID: hit.attackerID, Cause: hit.cause, Lifetime: lifetime})
+	w.host.Emit(&ShipDestroyed{Victim: o, Killer: killer, KillerID: hit.attackerID, Cause: hit.cause, Lifetime: lifetime,
+		Weapon: hit.weapon.id, WeaponName: hit.weaponName, Kind: hit.weapon.kind})
 }
 
 // SelfDestruct executes the owner's HostMsg 0x13 (simulation.md 7): no
@@ -96,7 +98,7 @@ func (w *World) SelfDestruct(now time.Time, owner *Owner) {
 	for _, i := range first {
 		w.repairEvent(o, codec.EventAddToRepairList, i)
 	}
-	w.killShip(o, hitInfo{cause: CauseSelfDestruct})
+	w.killShip(o, hitInfo{cause: CauseSelfDestruct, weapon: weaponRef{sub: -1, kind: KindSelfDestruct}})
 	if len(later) > 0 {
 		w.host.After(repairEventsAfterSelfDestruct, func(now time.Time) {
 			w.now = now

@@ -9,9 +9,10 @@
 // # In and out
 //
 // The engine drives the world with decoded messages whose sender it has
-// already validated (Create, StateUpdate, Collision, Fire, SelfDestruct,
-// the owner's controls) and with the game tick (Tick, then
-// SendStateUpdates). Every call that makes time pass takes the time as an
+// already validated (Create, StateUpdate, Collision, the weapon messages
+// OwnerStartFiring/OwnerStopFiring/OwnerStopFiringAt/SetPhaserLevel/
+// PulseFired/TorpedoFired, SelfDestruct, the owner's controls) and with
+// the game tick (Tick, then SendStateUpdates). Every call that makes time pass takes the time as an
 // argument; the world never reads the wall clock. What the world has to
 // say goes out through the Host the engine implements, the way
 // dragonfly's world talks to its viewers: events for missions and plugins
@@ -35,18 +36,35 @@
 // announces them with ObjCreate 0x02. It flies them (MoveTo, Face,
 // SetSpeed) and fires their weapons (FireAt) each tick within the class's
 // data: turn rate, speed, acceleration, phaser charge, torpedo reload and
-// ammunition. Their shots go to the players as a stock owner's BeamFire and
-// TorpedoFire would and through the same weapon model as a player's. What
-// a ship should do — its AI — is the mission's business.
+// ammunition. Their fire goes to the players as a stock owner's would
+// (StartFiring 0x07 for phasers, PulseFire 0x1A per bolt, TorpedoFire 0x19
+// per torpedo) and through the same weapon model as a player's. What a ship
+// should do — its AI — is the mission's business.
+//
+// # Combat
+//
+// Every modelled ship carries the host's copy of its weapon systems, as
+// every stock peer does (simulation.md 5.5): phaser systems with their
+// target lists and levels, whose banks start, run and drain beams each
+// tick; pulse cannons and torpedo tubes whose bolts and torpedoes fly as
+// projectiles and hit the first ship on their path. Every hit goes
+// through one pipeline in the stock order (damage.go): the shield facing
+// the shot enters through, then the hull and the subsystems in the hit's
+// footprint, once each. The constants the code cannot show are in
+// constants.go, each with its source.
 //
 // # Files
 //
 // objects.go (objects, creation, removal), state.go (movement and the
 // host's StateUpdates), sim.go (the tick: repair, shields, power),
-// damage.go (shields and the damage distributor), collision.go,
-// weapons.go (WeaponModel and the data-file model), death.go (the death
+// constants.go (the combat constants and their sources), geometry.go
+// (ship frames, the approximate hull and where a shot lands), damage.go
+// (the hit pipeline: shields, hull, footprint), collision.go, arms.go
+// (every ship's weapon systems), beams.go (phaser beams), projectiles.go
+// (torpedoes and bolts in flight), weapons.go (the players' weapon
+// messages), modifiers.go (custom-rule factors), death.go (the death
 // sequence and self-destruct), controls.go (subsystem power, repair
 // priority, torpedo type), integrity.go (ship integrity hashes),
 // hostships.go (host-created ships: ids, ObjCreate, removal), hostmove.go
-// (flying them) and hostweapons.go (their weapon systems).
+// (flying them) and hostweapons.go (their orders to fire).
 package world

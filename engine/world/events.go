@@ -39,6 +39,14 @@ type ShipDestroyed struct {
 	KillerID int
 	Cause    DeathCause
 	Lifetime float32
+	// Weapon is the object id of the weapon that dealt the lethal damage
+	// (a phaser bank, pulse cannon or torpedo tube; 0 for none),
+	// WeaponName its subsystem name and Kind what dealt it: phaser, pulse,
+	// torpedo, collision or self_destruct ("" for none: a mission's
+	// destruction of a host ship).
+	Weapon     int32
+	WeaponName string
+	Kind       WeaponKind
 }
 
 // ObjectDestroyed: the object is gone (deleted after its explosion, its
@@ -46,15 +54,23 @@ type ShipDestroyed struct {
 type ObjectDestroyed struct{ Object *Object }
 
 // WeaponHit is one weapon hit the host damage model applied
-// (missions.md 3.4): ShooterID is the firing player's id (0 for AI),
-// Damage the amount, HullHit whether it reached the hull.
+// (missions.md 3.4, simulation.md 5.5): one torpedo or bolt impact, or one
+// quantum of a beam. ShooterID is the firing player's id (0 for a host
+// ship), Damage the amount before shields, Absorbed what the shield
+// facing took, HullHit whether the hull lost condition.
 type WeaponHit struct {
 	ShooterID int
 	// Shooter is the firing ship (a player's or a host ship).
-	Shooter *Object
-	Target  *Object
-	Damage  float64
-	HullHit bool
+	Shooter  *Object
+	Target   *Object
+	Damage   float64
+	Absorbed float64
+	HullHit  bool
+	// Weapon is the object id of the firing bank, cannon or tube,
+	// WeaponName its subsystem name and Kind phaser, pulse or torpedo.
+	Weapon     int32
+	WeaponName string
+	Kind       WeaponKind
 }
 
 // ShipDamaged: a ship took damage from a weapon hit or a collision.

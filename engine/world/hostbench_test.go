@@ -9,7 +9,8 @@ import (
 
 // BenchmarkHostShips measures one game tick of the world with 32 host
 // ships and 16 players: the AI ships fly at the players and fire every
-// weapon that bears (movement, charge, target choice, BeamFire and
+// weapon that bears (movement, charge, target choice, StartFiring,
+// beams, PulseFire and
 // TorpedoFire to everyone, damage), then the host's StateUpdates for 48
 // ships × 16 viewers are built (and dropped). Player ships that die are
 // respawned between ticks, off the clock, so the load stays steady.

@@ -173,13 +173,14 @@ func (o *Object) axes() (fwd, up [3]float32, ok bool) {
 	return [3]float32{fx, fy, fz}, [3]float32{ux, uy, uz}, true
 }
 
-// pos is where the world places a ship: exact for a host ship, the owner's
-// last absolute position for a player's.
+// pos is where the world places a ship: exact for a host ship; for a
+// player's, the owner's last absolute position plus the last delta sent
+// from it (StateUpdate flag 0x02, opcodes.md 3.3), as a client places it.
 func (o *Object) pos() [3]float32 {
 	if o.host != nil {
 		return o.host.move.pos
 	}
-	return o.state.pos
+	return add3(o.state.pos, o.state.offset)
 }
 
 // moveTick flies a host ship for dt seconds.

@@ -62,7 +62,6 @@ type hostShip struct {
 	team        int
 	noCollision bool
 	move        hostMove
-	weapons     []weaponSystem
 }
 
 // HostOwned reports whether the host created the object (a host ship).
@@ -137,7 +136,6 @@ func (w *World) PrepareHostShip(spec HostShipSpec, slotTaken func(int) bool) (*O
 	o.Create = cw.Bytes()
 	fwd, up := quatAxes(q)
 	o.host.move.init(c, spec.Position, fwd, up)
-	o.host.weapons = newWeaponSystems(c)
 	return o, nil
 }
 
@@ -154,7 +152,7 @@ func (w *World) AddHostShip(now time.Time, o *Object) error {
 	}
 	w.initSim(o)
 	o.host.move.publish(o, now, true)
-	w.objects[o.ID] = o
+	w.add(o)
 	w.hostCount++
 	w.buf = append(w.buf[:0], o.Create...)
 	w.broadcast()
@@ -240,7 +238,7 @@ func (w *World) DestroyHostShip(now time.Time, o *Object) {
 
 // Radius returns the ship's bounding radius estimate (BoundingRadius), 0
 // for an object without a model.
-func (o *Object) Radius() float32 { return o.sim.radius }
+func (o *Object) Radius() float32 { return o.sim.shape.radius }
 
 // LocationFree reports whether a sphere of radius r at pos touches no live
 // ship's bounding sphere: the stock IsLocationEmpty the Mission5 placement
@@ -250,7 +248,7 @@ func (w *World) LocationFree(pos [3]float32, r float32) bool {
 		if !o.IsShip() || !o.Alive() || !o.state.hasPos {
 			continue
 		}
-		if norm(sub3(o.pos(), pos)) < r+o.sim.radius {
+		if norm(sub3(o.pos(), pos)) < r+o.sim.shape.radius {
 			return false
 		}
 	}

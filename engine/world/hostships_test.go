@@ -119,28 +119,40 @@ func TestHostShipDamageAndDeath(t *testing.T) {
 	b.on(EvWeaponHit, func(e Event) { hits = append(hits, e.(*WeaponHit)) })
 	b.on(EvShipDamaged, func(e Event) { damaged = append(damaged, e.(*ShipDamaged)) })
 	b.on(EvShipDestroyed, func(e Event) { deaths = append(deaths, e.(*ShipDestroyed)) })
-	c := b.w.Object(shipA).Model.Class()
-	bank, _ := c.SubsystemIndex("Dorsal Phaser 2") // forward
-	beam := codec.BeamFire{BeamID: b.w.Object(shipA).Model.SubsystemID(bank), Info: 2, Dir: codec.Dir3{0, 127, 0}, Flags: 3, Target: g.ID}.AppendTo(nil)
-	b.fire(0, beam)
-	if len(hits) != 1 || hits[0].Target != g || hits[0].ShooterID != 2 || hits[0].Shooter.ID != shipA || len(damaged) != 1 || damaged[0].AttackerID != 2 {
+	phasers := systemID(t, b.w.Object(shipA), "Phasers")
+	b.fire(0, startFiring(phasers, g.ID))
+	b.tick(1500 * time.Millisecond) // the first quantum lands 1.156 s after the start
+	if len(hits) == 0 || hits[0].Target != g || hits[0].ShooterID != 2 || hits[0].Shooter.ID != shipA || len(damaged) != len(hits) || damaged[0].AttackerID != 2 {
 		t.Fatalf("hits %+v damaged %+v", hits, damaged)
 	}
 	if g.Shields() == fullShields(g) {
 		t.Fatal("no shield damage")
 	}
 	// The player's collision report damages both ships.
-	b.advance(1100 * time.Millisecond)
-	shields := g.Shields()
-	if err := b.collide(0, collisionMsg(g.ID, shipA, 60, codec.CollisionContact{Dir: codec.Dir3{0, 127, 0}, Dist: 200})); err != nil {
+	b.fire(0, codec.SubsystemEvent{Op: codec.OpStopFiring, Code: codec.EventStopFiringNet, Dst: phasers}.AppendTo(nil))
+	n := len(damaged)
+	gBefore := make([]float32, len(g.Model.Class().Subsystems))
+	for i := range gBefore {
+		gBefore[i] = g.Model.Condition(i)
+	}
+	// Struck astern, so the Sovereign's phasers (on the bow, 1,000 points
+	// each) are out of the footprint.
+	if err := b.collide(0, collisionMsg(g.ID, shipA, 60, codec.CollisionContact{Dir: codec.Dir3{0, -127, 0}, Dist: 200})); err != nil {
 		t.Fatal(err)
 	}
-	if len(damaged) != 3 || damaged[1].Ship.ID != shipA || damaged[2].Ship != g || damaged[2].Cause != CauseCollision || g.Shields() == shields {
-		t.Fatalf("collision damage %+v", damaged[1:])
+	if len(damaged) != n+2 || damaged[n].Ship.ID != shipA || damaged[n+1].Ship != g || damaged[n+1].Cause != CauseCollision {
+		t.Fatalf("collision damage %+v", damaged[n:])
 	}
-	for i := 0; g.Alive() && i < 200; i++ {
-		b.advance(600 * time.Millisecond)
-		b.fire(0, beam)
+	changed := false
+	for i := range gBefore {
+		changed = changed || g.Model.Condition(i) < gBefore[i]
+	}
+	if !changed {
+		t.Fatal("the Galor took no collision damage")
+	}
+	b.fire(0, startFiring(phasers, g.ID))
+	for i := 0; g.Alive() && i < 3000; i++ {
+		b.advance(100 * time.Millisecond)
 	}
 	if g.Alive() || len(deaths) != 1 || deaths[0].Victim != g || deaths[0].Cause != CauseWeapon || deaths[0].KillerID != 2 {
 		t.Fatalf("galor alive %v, deaths %+v", g.Alive(), *deaths[0])
@@ -162,7 +174,6 @@ func TestHostShipDamageAndDeath(t *testing.T) {
 	// Without collision damage the host ship is untouched.
 	sb := b.hostShip(starbaseSpec())
 	b.move(0, shipA, [3]float32{10, 20, 250}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127})
-	before := b.w.Object(shipA).Model.Hull()
 	for range 3 {
 		b.advance(1100 * time.Millisecond)
 		_ = b.collide(0, collisionMsg(sb.ID, shipA, 40000, codec.CollisionContact{Dir: codec.Dir3{0, 0, -127}, Dist: 200}))
@@ -170,7 +181,7 @@ func TestHostShipDamageAndDeath(t *testing.T) {
 	if sb.Model.Hull() != sb.Model.Class().Subsystems[sb.Model.Class().Hull].MaxCondition {
 		t.Fatal("starbase took collision damage")
 	}
-	if p := b.w.Object(shipA); p.Model.Hull() >= before && p.Shields() == fullShields(p) {
+	if p := b.w.Object(shipA); !damagedAny(p) {
 		t.Fatal("the player's ship took nothing")
 	}
 }

@@ -10,133 +10,62 @@ import (
 	"github.com/bcserver/bcserver/engine/ships"
 )
 
-// The host fires its own ships' weapons the way a stock weapon system does
-// (simulation.md 3.6, 5.5): a target list in insertion order that
-// FireAt appends to, and every tick each bank tries its current target
-// first, then the list in order, firing at the first it can hit when its
-// charge (beams, pulse cannons) or load (torpedo tubes) allows. A
-// single-fire system — the Mission5 starbase's phasers — beams from one
-// bank at a time, handing on in bank order. Each shot goes to every player
-// as the stock owner's message would (BeamFire 0x1A, TorpedoFire 0x19) and
-// through the weapon model like a player's shot.
-
-// Weapon groups name a ship's weapon systems to FireAt and StopFiring.
-const (
-	GroupPhasers   = "phasers"
-	GroupTorpedoes = "torpedoes"
-	GroupPulse     = "pulse"
-)
-
-// Weapon constants. The data leaves these open; the values are chosen
-// where each is used.
-const (
-	// systemDisabled is a weapon system container's disabled fraction:
-	// containers are not in subsystems.json; the starbase's Phasers
-	// system has 0.75 (simulation.md 3.6), as every stock bank does.
-	systemDisabled float32 = 0.75
-	// pulseCost is the charge one pulse bolt costs at the medium setting
-	// (simulation.md 5.5).
-	pulseCost float32 = 1
-	// tubeCone is how far off a tube's direction a guided torpedo may be
-	// launched (radians); dumbfireCone for a dumb-fire tube.
-	tubeCone     = math.Pi / 2
-	dumbfireCone = 0.35
-	// shotInfo is the byte after the weapon id in 0x19/0x1A (+0x14C of the
-	// fired object; 0x02 is what stock captures show, opcodes.md 6).
-	shotInfo = 0x02
-)
-
-// weaponSystem is one weapon system of a host ship and its banks (phaser
-// banks, pulse cannons or torpedo tubes).
-type weaponSystem struct {
-	entry, sub int
-	kind       ships.Kind
-	group      string
-	singleFire bool
-	firing     bool
-	targets    []int32
-	last       int // the bank that fired last: a pass starts there
-	banks      []weaponBank
-	nextLaunch time.Time
-	ammo       []int // torpedoes left per ammo type
-	ammoType   int
-}
-
-type weaponBank struct {
-	sub     int
-	charge  float32
-	beaming bool    // a phaser beam is on
-	target  int32   // the bank's current target
-	loaded  int     // a tube's torpedoes ready
-	reload  float32 // seconds until the tube's next torpedo is ready
-}
-
-func newWeaponSystems(c *ships.Class) []weaponSystem {
-	var out []weaponSystem
-	for e := range c.Entries {
-		en := &c.Entries[e]
-		s := weaponSystem{entry: e, sub: en.Subsystem, kind: en.Kind}
-		switch en.Kind {
-		case ships.KindPhaserSystem:
-			s.group = GroupPhasers
-		case ships.KindPulseSystem:
-			s.group = GroupPulse
-		case ships.KindTorpedoSystem:
-			s.group = GroupTorpedoes
-			for _, a := range c.TorpedoAmmo {
-				s.ammo = append(s.ammo, a.MaxTorpedoes)
-			}
-		default:
-			continue
-		}
-		for i := en.Subsystem + 1; i <= en.Subsystem+en.Children; i++ {
-			d := c.Subsystems[i].Data
-			if d == nil {
-				continue
-			}
-			b := weaponBank{sub: i, charge: d.MaxCharge, loaded: d.MaxReady}
-			s.banks = append(s.banks, b)
-		}
-		if len(s.banks) > 0 {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func groupMatches(s *weaponSystem, group string) bool { return group == "" || s.group == group }
+// A host ship's weapons are the same systems every ship has (arms.go); the
+// host only gives the orders a stock AI gives (simulation.md 3.6): FireAt
+// appends a target to a system's list — on a phaser system that is the
+// stock PhaserSystem::StartFiring, which every peer hears as StartFiring
+// 0x07 — and StopFiring empties it (StopFiring 0x08). The phaser banks
+// then beam on every peer, the host's copy included; the host's own
+// cannons and tubes fire bolts (PulseFire 0x1A) and torpedoes
+// (TorpedoFire 0x19) one by one, as a stock owner's would, with firing
+// player 0 (opcodes.md 3.5-3.6, Correction 24).
 
 // ErrNoWeapons is FireAt's answer when the ship has no weapon system of the
 // group asked for.
 var ErrNoWeapons = errors.New("no weapon system of that group")
 
+// Launcher constants the data leaves open.
+const (
+	// tubeCone is how far off a tube's direction a guided torpedo may be
+	// launched (radians); dumbfireCone for a dumb-fire tube.
+	tubeCone     = math.Pi / 2
+	dumbfireCone = 0.35
+)
+
+func groupMatches(s *weaponSystem, group string) bool { return group == "" || s.group == group }
+
 // FireAt adds target to the target list of a host ship's weapon systems of
 // group ("" for all): the stock StartFiring. A system that is disabled or
 // off ignores it, a target already listed is not added twice, and a ship
-// never targets itself.
+// never targets itself. A phaser system tells every player with
+// StartFiring 0x07 naming the system and the target, aimed at its power
+// plant (no offset).
 func (w *World) FireAt(o, target *Object, group string) error {
-	h, err := w.liveHost(o)
-	if err != nil {
+	if _, err := w.liveHost(o); err != nil {
 		return err
 	}
 	if target == nil || target == o || !target.IsShip() {
 		return errors.New("fire at: not a ship to fire at")
 	}
 	found := false
-	for i := range h.weapons {
-		s := &h.weapons[i]
+	for i := range o.sim.arms {
+		s := &o.sim.arms[i]
 		if !groupMatches(s, group) {
 			continue
 		}
 		found = true
-		if w.systemDown(o, s) || containsID(s.targets, target.ID) {
+		if systemDown(o, s) || s.find(target.ID) >= 0 {
 			continue
 		}
 		if len(s.targets) >= maxTargets {
 			return fmt.Errorf("fire at: %d targets already", maxTargets)
 		}
-		s.targets = append(s.targets, target.ID)
-		s.firing = true
+		s.addTarget(o.ID, aimTarget{id: target.ID})
+		if s.kind == ships.KindPhaserSystem {
+			w.buf = codec.StartFiring{Op: codec.OpStartFiring, Code: codec.EventStartFiringNet,
+				Dst: o.Model.SubsystemID(s.sub), Target: target.ID}.AppendTo(w.buf[:0])
+			w.broadcast()
+		}
 	}
 	if !found {
 		return fmt.Errorf("fire at %q: %w", group, ErrNoWeapons)
@@ -144,34 +73,37 @@ func (w *World) FireAt(o, target *Object, group string) error {
 	return nil
 }
 
-// maxTargets bounds a system's target list.
-const maxTargets = 64
-
 // StopFiring empties the target lists of a host ship's weapon systems of
-// group ("" for all) and ends their beams: the stock StopFiring.
+// group ("" for all) and ends their beams: the stock StopFiring, which a
+// phaser system that was firing sends as StopFiring 0x08.
 func (w *World) StopFiring(o *Object, group string) error {
-	h, err := w.liveHost(o)
-	if err != nil {
+	if _, err := w.liveHost(o); err != nil {
 		return err
 	}
-	for i := range h.weapons {
-		if s := &h.weapons[i]; groupMatches(s, group) {
-			s.stop()
+	for i := range o.sim.arms {
+		s := &o.sim.arms[i]
+		if !groupMatches(s, group) {
+			continue
 		}
+		if s.firing && s.kind == ships.KindPhaserSystem {
+			w.buf = codec.SubsystemEvent{Op: codec.OpStopFiring, Code: codec.EventStopFiringNet,
+				Dst: o.Model.SubsystemID(s.sub)}.AppendTo(w.buf[:0])
+			w.broadcast()
+		}
+		w.stopSystem(o, s)
 	}
 	return nil
 }
 
-// SetSingleFire makes a host ship's weapon systems of group fire one bank
-// at a time (the stock SetSingleFire; the FedStarbase hardpoint sets it on
-// its phasers, which the data set does not record).
+// SetSingleFire makes a host ship's weapon systems of group fire one weapon
+// at a time (the hardpoint's SetSingleFire, which the data now records;
+// this overrides it).
 func (w *World) SetSingleFire(o *Object, group string, on bool) error {
-	h, err := w.liveHost(o)
-	if err != nil {
+	if _, err := w.liveHost(o); err != nil {
 		return err
 	}
-	for i := range h.weapons {
-		if s := &h.weapons[i]; groupMatches(s, group) {
+	for i := range o.sim.arms {
+		if s := &o.sim.arms[i]; groupMatches(s, group) {
 			s.singleFire = on
 		}
 	}
@@ -185,27 +117,18 @@ func (o *Object) Targets(group string) []int32 {
 		return nil
 	}
 	var out []int32
-	for i := range o.host.weapons {
-		s := &o.host.weapons[i]
+	for i := range o.sim.arms {
+		s := &o.sim.arms[i]
 		if !groupMatches(s, group) {
 			continue
 		}
-		for _, id := range s.targets {
-			if !containsID(out, id) {
-				out = append(out, id)
+		for _, t := range s.targets {
+			if !containsID(out, t.id) {
+				out = append(out, t.id)
 			}
 		}
 	}
 	return out
-}
-
-func (s *weaponSystem) stop() {
-	s.targets = s.targets[:0]
-	s.firing = false
-	for i := range s.banks {
-		s.banks[i].beaming = false
-		s.banks[i].target = 0
-	}
 }
 
 func containsID(ids []int32, id int32) bool {
@@ -217,156 +140,31 @@ func containsID(ids []int32, id int32) bool {
 	return false
 }
 
-// systemDown reports a weapon system that cannot fire: destroyed, below
-// its disabled fraction, or switched off.
-func (w *World) systemDown(o *Object, s *weaponSystem) bool {
-	m := o.Model
-	if _, on := m.Power(s.entry); !on {
-		return true
+// hostLauncherTick fires a host ship's pulse cannons or torpedo tubes at
+// the targets of their system.
+func (w *World) hostLauncherTick(o *Object, s *weaponSystem) {
+	w.purgeTargets(o, s)
+	if systemDown(o, s) || len(s.targets) == 0 {
+		return
 	}
-	return m.ConditionFraction(s.sub) < systemDisabled
-}
-
-// SubsystemDisabled reports whether subsystem i of a ship is below its
-// disabled fraction (subsystems.json disabled_pct; weapon system
-// containers, which the file does not list, at 0.75) or destroyed.
-func SubsystemDisabled(m *ships.Ship, i int) bool {
-	pct := systemDisabled
-	if d := m.Class().Subsystems[i].Data; d != nil {
-		pct = d.DisabledPct
+	if s.kind == ships.KindTorpedoSystem {
+		w.fireTubes(o, s)
+		return
 	}
-	return m.Condition(i) <= 0 || m.ConditionFraction(i) < pct
-}
-
-// bankDown reports a bank that cannot fire: below its disabled fraction.
-func bankDown(o *Object, b *weaponBank) bool {
-	m := o.Model
-	d := m.Class().Subsystems[b.sub].Data
-	return m.Condition(b.sub) <= 0 || m.ConditionFraction(b.sub) < d.DisabledPct
-}
-
-// weaponTick runs a host ship's weapon systems for dt seconds.
-func (w *World) weaponTick(o *Object, dt float32) {
-	for i := range o.host.weapons {
-		s := &o.host.weapons[i]
-		w.chargeBanks(o, s, dt)
-		if !s.firing {
-			continue
-		}
-		w.purgeTargets(o, s)
-		if w.systemDown(o, s) {
-			for k := range s.banks {
-				s.banks[k].beaming = false
-			}
-			continue
-		}
-		if len(s.targets) == 0 {
-			continue
-		}
-		switch s.kind {
-		case ships.KindPhaserSystem:
-			w.firePhasers(o, s)
-		case ships.KindPulseSystem:
-			for k := range s.banks {
-				if b := &s.banks[k]; b.charge >= w.data(o, b).MinFiringCharge && !bankDown(o, b) {
-					w.tryBank(o, s, k)
-				}
-			}
-		case ships.KindTorpedoSystem:
-			w.fireTubes(o, s)
-		}
-	}
-}
-
-func (w *World) data(o *Object, b *weaponBank) *ships.SubsystemData {
-	return o.Model.Class().Subsystems[b.sub].Data
-}
-
-// chargeBanks drains the beaming phasers, recharges the others (scaled by
-// the bank's condition, simulation.md 5.5) and reloads the tubes.
-func (w *World) chargeBanks(o *Object, s *weaponSystem, dt float32) {
-	m := o.Model
 	for k := range s.banks {
 		b := &s.banks[k]
-		d := w.data(o, b)
-		switch {
-		case s.kind == ships.KindTorpedoSystem:
-			if b.loaded >= d.MaxReady || s.ammoLeft() <= s.loadedTubes() {
-				b.reload = d.ReloadDelay
-				continue
-			}
-			b.reload -= dt * m.ConditionFraction(b.sub)
-			if b.reload <= 0 {
-				b.loaded++
-				b.reload = d.ReloadDelay
-			}
-		case b.beaming:
-			b.charge -= d.DischargeRate * dt
-			if b.charge <= 0 {
-				b.charge, b.beaming, b.target = 0, false, 0
-			}
-		default:
-			b.charge = min(d.MaxCharge, b.charge+d.RechargeRate*m.ConditionFraction(b.sub)*dt)
+		d := bankData(o, b)
+		// CooldownTime is where the engine applies it is not traced
+		// (simulation.md 5.5); a host cannon waits that long between bolts.
+		if b.charge < d.MinFiringCharge || bankDown(o, b) ||
+			!b.lastShot.IsZero() && w.now.Sub(b.lastShot).Seconds() < float64(d.CooldownTime) {
+			continue
 		}
-	}
-}
-
-// ammoLeft is the selected ammo type's torpedoes not yet fired (the
-// loaded ones included).
-func (s *weaponSystem) ammoLeft() int {
-	if s.ammoType < 0 || s.ammoType >= len(s.ammo) {
-		return 0
-	}
-	return s.ammo[s.ammoType]
-}
-
-// loadedTubes counts the torpedoes loaded in the system's tubes.
-func (s *weaponSystem) loadedTubes() int {
-	n := 0
-	for i := range s.banks {
-		n += s.banks[i].loaded
-	}
-	return n
-}
-
-// purgeTargets drops targets that are gone or dead (simulation.md 3.6:
-// FUN_00584cc0) and ends beams at them.
-func (w *World) purgeTargets(o *Object, s *weaponSystem) {
-	keep := s.targets[:0]
-	for _, id := range s.targets {
-		if t := w.objects[id]; t != nil && t.Alive() {
-			keep = append(keep, id)
-		}
-	}
-	s.targets = keep
-	for k := range s.banks {
-		if b := &s.banks[k]; b.target != 0 && !containsID(s.targets, b.target) {
-			b.target, b.beaming = 0, false
-		}
-	}
-}
-
-// firePhasers runs one pass over the phaser banks: in a single-fire system
-// nothing starts while a beam is on, and the pass starts at the bank that
-// fired last and stops at the first that fires.
-func (w *World) firePhasers(o *Object, s *weaponSystem) {
-	if s.singleFire {
-		for k := range s.banks {
-			if s.banks[k].beaming {
+		if t := w.pickTarget(o, s, b); t != nil {
+			w.fireBolt(o, b, t)
+			if s.singleFire {
 				return
 			}
-		}
-	}
-	n := len(s.banks)
-	start := s.last
-	for j := range n {
-		k := (start + j) % n
-		b := &s.banks[k]
-		if b.beaming || bankDown(o, b) || b.charge < w.data(o, b).MinFiringCharge {
-			continue
-		}
-		if w.tryBank(o, s, k) && s.singleFire {
-			return
 		}
 	}
 }
@@ -384,54 +182,45 @@ func (w *World) fireTubes(o *Object, s *weaponSystem) {
 		if b.loaded <= 0 || bankDown(o, b) {
 			continue
 		}
-		if w.tryBank(o, s, k) {
-			d := w.data(o, b)
+		if t := w.pickTarget(o, s, b); t != nil {
+			s.last = k
+			d := bankData(o, b)
 			s.nextLaunch = w.now.Add(time.Duration(float64(d.ImmediateDelay) * float64(time.Second)))
+			w.fireTorpedo(o, s, b, t)
 			return
 		}
 	}
 }
 
-// tryBank fires bank k at its current target or, failing that, the first
-// listed target it can hit; it reports whether it fired.
-func (w *World) tryBank(o *Object, s *weaponSystem, k int) bool {
-	b := &s.banks[k]
-	var target *Object
-	if b.target != 0 {
-		if t := w.objects[b.target]; t != nil && w.canHit(o, s, b, t) {
-			target = t
+// pickTarget returns the weapon's current target if it can still hit it,
+// else the first listed target it can hit, or nil.
+func (w *World) pickTarget(o *Object, s *weaponSystem, b *weaponBank) *Object {
+	if x := w.objects[b.target]; x != nil && s.find(b.target) >= 0 && w.launcherCanHit(o, s, b, x) {
+		return x
+	}
+	for _, t := range s.targets {
+		if x := w.objects[t.id]; x != nil && w.launcherCanHit(o, s, b, x) {
+			b.target = x.ID
+			return x
 		}
 	}
-	for _, id := range s.targets {
-		if target != nil {
-			break
-		}
-		if t := w.objects[id]; t != nil && w.canHit(o, s, b, t) {
-			target = t
-		}
-	}
-	if target == nil {
-		return false
-	}
-	b.target = target.ID
-	s.last = k
-	w.shoot(o, s, b, target)
-	return true
+	return nil
 }
 
-// canHit checks range and firing arc (or a tube's cone) from the ship's
-// centre. A cloaked ship cannot be hit: stock AI refuses to target a fully
-// cloaked ship (simulation.md 5.6).
-func (w *World) canHit(o *Object, s *weaponSystem, b *weaponBank, t *Object) bool {
-	if !t.Alive() || !t.state.hasPos || t.Cloaked() {
+// launcherCanHit checks a cannon's or tube's reach and arc (a tube's cone
+// about its direction). A cannon reaches what its bolt can fly to within
+// its lifetime [code: FUN_00575610]; a torpedo what it can fly to while it
+// homes. A cloaked ship cannot be targeted (simulation.md 5.6).
+func (w *World) launcherCanHit(o *Object, s *weaponSystem, b *weaponBank, x *Object) bool {
+	if !x.Alive() || x.Model == nil || x.Cloaked() || !x.state.hasPos && x.host == nil {
 		return false
 	}
-	d := w.data(o, b)
-	delta := sub3(t.pos(), o.pos())
+	d := bankData(o, b)
+	delta := sub3(x.pos(), weaponPos(o, b))
 	dist := norm(delta)
 	if s.kind == ships.KindTorpedoSystem {
 		proj, ok := w.ships.Projectile(torpedoFor(o.Model.Class(), s.ammoType))
-		if !ok || dist > torpedoReach(proj) {
+		if !ok || dist > proj.LaunchSpeed*max(proj.GuidanceLifetime, proj.Lifetime, 6) {
 			return false
 		}
 		cone := tubeCone
@@ -441,43 +230,83 @@ func (w *World) canHit(o *Object, s *weaponSystem, b *weaponBank, t *Object) boo
 		v := unit3(toLocal(o, delta), d.Direction)
 		return math.Acos(float64(max(-1, min(1, dot3(v, unit3(d.Direction, [3]float32{0, 1, 0})))))) <= cone
 	}
-	return dist <= beamReach*d.MaxDamageDistance && inArc(o, d, delta, 0)
+	proj, ok := w.ships.ProjectileByStem(d.Projectile)
+	if !ok {
+		return false
+	}
+	life := proj.Lifetime
+	if life <= 0 {
+		life = defaultBoltLifetime
+	}
+	return dist <= proj.LaunchSpeed*life && inArc(o, d, delta, 0)
 }
 
-// shoot sends the bank's fire message and runs the weapon model on it.
-func (w *World) shoot(o *Object, s *weaponSystem, b *weaponBank, t *Object) {
-	m := o.Model
-	dir := unit3(sub3(t.pos(), o.pos()), [3]float32{0, 1, 0})
-	op := byte(codec.OpBeamFire)
-	var aim *[3]float32
-	switch s.kind {
-	case ships.KindPhaserSystem:
-		b.beaming = true
-		w.buf = codec.BeamFire{BeamID: m.SubsystemID(b.sub), Info: shotInfo, Dir: codec.NewDir3(dir[0], dir[1], dir[2]),
-			Flags: codec.BeamArg | codec.BeamHasTarget, Target: t.ID}.AppendTo(w.buf[:0])
-	case ships.KindPulseSystem, ships.KindTorpedoSystem:
-		op = codec.OpTorpedoFire
-		pt := pointToward(t, o.pos())
-		sp := codec.NewScaledPoint(pt, t.sim.radius)
-		w.aim = sp.Vector(t.sim.radius)
-		aim = &w.aim
-		if s.kind == ships.KindPulseSystem {
-			b.charge -= pulseCost
-		} else {
-			b.loaded--
-			s.ammo[s.ammoType]--
-		}
-		w.buf = codec.TorpedoFire{TubeID: m.SubsystemID(b.sub), Projectile: shotInfo, Flags: codec.TorpedoArg,
-			Dir: codec.NewDir3(dir[0], dir[1], dir[2]), Target: t.ID, Point: sp}.AppendTo(w.buf[:0])
-	}
-	w.broadcast()
-	if w.weapons == nil {
-		return
-	}
-	hit, ok := w.weapons.Fire(w, Shot{Ship: o, Opcode: op, Weapon: b.sub, Target: t, Aim: aim, Ammo: s.ammoType})
+// fireBolt fires one bolt of a host cannon at x: PulseFire 0x1A to every
+// player, and the bolt into the host's own flight.
+func (w *World) fireBolt(o *Object, b *weaponBank, x *Object) {
+	d := bankData(o, b)
+	proj, ok := w.ships.ProjectileByStem(d.Projectile)
 	if !ok {
-		w.stats.WeaponRejected.Add(1)
 		return
 	}
-	w.deliver(0, o, t, hit)
+	from := weaponPos(o, b)
+	dir := lead(from, x, proj.LaunchSpeed)
+	b.charge -= d.DischargeRate * pulseCostFactor[LevelMed]
+	b.lastShot = w.now
+	id := o.Model.SubsystemID(b.sub)
+	w.buf = codec.PulseFire{CannonID: id, Dir: codec.NewDir3(dir[0], dir[1], dir[2]),
+		Flags: codec.PulseHasTarget, Target: x.ID}.AppendTo(w.buf[:0])
+	w.broadcast()
+	w.launch(o, b, weaponRef{id: id, sub: b.sub, kind: KindPulse}, 0, proj, proj.Damage*pulseDamageScale[LevelMed], dir, x.ID, nil)
+}
+
+// fireTorpedo launches one torpedo of a host tube at x, aimed at the point
+// of x facing the tube: TorpedoFire 0x19 to every player, and the torpedo
+// into the host's own flight.
+func (w *World) fireTorpedo(o *Object, s *weaponSystem, b *weaponBank, x *Object) {
+	proj, ok := w.ships.Projectile(torpedoFor(o.Model.Class(), s.ammoType))
+	if !ok {
+		return
+	}
+	b.loaded--
+	s.ammo[s.ammoType]--
+	b.lastShot = w.now
+	from := weaponPos(o, b)
+	dir := unit3(sub3(x.pos(), from), [3]float32{0, 1, 0})
+	pt := pointToward(x, from)
+	sp := codec.NewScaledPoint(pt, x.sim.shape.radius)
+	aim := sp.Vector(x.sim.shape.radius)
+	id := o.Model.SubsystemID(b.sub)
+	w.buf = codec.TorpedoFire{TubeID: id, Flags: codec.TorpedoArg, Dir: codec.NewDir3(dir[0], dir[1], dir[2]),
+		Target: x.ID, Point: sp}.AppendTo(w.buf[:0])
+	w.broadcast()
+	w.launch(o, b, weaponRef{id: id, sub: b.sub, kind: KindTorpedo}, 0, proj, proj.Damage, dir, x.ID, &aim)
+}
+
+// lead returns the direction a straight bolt at speed must take from from
+// to meet x if x keeps its velocity; toward x's position when it cannot.
+func lead(from [3]float32, x *Object, speed float32) [3]float32 {
+	rel := sub3(x.pos(), from)
+	v := x.Velocity()
+	// |rel + v t| = speed t
+	a := dot3(v, v) - speed*speed
+	bq := 2 * dot3(rel, v)
+	c := dot3(rel, rel)
+	t := float32(-1)
+	if math.Abs(float64(a)) < 1e-6 {
+		if bq != 0 {
+			t = -c / bq
+		}
+	} else if disc := bq*bq - 4*a*c; disc >= 0 {
+		sq := float32(math.Sqrt(float64(disc)))
+		t1, t2 := (-bq-sq)/(2*a), (-bq+sq)/(2*a)
+		t = min(t1, t2)
+		if t < 0 {
+			t = max(t1, t2)
+		}
+	}
+	if t > 0 {
+		rel = add3(rel, scale3(v, t))
+	}
+	return unit3(rel, [3]float32{0, 1, 0})
 }

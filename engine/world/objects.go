@@ -1,7 +1,9 @@
 package world
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
@@ -34,6 +36,7 @@ type Object struct {
 	// non-ships).
 	Model *ships.Ship
 
+	mods  *Modifiers // nil: stock play
 	state moveState
 	views []viewEntry
 	sim   simState
@@ -99,12 +102,14 @@ func (w *World) Create(now time.Time, owner *Owner, payload []byte) (*Object, er
 		w.keepTorpedo(owner, o.ID)
 	}
 	if o.IsShip() {
+		var tail []byte
 		if full, err := codec.DecodeObjCreate(payload); err == nil {
 			o.Species = int(full.Ship.Species)
 			o.Name = string(full.Ship.Name)
 			o.Set = string(full.Ship.Set)
 			o.state.pos = full.Ship.Position
 			o.state.hasPos = true
+			tail = full.Ship.Tail
 		}
 		if w.ships != nil {
 			if model, ok := w.ships.NewShip(o.Species, o.ID); ok {
@@ -116,16 +121,42 @@ func (w *World) Create(now time.Time, owner *Owner, payload []byte) (*Object, er
 			}
 		}
 		w.initSim(o)
+		if o.Model != nil {
+			// The tail carries each phaser system's level (simulation.md
+			// 3.4); 0x12 changes it later.
+			// The torpedo type is the owner's last TorpedoTypeChange.
+			lv, ok := ships.TailPhaserLevel(o.Model.Class(), tail)
+			for k := range o.sim.arms {
+				switch s := &o.sim.arms[k]; s.kind {
+				case ships.KindPhaserSystem:
+					if ok && lv <= LevelHigh {
+						s.level = int(lv)
+					}
+				case ships.KindTorpedoSystem:
+					s.ammoType = owner.torpedoType
+				}
+			}
+		}
 		if prev := w.ShipOf(owner); prev != nil && prev.ID != o.ID {
 			w.remove(prev)
 		}
 		owner.ShipID = o.ID
 	}
-	w.objects[o.ID] = o
+	w.add(o)
 	if o.IsShip() {
 		w.host.Emit(&ShipCreated{Ship: o})
 	}
 	return o, nil
+}
+
+// add makes an object live; a modelled ship joins the fleet in id order.
+func (w *World) add(o *Object) {
+	w.objects[o.ID] = o
+	if o.Model == nil {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(w.fleet, o.ID, func(x *Object, id int32) int { return cmp.Compare(x.ID, id) })
+	w.fleet = slices.Insert(w.fleet, i, o)
 }
 
 // keepTorpedo books a new torpedo object of owner, forgetting the owner's
@@ -182,6 +213,9 @@ func (w *World) remove(o *Object) {
 		return
 	}
 	delete(w.objects, o.ID)
+	if i := slices.Index(w.fleet, o); i >= 0 {
+		w.fleet = slices.Delete(w.fleet, i, i+1)
+	}
 	if o.host != nil {
 		w.hostCount--
 	}

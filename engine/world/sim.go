@@ -1,7 +1,6 @@
 package world
 
 import (
-	"math"
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
@@ -29,18 +28,16 @@ const (
 // and power the ships.Ship model keeps.
 type simState struct {
 	shields     [6]float32
+	shieldClock time.Duration // game time toward the next regeneration step
 	dead        bool
 	diedAt      time.Time
 	lifetime    time.Duration
 	repair      []int // queued subsystem indices, active ones first
 	lastPower   time.Time
 	lastTick    time.Time
-	radius      float32 // bounding radius estimate, model units
+	shape       shape // the class's approximate geometry (geometry.go)
 	hashChecked bool
-	lastFire    map[int]time.Time // per weapon subsystem, for the weapon model's rate check
-	// efficiency is the share of the consumers' demand the power system
-	// met in its last second (1 = everything); shields recharge by it.
-	efficiency float32
+	arms        []weaponSystem
 }
 
 // initSim prepares a new ship's simulation state.
@@ -54,86 +51,80 @@ func (w *World) initSim(o *Object) {
 			o.sim.shields[i] = c.ShieldHP[i]
 		}
 	}
-	o.sim.radius = boundingRadius(c)
-	o.sim.lastFire = make(map[int]time.Time)
-	o.sim.efficiency = 1
+	o.sim.shape = shapeOf(c)
+	o.sim.arms = newArms(c)
 	o.sim.lastPower = w.now
 	o.sim.lastTick = w.now
 }
 
-// BoundingRadius estimates a class's bounding radius in world units from
-// its subsystems: the data set has no bounding radius (data/README.md
-// caveats), and every subsystem lies inside the hull.
-func BoundingRadius(c *ships.Class) float32 { return boundingRadius(c) }
-
-func boundingRadius(c *ships.Class) float32 {
-	var r float32 = 1
-	for i := range c.Subsystems {
-		if d := c.Subsystems[i].Data; d != nil {
-			r = max(r, norm(d.Position)+d.Radius)
-		}
-	}
-	return r
-}
-
-func norm(v [3]float32) float32 {
-	return float32(math.Sqrt(float64(v[0]*v[0] + v[1]*v[1] + v[2]*v[2])))
-}
-
-func sub3(a, b [3]float32) [3]float32 { return [3]float32{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
-
-// Tick advances every ship's simulation to now (one game tick): repair,
-// shield recharge, the power system every second of game time, the host
-// ships' movement and weapons, and the removal of wrecks whose explosion
-// is over. Each ship measures the time since its last step itself.
+// Tick advances every ship's simulation to now (one game tick), in object
+// id order: repair, shields, the power system every second of game time,
+// a host ship's movement, every ship's weapon systems and beams, and the
+// removal of wrecks whose explosion is over; then the projectiles in
+// flight. Each ship measures the time since its last step itself.
 func (w *World) Tick(now time.Time) {
-	w.now = now
-	for _, o := range w.objects { // removing the current entry while ranging is safe
-		if o.Model == nil {
-			continue
-		}
+	dt := now.Sub(w.tickAt)
+	w.now, w.tickAt = now, now
+	for i := 0; i < len(w.fleet); i++ {
+		o := w.fleet[i]
 		st := &o.sim
 		if st.dead {
 			if now.Sub(st.diedAt) >= st.lifetime {
-				w.remove(o)
+				w.remove(o) // takes o out of w.fleet
+				i--
 			}
 			continue
 		}
-		dt := now.Sub(st.lastTick)
+		step := now.Sub(st.lastTick)
 		st.lastTick = now
-		if dt <= 0 {
+		if step <= 0 {
 			continue
 		}
-		w.repairTick(o, float32(dt.Seconds()))
-		shieldTick(o, float32(dt.Seconds()))
+		secs := float32(step.Seconds())
+		w.repairTick(o, secs)
+		shieldTick(o, step)
 		for now.Sub(st.lastPower) >= powerPeriod {
 			st.lastPower = st.lastPower.Add(powerPeriod)
-			st.efficiency = powerTick(o.Model)
+			powerTick(o.Model)
 		}
 		if o.host != nil {
-			w.moveTick(o, float32(dt.Seconds()))
-			w.weaponTick(o, float32(dt.Seconds()))
+			w.moveTick(o, secs)
 		}
+		w.armsTick(o, secs)
+	}
+	if dt > 0 {
+		w.projectileTick(float32(dt.Seconds()))
 	}
 }
 
-// shieldTick recharges the facings at the class rate scaled by the shield
-// generator's condition. A generator below its disabled percentage holds
-// every facing at 0 (simulation.md 5.5): no shields at all until it is
-// repaired.
-func shieldTick(o *Object, dt float32) {
+// shieldTick regenerates the facings in the stock steps (simulation.md
+// 5.5): every shieldStep of game time each facing regains shieldStepGain
+// × its hardpoint rate × the generator's condition, up to its maximum, the
+// same at any power setting [measured §5.3 S5]. A generator below its
+// disabled percentage holds every facing at 0; one switched off, or a
+// cloaked ship's, keeps its facings as they are and regains nothing.
+func shieldTick(o *Object, dt time.Duration) {
 	c := o.Model.Class()
-	gen := o.sim.efficiency
-	if c.ShieldGenerator >= 0 {
-		if SubsystemDisabled(o.Model, c.ShieldGenerator) {
+	gen := float32(1)
+	if g := c.ShieldGenerator; g >= 0 {
+		if SubsystemDisabled(o.Model, g) {
 			o.sim.shields = [6]float32{}
+			o.sim.shieldClock = 0
 			return
 		}
-		gen *= o.Model.ConditionFraction(c.ShieldGenerator)
+		gen = o.Model.ConditionFraction(g)
 	}
-	for i := range o.sim.shields {
-		if i < len(c.ShieldHP) && i < len(c.ShieldRecharge) {
-			o.sim.shields[i] = min(c.ShieldHP[i], o.sim.shields[i]+c.ShieldRecharge[i]*gen*dt)
+	if !shieldsUp(o) {
+		o.sim.shieldClock = 0
+		return
+	}
+	o.sim.shieldClock += dt
+	for o.sim.shieldClock >= shieldStep {
+		o.sim.shieldClock -= shieldStep
+		for i := range o.sim.shields {
+			if i < len(c.ShieldHP) && i < len(c.ShieldRecharge) {
+				o.sim.shields[i] = min(c.ShieldHP[i], o.sim.shields[i]+c.ShieldRecharge[i]*shieldStepGain*gen*o.mod(recharge))
+			}
 		}
 	}
 }
@@ -142,7 +133,7 @@ func shieldTick(o *Object, dt float32) {
 // reactor charges the main battery, then the backup; consumers draw through
 // the conduits and, when short, each gets the same fraction of its demand,
 // which powerTick returns. The battery levels reach the wire (0x20 power
-// entry); the fraction scales the shield recharge.
+// entry).
 func powerTick(s *ships.Ship) float32 {
 	c := s.Class()
 	if c.PowerEntry < 0 {
@@ -198,7 +189,7 @@ func (w *World) repairTick(o *Object, dt float32) {
 	if teams <= 0 {
 		teams = 1
 	}
-	pool := points * frac * dt
+	pool := points * frac * dt * o.mod(repairRate)
 	active := min(len(st.repair), teams)
 	share := pool / float32(active)
 	for k := 0; k < active && k < len(st.repair); {

@@ -19,6 +19,7 @@ type moveState struct {
 	hasPos                 bool
 	pos                    [3]float32
 	delta                  codec.DirMag
+	offset                 [3]float32 // delta decoded: the position is pos + offset
 	fwd, up                codec.Dir3
 	speed                  uint16
 	cloak                  bool
@@ -91,11 +92,15 @@ func (w *World) StateUpdate(now time.Time, owner *Owner, m *codec.StateUpdate) (
 		st.posSeq++
 		// A new absolute position restarts the delta chain.
 		st.hasDelta = false
+		st.offset = [3]float32{}
 		mismatch, ok = w.checkIntegrity(o, m)
 	}
 	if m.Flags&codec.StateDelta != 0 {
 		st.delta, st.hasDelta = m.Delta, true
 		st.deltaSeq++
+		if x, y, z := m.Delta.Vector(); finite(x) && finite(y) && finite(z) {
+			st.offset = [3]float32{x, y, z}
+		}
 	}
 	if m.Flags&codec.StateForward != 0 {
 		st.fwd, st.hasFwd = m.Forward, true

@@ -1,6 +1,7 @@
 package world
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -119,3 +120,21 @@ type discardHost struct{ *fakeHost }
 
 func (discardHost) Send(*Owner, []byte, bool) {}
 func (discardHost) Broadcast([]byte)          {}
+
+// A player's ship is where its owner last put it: the last absolute
+// position plus the delta sent from it (flag 0x02); a new absolute
+// position starts the chain again. Beams and projectiles test hits there.
+func TestPositionFollowsDeltas(t *testing.T) {
+	b := newSimBattle(t, 1)
+	o := b.w.Object(shipA)
+	b.move(0, shipA, [3]float32{10, 20, 30}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127})
+	m := codec.StateUpdate{ObjectID: shipA, Flags: codec.StateDelta, Delta: codec.NewDirMag(0, 4, 0)}
+	b.w.StateUpdate(b.now, b.owners[0], &m)
+	if p, _ := o.Position(); math.Abs(float64(p[1]-24)) > 0.01 || p[0] != 10 || p[2] != 30 {
+		t.Fatalf("after a delta: %v", p)
+	}
+	b.move(0, shipA, [3]float32{50, 0, 0}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127})
+	if p, _ := o.Position(); p != [3]float32{50, 0, 0} {
+		t.Fatalf("after a new absolute position: %v", p)
+	}
+}

@@ -1,79 +1,246 @@
 package world
 
 import (
-	"math"
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/ships"
 )
 
-// Shot is a validated, relayed fire message the weapon model may turn into
-// damage.
-type Shot struct {
-	// Shooter is the player who fired, nil for a host ship.
-	Shooter *Owner
-	Ship    *Object // the shooter's live ship, with a model
-	Opcode  byte    // codec.OpTorpedoFire or codec.OpBeamFire
-	Weapon  int     // index in Ship.Model's class of the firing subsystem
-	Target  *Object // the live ship the message names
-	// Aim is the target-relative aim point of a targeted TorpedoFire, in
-	// the target's frame, nil when the message carries none (beams). It
-	// points into the world's scratch space and is valid only during
-	// WeaponModel.Fire; a Hit may carry it as its Point.
-	Aim *[3]float32
-	// Ammo is the torpedo system's selected ammo type (an index into the
-	// class's torpedo_ammo).
-	Ammo int
+// Weapon fire from the players, as a stock peer receives it (simulation.md
+// 5.5, opcodes.md 3.2, 3.5, 3.6): StartFiring 0x07, StopFiring 0x08 and
+// StopFiringAtTarget 0x09 drive the host's copy of the named phaser
+// system, SetPhaserLevel 0x12 sets its level, PulseFire 0x1A launches one
+// bolt and TorpedoFire 0x19 one torpedo. The engine has relayed each
+// message and checked that its weapon lies in the sender's id block; the
+// world checks the weapon is on the sender's live ship and able to fire,
+// and counts what it refuses in Stats.WeaponRejected.
+
+// WeaponKind says what kind of weapon dealt a hit or a death.
+type WeaponKind string
+
+// Weapon kinds (rule 11 of the custom-rules API: "kills by weapon").
+const (
+	KindPhaser       WeaponKind = "phaser" // beams: phasers, disruptor and compressor beams
+	KindPulse        WeaponKind = "pulse"  // pulse cannon bolts
+	KindTorpedo      WeaponKind = "torpedo"
+	KindCollision    WeaponKind = "collision"
+	KindSelfDestruct WeaponKind = "self_destruct"
+)
+
+// weaponRef names the weapon behind a hit: its object id, its subsystem
+// index on the firing ship (-1 for none) and its kind.
+type weaponRef struct {
+	id   int32
+	sub  int
+	kind WeaponKind
 }
 
-// Hit is the damage a weapon model decided a shot deals.
-type Hit struct {
-	Damage float32
-	// Delay is when the hit lands (a torpedo's flight time).
-	Delay time.Duration
-	// Point is where it lands, in the target's frame; nil means the point
-	// of the target's bounding sphere facing the shooter.
-	Point *[3]float32
+// weaponHit applies one weapon hit of a shooter (nil when it is gone) to
+// x, raises weapon_hit and ship_damaged, and then, if the hit was lethal,
+// destroys x: the stock scripts book the killing hit's damage before they
+// see the object exploding (missions.md 3.4-3.5).
+func (w *World) weaponHit(shooter *Object, firing int, x *Object, h *hit, ref weaponRef) {
+	if w.noWeaponDamage || !x.Alive() {
+		return
+	}
+	h.damage *= shooter.mod(dealt)
+	res := w.applyHit(x, h)
+	w.stats.WeaponHits.Add(1)
+	name := weaponName(shooter, ref)
+	w.host.Emit(&WeaponHit{ShooterID: firing, Shooter: shooter, Target: x, Damage: float64(h.damage), HullHit: res.hull,
+		Absorbed: float64(res.absorbed), Weapon: ref.id, WeaponName: name, Kind: ref.kind})
+	w.host.Emit(&ShipDamaged{Ship: x, Attacker: shooter, AttackerID: firing, Cause: CauseWeapon, Damage: float64(h.damage), HullHit: res.hull})
+	if res.lethal {
+		w.killShip(x, hitInfo{cause: CauseWeapon, attacker: shooter, attackerID: firing, weapon: ref, weaponName: name})
+	}
 }
 
-// WeaponModel decides what weapon fire does. The stock host detects weapon
-// hits with its own physics on ship geometry the server does not have
-// (simulation.md 13); a model turns each fire message into a hit, or
-// refuses it as implausible. The world applies the hit through the same
-// shields and distributor as collisions and raises weapon_hit.
-type WeaponModel interface {
-	Fire(w *World, s Shot) (Hit, bool)
+// weaponName is the subsystem name of the weapon behind a hit.
+func weaponName(o *Object, ref weaponRef) string {
+	if o == nil || o.Model == nil || ref.sub < 0 || ref.sub >= len(o.Model.Class().Subsystems) {
+		return ""
+	}
+	return o.Model.Class().Subsystems[ref.sub].Name
 }
 
-// DataWeapons is the default WeaponModel (option b of simulation.md 13): a
-// shot that names a target hits it with the damage of the data files if
-// the target is alive, in range and inside the weapon's firing arc, and the
-// weapon is intact and not firing faster than it can. Beams hit at once
-// with the phaser's max_damage, full up to max_damage_distance and falling
-// off linearly to nothing at three times that; torpedoes hit after their
-// flight time with the projectile's damage; a pulse cannon's bolt (a
-// TorpedoFire from a pulse_weapon) hits at once with the cannon's
-// max_damage, with no falloff (simulation.md 5.5) up to three times its
-// max_damage_distance.
-//
-// This is a deliberate departure from stock: clients still compute weapon
-// damage locally, and the host's numbers reach them through the 0x20 health
-// block, so everyone converges on the host's view and the host decides
-// deaths.
-type DataWeapons struct {
-	// ArcTolerance widens every firing arc (radians): positions and
-	// orientations are the owners' latest reports, not the exact moment
-	// of fire.
-	ArcTolerance float64
-	// MinInterval is the shortest time between two damaging shots of one
-	// beam weapon.
-	MinInterval time.Duration
+// ownedSystem returns the owner's live modelled ship and its weapon system
+// with container id id, or nils.
+func (w *World) ownedSystem(owner *Owner, id int32) (*Object, *weaponSystem) {
+	o := w.ShipOf(owner)
+	if o == nil || o.Model == nil || !o.Alive() {
+		return nil, nil
+	}
+	return o, o.systemOf(id)
 }
 
-// DefaultWeapons returns the default weapon model.
-func DefaultWeapons() *DataWeapons {
-	return &DataWeapons{ArcTolerance: 0.35, MinInterval: 500 * time.Millisecond}
+// OwnerStartFiring applies an owner's StartFiring 0x07: the target (and aim
+// offset, when given) joins the target list of the named phaser system,
+// whose banks then beam at it by the stock rules each tick. A tractor
+// system's fire (also 0x07) does no damage and is not modelled.
+func (w *World) OwnerStartFiring(now time.Time, owner *Owner, m *codec.StartFiring) {
+	w.now = now
+	o, s := w.ownedSystem(owner, m.Dst)
+	if s == nil || s.kind != ships.KindPhaserSystem {
+		return
+	}
+	x := w.objects[m.Target]
+	if x == nil || !x.IsShip() || x.Model == nil {
+		return
+	}
+	t := aimTarget{id: m.Target}
+	if m.Offset != (codec.ScaledPoint{}) {
+		t.offset, t.hasOffset = m.Offset.Vector(x.sim.shape.radius), true
+	}
+	if i := s.find(m.Target); i >= 0 {
+		s.targets[i] = t // the stock client sends StartFiring as a pair
+		s.firing = true
+		return
+	}
+	if !systemDown(o, s) {
+		s.addTarget(o.ID, t)
+	}
+}
+
+// OwnerStopFiring applies an owner's StopFiring 0x08: the named system's list
+// empties and its beams end.
+func (w *World) OwnerStopFiring(now time.Time, owner *Owner, system int32) {
+	w.now = now
+	if o, s := w.ownedSystem(owner, system); s != nil {
+		w.stopSystem(o, s)
+	}
+}
+
+// OwnerStopFiringAt applies an owner's StopFiringAtTarget 0x09: the target
+// leaves the named system's list and the beams at it end.
+func (w *World) OwnerStopFiringAt(now time.Time, owner *Owner, system, target int32) {
+	w.now = now
+	o, s := w.ownedSystem(owner, system)
+	if s == nil {
+		return
+	}
+	if i := s.find(target); i >= 0 {
+		s.targets = append(s.targets[:i], s.targets[i+1:]...)
+	}
+	for k := range s.banks {
+		if b := &s.banks[k]; b.target == target {
+			w.stopBank(o, s, b)
+		}
+	}
+	if len(s.targets) == 0 {
+		s.firing = false
+	}
+}
+
+// stopSystem is the stock StopFiring: no targets, no beams.
+func (w *World) stopSystem(o *Object, s *weaponSystem) {
+	s.targets = s.targets[:0]
+	s.firing = false
+	w.stopBanks(o, s)
+}
+
+// SetPhaserLevel applies an owner's SetPhaserLevel 0x12 (CharEvent, one
+// level byte, opcodes.md 3.2, Correction 25): it names the phaser system
+// (stock) or, as some notes show it, the ship; every bank of the system
+// takes the level, which sets the beam damage factor and drain.
+func (w *World) SetPhaserLevel(owner *Owner, ev *codec.Event) {
+	if len(ev.Tail) < 1 || ev.Tail[0] > LevelHigh {
+		return
+	}
+	o := w.ShipOf(owner)
+	if o == nil || o.Model == nil {
+		return
+	}
+	for k := range o.sim.arms {
+		s := &o.sim.arms[k]
+		if s.kind != ships.KindPhaserSystem {
+			continue
+		}
+		sys := o.Model.SubsystemID(s.sub)
+		if ev.Dst == sys || ev.Dst == o.ID || ev.Dst == 0 && (ev.Src == sys || ev.Src == o.ID) {
+			s.level = int(ev.Tail[0])
+		}
+	}
+}
+
+// TorpedoFired launches an owner's torpedo (0x19): from a live tube of the
+// owner's ship, no sooner after the tube's last than the stock spacing
+// allows, with the selected ammo type's projectile.
+func (w *World) TorpedoFired(now time.Time, owner *Owner, m *codec.TorpedoFire) {
+	w.now = now
+	o, s, b := w.ownedWeapon(owner, m.TubeID, ships.KindTorpedoSystem)
+	if b == nil {
+		return
+	}
+	d := bankData(o, b)
+	if !b.lastShot.IsZero() && now.Sub(b.lastShot).Seconds() < float64(d.ImmediateDelay)*tubeSpacing {
+		w.stats.WeaponRejected.Add(1)
+		return
+	}
+	proj, ok := w.ships.Projectile(torpedoFor(o.Model.Class(), s.ammoType))
+	if !ok || proj.LaunchSpeed <= 0 {
+		w.stats.WeaponRejected.Add(1)
+		return
+	}
+	b.lastShot = now
+	var target int32
+	var aim *[3]float32
+	if m.HasTarget() {
+		target = m.Target
+		if x := w.objects[target]; x != nil && x.Model != nil {
+			v := m.Point.Vector(x.sim.shape.radius)
+			aim = &v
+		}
+	}
+	x, y, z := m.Dir.Vector()
+	w.launch(o, b, weaponRef{id: m.TubeID, sub: b.sub, kind: KindTorpedo}, int(owner.ID), proj, proj.Damage, [3]float32{x, y, z}, target, aim)
+}
+
+// PulseFired launches an owner's pulse bolt (0x1A): from a live cannon of
+// the owner's ship with charge left, built from the cannon's projectile
+// and scaled by its setting — MED, since no message carries a cannon's
+// setting to other peers (simulation.md 5.5).
+func (w *World) PulseFired(now time.Time, owner *Owner, m *codec.PulseFire) {
+	w.now = now
+	o, _, b := w.ownedWeapon(owner, m.CannonID, ships.KindPulseSystem)
+	if b == nil {
+		return
+	}
+	d := bankData(o, b)
+	proj, ok := w.ships.ProjectileByStem(d.Projectile)
+	if !ok || b.charge <= 0 {
+		w.stats.WeaponRejected.Add(1)
+		return
+	}
+	b.charge -= d.DischargeRate * pulseCostFactor[LevelMed]
+	b.lastShot = now
+	var target int32
+	if m.HasTarget() {
+		target = m.Target
+	}
+	x, y, z := m.Dir.Vector()
+	w.launch(o, b, weaponRef{id: m.CannonID, sub: b.sub, kind: KindPulse}, int(owner.ID), proj,
+		proj.Damage*pulseDamageScale[LevelMed], [3]float32{x, y, z}, target, nil)
+}
+
+// ownedWeapon finds the weapon with object id id on the owner's live ship,
+// in a system of the given kind and able to fire; it counts a refusal.
+func (w *World) ownedWeapon(owner *Owner, id int32, kind ships.Kind) (*Object, *weaponSystem, *weaponBank) {
+	o := w.ShipOf(owner)
+	if o == nil || o.Model == nil || !o.Alive() || w.noWeaponDamage {
+		return nil, nil, nil
+	}
+	i, ok := o.Model.SubsystemIndex(id)
+	if !ok {
+		w.stats.WeaponRejected.Add(1)
+		return nil, nil, nil
+	}
+	s, b := o.bankOf(i)
+	if b == nil || s.kind != kind || bankDown(o, b) {
+		w.stats.WeaponRejected.Add(1)
+		return nil, nil, nil
+	}
+	return o, s, b
 }
 
 // factionTorpedo is the projectile assumed for a ship's torpedoes when its
@@ -86,74 +253,6 @@ var factionTorpedo = map[string]int{
 	"Ferengi":    2,
 	"Cardassian": 5, // CardassianTorpedo
 	"Kessok":     7, // PositronTorpedo
-}
-
-// Fire implements WeaponModel.
-func (dw *DataWeapons) Fire(w *World, s Shot) (Hit, bool) {
-	ship, target := s.Ship, s.Target
-	m := ship.Model
-	sub := &m.Class().Subsystems[s.Weapon]
-	d := sub.Data
-	if d == nil || m.Condition(s.Weapon) <= 0 || !ship.state.hasPos || !target.state.hasPos {
-		return Hit{}, false
-	}
-	now := w.Now()
-	delta := sub3(target.pos(), ship.pos())
-	dist := norm(delta)
-	if s.Opcode == codec.OpTorpedoFire && sub.Type() == "pulse_weapon" {
-		if d.MaxDamage <= 0 || dist > beamReach*d.MaxDamageDistance || !inArc(ship, d, delta, dw.ArcTolerance) {
-			return Hit{}, false
-		}
-		if last, ok := ship.sim.lastFire[s.Weapon]; ok && now.Sub(last) < dw.MinInterval {
-			return Hit{}, false
-		}
-		ship.sim.lastFire[s.Weapon] = now
-		return Hit{Damage: d.MaxDamage, Point: s.Aim}, true
-	}
-	switch s.Opcode {
-	case codec.OpBeamFire:
-		if d.MaxDamage <= 0 || d.MaxDamageDistance <= 0 {
-			return Hit{}, false
-		}
-		if dist > beamReach*d.MaxDamageDistance || !inArc(ship, d, delta, dw.ArcTolerance) {
-			return Hit{}, false
-		}
-		if last, ok := ship.sim.lastFire[s.Weapon]; ok && now.Sub(last) < dw.MinInterval {
-			return Hit{}, false
-		}
-		ship.sim.lastFire[s.Weapon] = now
-		dmg := d.MaxDamage
-		if dist > d.MaxDamageDistance {
-			dmg *= 1 - (dist-d.MaxDamageDistance)/(2*d.MaxDamageDistance)
-		}
-		return Hit{Damage: dmg}, dmg > 0
-	case codec.OpTorpedoFire:
-		proj, ok := w.ships.Projectile(torpedoFor(m.Class(), s.Ammo))
-		if !ok || proj.LaunchSpeed <= 0 {
-			return Hit{}, false
-		}
-		if dist > torpedoReach(proj) {
-			return Hit{}, false
-		}
-		if last, ok := ship.sim.lastFire[s.Weapon]; ok && d.ImmediateDelay > 0 && now.Sub(last).Seconds() < float64(d.ImmediateDelay)*0.8 {
-			return Hit{}, false
-		}
-		ship.sim.lastFire[s.Weapon] = now
-		flight := time.Duration(float64(dist/proj.LaunchSpeed) * float64(time.Second))
-		return Hit{Damage: proj.Damage, Delay: flight, Point: s.Aim}, true
-	}
-	return Hit{}, false
-}
-
-// beamReach is how far a beam reaches in max_damage_distances: its damage
-// falls off to nothing there (DataWeapons).
-const beamReach = 3
-
-// torpedoReach is how far a torpedo flies: its launch speed for its
-// guidance lifetime (at least 6 s), with half again for a target coming
-// toward it.
-func torpedoReach(p *ships.Projectile) float32 {
-	return p.LaunchSpeed * max(p.GuidanceLifetime, p.Lifetime, 6) * 1.5
 }
 
 // torpedoFor returns the projectile net type a class fires with ammo type
@@ -172,155 +271,4 @@ func torpedoFor(c *ships.Class, ammo int) int {
 		return t
 	}
 	return 2
-}
-
-// inArc checks that a world-frame direction lies inside a weapon's firing
-// arc (azimuth within arc_width around its forward axis, elevation within
-// arc_height), widened by tol. Without the owner's orientation it passes.
-func inArc(ship *Object, d *ships.SubsystemData, world [3]float32, tol float64) bool {
-	if _, _, ok := ship.axes(); !ok || d.ArcWidth == [2]float32{} {
-		return true
-	}
-	v := toLocal(ship, world)
-	f, u := d.Forward, d.Up
-	r := [3]float32{f[1]*u[2] - f[2]*u[1], f[2]*u[0] - f[0]*u[2], f[0]*u[1] - f[1]*u[0]}
-	dot := func(a, b [3]float32) float64 { return float64(a[0]*b[0] + a[1]*b[1] + a[2]*b[2]) }
-	n := float64(norm(v))
-	if n == 0 {
-		return true
-	}
-	az := math.Atan2(dot(v, r), dot(v, f))
-	el := math.Asin(math.Max(-1, math.Min(1, dot(v, u)/n)))
-	within := func(x float64, lim [2]float32) bool {
-		// Some stock arcs list their limits high to low.
-		lo, hi := float64(min(lim[0], lim[1])), float64(max(lim[0], lim[1]))
-		return x >= lo-tol && x <= hi+tol
-	}
-	return within(az, d.ArcWidth) && within(el, d.ArcHeight)
-}
-
-// Weapon-path distributor parameters (simulation.md 5.1): after the shield
-// facing, the distributor runs with damage ×2 and radius ×0.5, and drops the
-// reactor from a multi-subsystem hit set.
-const (
-	weaponDamageFactor float32 = 2
-	weaponSearch               = collisionSearch * 0.5
-)
-
-// Fire runs the weapon model on an owner's relayed fire message (TorpedoFire
-// or BeamFire) that names a target: weapon is the firing subsystem's object
-// id, aim a targeted torpedo's aim point relative to the target (nil for
-// beams). A hit lands at once or, for a torpedo, after its flight time.
-func (w *World) Fire(now time.Time, owner *Owner, op byte, weaponID, targetID int32, aim *codec.ScaledPoint) {
-	w.now = now
-	if w.weapons == nil || targetID == 0 {
-		return
-	}
-	ship := w.ShipOf(owner)
-	target := w.objects[targetID]
-	if ship == nil || ship.Model == nil || !ship.Alive() || target == nil || target.Model == nil || !target.Alive() || target == ship {
-		return
-	}
-	idx, ok := ship.Model.SubsystemIndex(weaponID)
-	if !ok {
-		w.stats.WeaponRejected.Add(1)
-		return
-	}
-	shot := Shot{Shooter: owner, Ship: ship, Opcode: op, Weapon: idx, Target: target, Ammo: owner.torpedoType}
-	if aim != nil {
-		// The 4-byte point is scaled by the target's radius (opcodes.md
-		// 3.5); it is taken in the target's frame, like a collision
-		// contact, so it picks the shield facing and the subsystems hit.
-		w.aim = aim.Vector(target.sim.radius)
-		shot.Aim = &w.aim
-	}
-	hit, ok := w.weapons.Fire(w, shot)
-	if !ok {
-		w.stats.WeaponRejected.Add(1)
-		return
-	}
-	w.deliver(int(owner.ID), ship, target, hit)
-}
-
-// deliver lands a hit at once or, for a torpedo, after its flight time,
-// if its target still lives then. shooterID is the firing player's id, 0
-// for a host ship.
-func (w *World) deliver(shooterID int, ship, target *Object, h Hit) {
-	if h.Delay <= 0 {
-		w.applyWeaponHit(shooterID, ship, target, h)
-		return
-	}
-	if h.Point != nil {
-		// The point may be the world's scratch (Shot.Aim), which the next
-		// shot overwrites before this one lands.
-		pt := *h.Point
-		h.Point = &pt
-	}
-	w.host.After(h.Delay, func(now time.Time) {
-		w.now = now
-		if w.objects[target.ID] == target && target.Alive() {
-			w.applyWeaponHit(shooterID, ship, target, h)
-		}
-	})
-}
-
-// applyWeaponHit applies one weapon hit, raises weapon_hit, and then, if
-// the hit was lethal, destroys the target: the stock scripts book the
-// killing hit's damage before they see the object exploding
-// (missions.md 3.4-3.5), so the lethal damage is scored and the victim's
-// ledger is cleared by the death.
-func (w *World) applyWeaponHit(shooterID int, ship, target *Object, h Hit) {
-	damage := h.Damage
-	pt := pointToward(target, ship.pos())
-	if h.Point != nil {
-		pt = *h.Point
-	}
-	info := hitInfo{cause: CauseWeapon, attacker: ship, attackerID: shooterID}
-	// The shield facing stops its share of the plain damage; what passes
-	// goes through the weapon distributor.
-	var res damageResult
-	if rest := shieldWeaponHit(target, facing(pt), damage); rest > 0 {
-		res = w.distribute(target, pt, rest*weaponDamageFactor, weaponSearch, true)
-	}
-	w.stats.WeaponHits.Add(1)
-	w.host.Emit(&WeaponHit{ShooterID: shooterID, Shooter: ship, Target: target, Damage: float64(damage), HullHit: res.hull})
-	w.host.Emit(&ShipDamaged{Ship: target, Attacker: ship, AttackerID: shooterID, Cause: CauseWeapon, Damage: float64(damage), HullHit: res.hull})
-	if res.lethal {
-		w.killShip(target, info)
-	}
-}
-
-// shieldPass is the share of a weapon hit that passes a shield facing
-// standing at fraction f of its maximum before the hit (simulation.md 5.5:
-// nothing at 60 % and above, a growing share down to 10 %, everything
-// below). The ramp between is the stock executable's as measured over 350
-// hits (stbc-oracle's behaviour bible, 5.2): 0.6 × (1 − 2 (f − 0.1)), so
-// 30 % passes a facing at 35 %, 60 % one just above 10 %.
-func shieldPass(f float32) float32 {
-	switch {
-	case f >= 0.6:
-		return 0
-	case f < 0.1:
-		return 1
-	}
-	return 0.6 * (1 - 2*(f-0.1))
-}
-
-// shieldWeaponHit runs a weapon hit of damage through facing f of the
-// target's shields and returns what passes. The facing absorbs the share
-// it stops, as far as its points go; one below 10 % no longer stops the
-// shot at all and is left as it is.
-func shieldWeaponHit(target *Object, f int, damage float32) float32 {
-	s := target.sim.shields[f]
-	c := target.Model.Class()
-	if s <= 0 || f >= len(c.ShieldHP) || c.ShieldHP[f] <= 0 {
-		return damage
-	}
-	pass := shieldPass(s / c.ShieldHP[f])
-	if pass >= 1 {
-		return damage
-	}
-	absorbed := min(s, damage*(1-pass))
-	target.sim.shields[f] = s - absorbed
-	return damage - absorbed
 }

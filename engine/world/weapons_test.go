@@ -13,40 +13,27 @@ func fwdUp(b *battle, posA, posB [3]float32) {
 	b.move(1, akiraB, posB, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127})
 }
 
-// forwardPhaser returns the index of a Sovereign phaser bank whose arc
-// faces forward.
-func forwardPhaser(t *testing.T, o *Object) int {
-	for i, sub := range o.Model.Class().Subsystems {
-		if sub.Type() == "phaser" && sub.Data.Forward == [3]float32{0, 1, 0} {
-			return i
-		}
-	}
-	t.Fatal("no forward phaser")
-	return -1
-}
 
-// Beam fire with a target hits through the data-file weapon model, raises
-// weapon_hit, and a weapon kill sends ObjectExploding then Explosion and
-// credits the shooter.
-func TestWeaponDamageAndKill(t *testing.T) {
+// Phaser fire from a stock client's StartFiring 0x07 kills: the banks beam
+// until the target dies, the kill credits the shooter, and a weapon kill
+// sends ObjectExploding (no source, the killer's player id, 9.5 s) then
+// Explosion (simulation.md 9.2-9.3, Corrections 28 and 39).
+func TestPhaserKill(t *testing.T) {
 	b := newSimBattle(t, 2)
 	fwdUp(b, [3]float32{0, 0, 0}, [3]float32{0, 30, 0})
-	sov := b.w.Object(shipA).Model
-	phaser := forwardPhaser(t, b.w.Object(shipA))
-	var hits []*WeaponHit
 	var deaths []*ShipDestroyed
-	b.on(EvWeaponHit, func(e Event) { hits = append(hits, e.(*WeaponHit)) })
 	b.on(EvShipDestroyed, func(e Event) { deaths = append(deaths, e.(*ShipDestroyed)) })
-	beam := codec.BeamFire{BeamID: sov.SubsystemID(phaser), Info: 2, Dir: codec.Dir3{0, 127, 0}, Flags: codec.BeamArg | codec.BeamHasTarget, Target: akiraB}.AppendTo(nil)
+	hits := b.hitsOn(b.w.Object(akiraB))
 	m := b.mark()
-	for i := 0; i < 400 && len(deaths) == 0; i++ {
-		b.now = b.now.Add(600 * time.Millisecond)
-		b.fire(0, beam)
+	b.fire(0, startFiring(systemID(t, b.w.Object(shipA), "Phasers"), akiraB))
+	for i := 0; i < 3000 && len(deaths) == 0; i++ {
+		b.advance(100 * time.Millisecond)
 	}
-	if len(hits) == 0 || hits[0].ShooterID != 2 || hits[0].Target.ID != akiraB || hits[0].Damage <= 0 {
-		t.Fatalf("hits %+v", hits)
+	if len(*hits) == 0 || (*hits)[0].ShooterID != 2 || (*hits)[0].Kind != KindPhaser || (*hits)[0].Damage <= 0 {
+		t.Fatalf("hits %+v", *hits)
 	}
-	if len(deaths) != 1 || deaths[0].Cause != CauseWeapon || deaths[0].KillerID != 2 {
+	if len(deaths) != 1 || deaths[0].Cause != CauseWeapon || deaths[0].KillerID != 2 || deaths[0].Kind != KindPhaser ||
+		deaths[0].Killer != b.w.Object(shipA) || deaths[0].WeaponName == "" {
 		t.Fatalf("deaths %+v", deaths)
 	}
 	all := b.since(m, 1)
@@ -55,7 +42,7 @@ func TestWeaponDamageAndKill(t *testing.T) {
 		if msg[0] == codec.OpPythonEvent {
 			if ev, err := codec.DecodeObjectExploding(msg); err == nil && ev.Dst == akiraB {
 				iExp = i
-				if ev.Src != shipA || ev.FiringPlayer != 2 || ev.Lifetime != 9.5 {
+				if ev.Src != 0 || ev.FiringPlayer != 2 || ev.Lifetime != 9.5 {
 					t.Fatalf("ObjectExploding %+v", ev)
 				}
 			}
@@ -67,29 +54,88 @@ func TestWeaponDamageAndKill(t *testing.T) {
 	if iExp < 0 || iBoom < iExp {
 		t.Fatalf("death messages out of order: exploding %d explosion %d", iExp, iBoom)
 	}
-	// Implausible shots are refused: out of range.
-	b2 := newSimBattle(t, 2)
-	fwdUp(b2, [3]float32{0, 0, 0}, [3]float32{0, 5000, 0})
-	b2.fire(0, beam)
-	if b2.w.Stats().WeaponHits.Load() != 0 || b2.w.Stats().WeaponRejected.Load() != 1 {
-		t.Fatal("shot across 5000 units hit")
+}
+
+// A beam starts only at a target within range R (simulation.md 5.5), and
+// a system stops on StopFiring 0x08 or StopFiringAtTarget 0x09; a
+// StartFiring naming another player's system, or a tractor system, starts
+// nothing.
+func TestPhaserRangeAndStop(t *testing.T) {
+	b := newSimBattle(t, 3)
+	fwdUp(b, [3]float32{0, 0, 0}, [3]float32{0, beamRange + 20, 0})
+	hits := b.hitsOn(b.w.Object(akiraB))
+	phasers := systemID(t, b.w.Object(shipA), "Phasers")
+	b.fire(0, startFiring(phasers, akiraB))
+	b.tick(5 * time.Second)
+	if len(*hits) != 0 {
+		t.Fatalf("a beam reached %v units: %+v", beamRange+20, *hits)
+	}
+	b.move(1, akiraB, [3]float32{0, 50, 0}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127})
+	b.tick(3 * time.Second)
+	if len(*hits) == 0 {
+		t.Fatal("no hits once in range")
+	}
+	// A stop lands what the beam gathered, then nothing more.
+	b.fire(0, codec.SubsystemEvent{Op: codec.OpStopFiring, Code: codec.EventStopFiringNet, Dst: phasers}.AppendTo(nil))
+	n := len(*hits)
+	b.tick(3 * time.Second)
+	if len(*hits) != n {
+		t.Fatalf("%d hits after StopFiring", len(*hits)-n)
+	}
+	b.fire(0, startFiring(phasers, akiraB))
+	b.tick(3 * time.Second)
+	b.fire(0, codec.ObjPtrEvent{Op: codec.OpStopFiringAtTarget, Code: codec.EventStopFiringAtTargetNet, Dst: phasers, Obj: akiraB}.AppendTo(nil))
+	n = len(*hits)
+	b.tick(3 * time.Second)
+	if len(*hits) != n {
+		t.Fatalf("%d hits after StopFiringAtTarget", len(*hits)-n)
+	}
+	// Player 1 names player 0's system: it is not player 1's ship's.
+	b.fire(1, startFiring(phasers, akiraB))
+	b.tick(3 * time.Second)
+	if len(*hits) != n {
+		t.Fatal("another player's StartFiring fired player 0's phasers")
 	}
 }
 
-// Torpedoes land after their flight time.
+// A beam hits the nearest damageable object on its ray, which need not be
+// its target [code: FUN_00572440].
+func TestBeamHitsWhatIsInTheWay(t *testing.T) {
+	b := newSimBattle(t, 3)
+	fwdUp(b, [3]float32{0, 0, 0}, [3]float32{0, 60, 0})
+	c := b.create(2, retarget(vec(t, "simulation.json", "objcreateteam_akira_spawn"), 2, 1, 7))
+	b.move(2, c.ID, [3]float32{0, 25, 0}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127})
+	onB, onC := b.hitsOn(b.w.Object(akiraB)), b.hitsOn(c)
+	b.fire(0, startFiring(systemID(t, b.w.Object(shipA), "Phasers"), akiraB))
+	b.tick(4 * time.Second)
+	if len(*onC) == 0 || len(*onB) != 0 {
+		t.Fatalf("hits on the target %d, on the ship in the way %d", len(*onB), len(*onC))
+	}
+}
+
+// Torpedoes fly: a hit lands after the flight time, and a torpedo fired
+// away from its target, past its guidance, misses (Correction 36).
 func TestTorpedoFlightTime(t *testing.T) {
 	b := newSimBattle(t, 2)
 	fwdUp(b, [3]float32{0, 0, 0}, [3]float32{0, 38, 0})
-	sov := b.w.Object(shipA).Model
-	tube, _ := sov.Class().SubsystemIndex("Forward Torpedo 1")
-	torp := codec.TorpedoFire{TubeID: sov.SubsystemID(tube), Projectile: 2, Flags: 0x03, Dir: codec.Dir3{0, 127, 0}, Target: akiraB, Point: codec.ScaledPoint{Dir: codec.Dir3{0, -127, 0}, Dist: 255}}.AppendTo(nil)
+	tube := systemID(t, b.w.Object(shipA), "Forward Torpedo 1")
+	torp := codec.TorpedoFire{TubeID: tube, FiringPlayer: 2, Flags: 0x03, Dir: codec.Dir3{0, 127, 0}, Target: akiraB,
+		Point: codec.ScaledPoint{Dir: codec.Dir3{0, -127, 0}, Dist: 255}}.AppendTo(nil)
 	b.fire(0, torp)
+	b.advance(100 * time.Millisecond)
 	if b.w.Stats().WeaponHits.Load() != 0 {
 		t.Fatal("torpedo landed at once")
 	}
-	b.advance(2100 * time.Millisecond) // 38 units at 19 units/s
+	b.tick(2200 * time.Millisecond) // 38 units at 19 units/s (Quantum: 22)
 	if b.w.Stats().WeaponHits.Load() != 1 {
 		t.Fatalf("torpedo did not land (rejected %d)", b.w.Stats().WeaponRejected.Load())
+	}
+	// Unguided and fired astern: it never comes back.
+	away := codec.TorpedoFire{TubeID: tube, FiringPlayer: 2, Flags: codec.TorpedoNoTarget, Dir: codec.Dir3{0, -127, 0}}.AppendTo(nil)
+	b.fire(0, away)
+	b.tick(70 * time.Second)
+	if b.w.Stats().WeaponHits.Load() != 1 || len(b.w.projectiles) != 0 {
+		t.Fatalf("hits %d, %d in flight", b.w.Stats().WeaponHits.Load(), len(b.w.projectiles))
 	}
 }
 
@@ -103,13 +149,19 @@ func TestCapturedTorpedoHits(t *testing.T) {
 	akiraA := vec(t, "simulation.json", "objcreateteam_akira_spawn")
 	b.create(0, akiraA)
 	b.create(1, retarget(akiraA, 1, 1, 7))
-	// A sits 40 units behind B; both face +Y.
-	fwdUp(b, [3]float32{0, 0, 0}, [3]float32{0, 40, 0})
 	torp := vec(t, "simulation.json", "torpedo_fire_targeted_akira_tube")
 	m, err := codec.DecodeTorpedoFire(torp)
 	if err != nil || !m.HasTarget() || m.Target != akiraB {
 		t.Fatalf("captured torpedo %+v %v", m, err)
 	}
+	// B sits 40 units from A along the captured launch direction, with its
+	// stern toward A; both have their nose along it.
+	x, y, z := m.Dir.Vector()
+	dir := [3]float32{x, y, z}
+	fwd := codec.NewDir3(x, y, z)
+	up := codec.NewDir3(orthonormalUp(dir, [3]float32{0, 0, 1})[0], orthonormalUp(dir, [3]float32{0, 0, 1})[1], orthonormalUp(dir, [3]float32{0, 0, 1})[2])
+	b.move(0, shipA, [3]float32{}, fwd, up)
+	b.move(1, akiraB, scale3(dir, 40), fwd, up)
 	target := b.w.Object(akiraB)
 	tube, ok := b.w.Object(shipA).Model.SubsystemIndex(m.TubeID)
 	if !ok || b.w.Object(shipA).Model.Class().Subsystems[tube].Name != "Forward Torp 1" {
@@ -135,10 +187,10 @@ func TestCapturedTorpedoHits(t *testing.T) {
 			t.Fatalf("weapon_hit %+v", h)
 		}
 	}
-	// The aim point is behind B: the rear facing (5000 points, recharging
-	// between shots) took the whole of each torpedo down to 60 % (3000);
-	// the first to reach the hull found it between 60 % and 10 %. The
-	// front facing was never touched.
+	// The torpedoes come from astern: the rear facing (5000 points,
+	// recharging between shots) took the whole of each torpedo down to
+	// 60 % (3000); the first to reach the hull found it between 60 % and
+	// 10 %. The front facing was never touched.
 	if rear := target.Shields()[facingRear]; rear0 != 5000 || rear >= 3000 || rear < 500 || target.Shields()[facingFront] != 10000 || len(hits) < 5 || len(hits) > 8 {
 		t.Fatalf("rear %v -> %v, front %v, %d hits", rear0, target.Shields()[facingRear], target.Shields()[facingFront], len(hits))
 	}
@@ -164,10 +216,13 @@ func TestTorpedoAmmoLoadout(t *testing.T) {
 		}
 	}
 	// The selection comes from the owner's TorpedoTypeChange (char value).
+	o := b.spawn(0, 1, [3]float32{}, [3]float32{0, 1, 0})
 	ev := codec.Event{Op: codec.OpTorpedoTypeChange, Src: shipA + 8, Tail: []byte{1}}
 	b.w.TorpedoType(b.owners[0], &ev)
-	if got := torpedoFor(akira, b.owners[0].torpedoType); got != 3 {
-		t.Errorf("after TorpedoTypeChange 1: net type %d, want 3", got)
+	for _, s := range o.sim.arms {
+		if s.group == GroupTorpedoes && torpedoFor(akira, s.ammoType) != 3 {
+			t.Errorf("after TorpedoTypeChange 1: net type %d, want 3", torpedoFor(akira, s.ammoType))
+		}
 	}
 }
 
@@ -175,10 +230,12 @@ func TestTorpedoAmmoLoadout(t *testing.T) {
 // mission books the killing damage before it scores the death
 // (missions.md 3.4-3.5): for a kill in one shot and for the last of two.
 func TestLethalHitOrder(t *testing.T) {
-	for _, shots := range [][]float32{{40000}, {4000, 40000}} {
-		b := newSimBattle(t, 2)
-		fwdUp(b, [3]float32{0, 0, 0}, [3]float32{0, 40, 0})
-		b.w.SetWeaponModel(&fixedWeapons{damage: shots})
+	for _, shots := range []int{1, 2} {
+		b := newBattle(t, 2, stockOptions())
+		a := b.spawn(0, 1, [3]float32{0, 0, 0}, [3]float32{0, 1, 0})
+		x := b.spawn(1, 1, [3]float32{0, 30, 0}, [3]float32{0, 1, 0})
+		x.sim.shields = [6]float32{}
+		x.Model.SetHull(float32(shots)*500 - 100) // the last photon kills
 		var order []string
 		var booked float64
 		b.on(EvWeaponHit, func(e Event) {
@@ -187,46 +244,19 @@ func TestLethalHitOrder(t *testing.T) {
 		})
 		b.on(EvShipDestroyed, func(e Event) {
 			order = append(order, "destroyed")
-			if booked != sum(shots) {
-				t.Errorf("%v: %v booked when the death was raised", shots, booked)
+			if booked != float64(500*shots) {
+				t.Errorf("%d shots: %v booked when the death was raised", shots, booked)
 			}
 		})
-		sov := b.w.Object(shipA).Model
-		beam := codec.BeamFire{BeamID: sov.SubsystemID(sov.Class().Hull + 1), Info: 2, Flags: codec.BeamHasTarget, Target: akiraB}.AppendTo(nil)
 		for range shots {
-			b.fire(0, beam)
+			b.fire(0, codec.TorpedoFire{TubeID: systemID(t, a, "Forward Torp 1"), FiringPlayer: 2, Flags: codec.TorpedoArg,
+				Dir: codec.Dir3{0, 127, 0}, Target: x.ID}.AppendTo(nil))
+			b.tick(3 * time.Second)
 		}
-		want := []string{}
-		for range shots {
-			want = append(want, "hit")
-		}
-		want = append(want, "destroyed")
-		if len(order) != len(want) || order[len(order)-1] != "destroyed" || order[len(order)-2] != "hit" {
-			t.Errorf("%v: events %v, want %v", shots, order, want)
+		if len(order) != shots+1 || order[shots] != "destroyed" || order[shots-1] != "hit" {
+			t.Errorf("%d shots: events %v", shots, order)
 		}
 	}
-}
-
-// fixedWeapons hits with the given damages in turn, at once.
-type fixedWeapons struct {
-	damage []float32
-	n      int
-}
-
-func (w *fixedWeapons) Fire(_ *World, _ Shot) (Hit, bool) {
-	if w.n >= len(w.damage) {
-		return Hit{}, false
-	}
-	w.n++
-	return Hit{Damage: w.damage[w.n-1]}, true
-}
-
-func sum(fs []float32) float64 {
-	s := 0.0
-	for _, f := range fs {
-		s += float64(f)
-	}
-	return s
 }
 
 // A weapon hit passes a shield facing by the measured ramp: nothing at
@@ -256,7 +286,7 @@ func TestShieldPassRamp(t *testing.T) {
 		{"down", 0, 1000, 1000, 0},
 	} {
 		o.sim.shields[facingRear] = tt.before
-		pass := shieldWeaponHit(o, facingRear, tt.damage)
+		pass := shieldHit(o, facingRear, tt.damage)
 		if math.Abs(float64(pass-tt.wantPass)) > 0.01 || math.Abs(float64(o.sim.shields[facingRear]-tt.wantNow)) > 0.01 {
 			t.Errorf("%s: %v of %v passed, facing %v -> %v; want %v passed, facing %v", tt.name, pass, tt.damage, tt.before, o.sim.shields[facingRear], tt.wantPass, tt.wantNow)
 		}

@@ -63,7 +63,7 @@ type Stats struct {
 	Collisions        atomic.Uint64 // collision reports that caused damage
 	CollisionsDropped atomic.Uint64 // collision reports refused (dead ship, duplicate, too far, cooldown)
 	WeaponHits        atomic.Uint64 // weapon hits the host damage model applied
-	WeaponRejected    atomic.Uint64 // fire messages the damage model found implausible
+	WeaponRejected    atomic.Uint64 // fire messages the weapon model refused (no such weapon, destroyed, too fast)
 	// IntegrityMismatches counts ships whose integrity hash differed from
 	// the reference of their species.
 	IntegrityMismatches atomic.Uint64
@@ -79,9 +79,17 @@ type Options struct {
 	Logger *slog.Logger
 	// Epoch is the zero of the game clock StateUpdates carry.
 	Epoch time.Time
-	// Weapons decides what weapon fire does; nil turns host-side weapon
-	// damage off.
-	Weapons WeaponModel
+	// NoWeaponDamage turns host-side weapon damage off: fire is relayed
+	// and nothing the host computes is hurt by it (weapon kills then go
+	// unnoticed by the host).
+	NoWeaponDamage bool
+	// CollisionPowerPlant appends the power plant to every collision
+	// contact's hit set, as the stock code reads (simulation.md 5.2-5.3,
+	// FUN_005aecc0); off by default because the published measurements
+	// contradict it (a Galaxy survived 5,870 + 4,487 of ram damage with a
+	// 7,000 warp core) and simulation.md 15 leaves it open. Off, the power
+	// plant is hit when a contact is near it, like any subsystem.
+	CollisionPowerPlant bool
 	// ExplosionRadius and ExplosionDamage are the values of the Explosion
 	// 0x29 sent for a weapon kill (simulation.md 15).
 	ExplosionRadius float32
@@ -108,25 +116,32 @@ const DefaultHostSlot = 15
 // methods must be called from the goroutine that owns the game; every
 // method that makes time pass takes the time as an argument.
 type World struct {
-	host       Host
-	log        *slog.Logger
-	ships      *ships.Registry
-	weapons    WeaponModel
-	stats      *Stats
-	epoch      time.Time
-	now        time.Time // the time of the call being processed
-	objects    map[int32]*Object
-	collisions map[[2]int32]time.Time
-	integrity  map[int]uint16 // species -> reference integrity hash
-	checkHash  bool
-	explRadius float32
-	explDamage float32
-	buf        []byte     // scratch for building messages
-	viewers    []*Owner   // scratch for Host.Viewers
-	aim        [3]float32 // scratch for a Shot's Aim, so a shot allocates nothing
-	hostSlot   int        // owner byte of host objects
-	hostNext   int32      // next host object id to try
-	hostCount  int        // host objects in objects
+	host    Host
+	log     *slog.Logger
+	ships   *ships.Registry
+	stats   *Stats
+	epoch   time.Time
+	now     time.Time // the time of the call being processed
+	tickAt  time.Time // the time of the last Tick
+	objects map[int32]*Object
+	// fleet is every modelled ship, ordered by id: the order the tick
+	// runs them in, so a battle plays out the same way every time.
+	fleet       []*Object
+	projectiles []projectile
+	// noWeaponDamage and collisionPP are Options.NoWeaponDamage and
+	// Options.CollisionPowerPlant.
+	noWeaponDamage bool
+	collisionPP    bool
+	collisions     map[[2]int32]time.Time
+	integrity      map[int]uint16 // species -> reference integrity hash
+	checkHash      bool
+	explRadius     float32
+	explDamage     float32
+	buf            []byte   // scratch for building messages
+	viewers        []*Owner // scratch for Host.Viewers
+	hostSlot       int      // owner byte of host objects
+	hostNext       int32    // next host object id to try
+	hostCount      int      // host objects in objects
 }
 
 // New builds an empty world.
@@ -140,22 +155,24 @@ func New(opts Options) *World {
 		st = new(Stats)
 	}
 	w := &World{
-		host:       opts.Host,
-		log:        log.With("component", "world"),
-		ships:      opts.Ships,
-		weapons:    opts.Weapons,
-		stats:      st,
-		epoch:      opts.Epoch,
-		now:        opts.Epoch,
-		objects:    make(map[int32]*Object),
-		collisions: make(map[[2]int32]time.Time),
-		integrity:  make(map[int]uint16),
-		checkHash:  opts.CheckIntegrity,
-		explRadius: opts.ExplosionRadius,
-		explDamage: opts.ExplosionDamage,
-		buf:        make([]byte, 0, 512),
-		hostSlot:   opts.HostSlot,
-		hostNext:   FirstHostObjectID,
+		host:           opts.Host,
+		log:            log.With("component", "world"),
+		ships:          opts.Ships,
+		stats:          st,
+		epoch:          opts.Epoch,
+		now:            opts.Epoch,
+		tickAt:         opts.Epoch,
+		noWeaponDamage: opts.NoWeaponDamage,
+		collisionPP:    opts.CollisionPowerPlant,
+		objects:        make(map[int32]*Object),
+		collisions:     make(map[[2]int32]time.Time),
+		integrity:      make(map[int]uint16),
+		checkHash:      opts.CheckIntegrity,
+		explRadius:     opts.ExplosionRadius,
+		explDamage:     opts.ExplosionDamage,
+		buf:            make([]byte, 0, 512),
+		hostSlot:       opts.HostSlot,
+		hostNext:       FirstHostObjectID,
 	}
 	if w.hostSlot <= 0 || w.hostSlot > 255 {
 		w.hostSlot = DefaultHostSlot
@@ -172,12 +189,11 @@ func (w *World) Stats() *Stats { return w.stats }
 // Ships returns the ship data registry (nil when ships are not modelled).
 func (w *World) Ships() *ships.Registry { return w.ships }
 
-// SetWeaponModel replaces the weapon damage model; nil turns host-side
-// weapon damage off (weapon kills then go unnoticed by the host).
-func (w *World) SetWeaponModel(m WeaponModel) { w.weapons = m }
+// SetWeaponDamage turns host-side weapon damage on or off
+// (Options.NoWeaponDamage).
+func (w *World) SetWeaponDamage(on bool) { w.noWeaponDamage = !on }
 
-// Now returns the time of the call being processed (a weapon model reads
-// it).
+// Now returns the time of the call being processed.
 func (w *World) Now() time.Time { return w.now }
 
 // GameTime is the game clock in seconds at now, as StateUpdates carry it.

@@ -115,7 +115,7 @@ func newBattle(t testing.TB, players int, opts Options) *battle {
 
 // stockOptions are the engine's defaults.
 func stockOptions() Options {
-	return Options{Weapons: DefaultWeapons(), ExplosionRadius: 10.1, ExplosionDamage: 50,
+	return Options{ExplosionRadius: 10.1, ExplosionDamage: 50,
 		CheckIntegrity: true, IntegrityHashes: StockIntegrityHashes()}
 }
 
@@ -180,34 +180,70 @@ func (b *battle) collide(i int, payload []byte) error {
 	return b.w.Collision(b.now, b.owners[i], &ce)
 }
 
-// fire has owner i fire a TorpedoFire or BeamFire message.
+// fire has owner i send a weapon message as a stock client does, after
+// the engine's relay checks: TorpedoFire, PulseFire, StartFiring,
+// StopFiring, StopFiringAtTarget or SetPhaserLevel.
 func (b *battle) fire(i int, payload []byte) {
 	b.t.Helper()
+	var err error
 	switch payload[0] {
 	case codec.OpTorpedoFire:
-		m, err := codec.DecodeTorpedoFire(payload)
-		if err != nil {
-			b.t.Fatal(err)
+		var m codec.TorpedoFire
+		if m, err = codec.DecodeTorpedoFire(payload); err == nil {
+			b.w.TorpedoFired(b.now, b.owners[i], &m)
 		}
-		var aim *codec.ScaledPoint
-		var target int32
-		if m.HasTarget() {
-			target, aim = m.Target, &m.Point
+	case codec.OpPulseFire:
+		var m codec.PulseFire
+		if m, err = codec.DecodePulseFire(payload); err == nil {
+			b.w.PulseFired(b.now, b.owners[i], &m)
 		}
-		b.w.Fire(b.now, b.owners[i], payload[0], m.TubeID, target, aim)
-	case codec.OpBeamFire:
-		m, err := codec.DecodeBeamFire(payload)
-		if err != nil {
-			b.t.Fatal(err)
+	case codec.OpStartFiring:
+		var m codec.StartFiring
+		if m, err = codec.DecodeStartFiring(payload); err == nil {
+			b.w.OwnerStartFiring(b.now, b.owners[i], &m)
 		}
-		var target int32
-		if m.HasTarget() {
-			target = m.Target
+	case codec.OpStopFiring:
+		var ev codec.Event
+		if ev, err = codec.DecodeEvent(payload); err == nil {
+			b.w.OwnerStopFiring(b.now, b.owners[i], ev.Dst)
 		}
-		b.w.Fire(b.now, b.owners[i], payload[0], m.BeamID, target, nil)
+	case codec.OpStopFiringAtTarget:
+		var ev codec.ObjPtrEvent
+		if ev, err = codec.DecodeObjPtrEvent(payload); err == nil {
+			b.w.OwnerStopFiringAt(b.now, b.owners[i], ev.Dst, ev.Obj)
+		}
+	case codec.OpSetPhaserLevel:
+		var ev codec.Event
+		if ev, err = codec.DecodeEvent(payload); err == nil {
+			b.w.SetPhaserLevel(b.owners[i], &ev)
+		}
 	default:
-		b.t.Fatalf("not a fire message: %X", payload)
+		b.t.Fatalf("not a weapon message: %X", payload)
 	}
+	if err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// startFiring is a stock client's StartFiring 0x07: source 0, the weapon
+// system as destination, the target and no aim offset (opcodes.md 3.2).
+func startFiring(system, target int32) []byte {
+	return codec.StartFiring{Op: codec.OpStartFiring, Code: codec.EventStartFiringNet, Dst: system, Target: target}.AppendTo(nil)
+}
+
+// phaserLevel is a stock client's SetPhaserLevel 0x12 naming the system.
+func phaserLevel(system int32, level byte) []byte {
+	return codec.CharEvent{Op: codec.OpSetPhaserLevel, Code: codec.EventSetPhaserLevel, Dst: system, Value: level}.AppendTo(nil)
+}
+
+// systemID returns the object id of ship o's weapon system called name.
+func systemID(t testing.TB, o *Object, name string) int32 {
+	t.Helper()
+	i, ok := o.Model.Class().SubsystemIndex(name)
+	if !ok {
+		t.Fatalf("%s has no %q", o.Model.Class().Name, name)
+	}
+	return o.Model.SubsystemID(i)
 }
 
 func vec(t testing.TB, file, name string) []byte {

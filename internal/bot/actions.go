@@ -8,8 +8,8 @@ import (
 	"github.com/bcserver/bcserver/engine/ships"
 )
 
-// Messages a client sends to play: spawn a ship, fly it, fire, ram,
-// self-destruct. bcbot and the mission test runner build them here so both
+// Messages a client sends to play: spawn a ship, fly it, fire (phasers
+// with StartFiring, bolts, torpedoes), ram, self-destruct. bcbot and the mission test runner build them here so both
 // play the same way a stock client does.
 
 // Spawn returns the ObjCreateTeam for a ship of species with the given
@@ -62,11 +62,71 @@ func Move(objectID int32, pos, forward [3]float32) []byte {
 		Position: pos, Forward: codec.NewDir3(f[0], f[1], f[2]), Up: codec.NewDir3(up[0], up[1], up[2])}.AppendTo(nil)
 }
 
-// Beam returns a BeamFire from the phaser bank beamID at target along dir
-// (world space).
-func Beam(beamID, target int32, dir [3]float32) []byte {
+// StartFiring returns the StartFiring 0x07 a stock client sends when its
+// weapon system (phasers, or tractors) starts firing at target: source 0,
+// the system as destination, the target and no aim offset (opcodes.md
+// 3.2). Every peer, the host included, then runs the system's banks
+// itself until StopFiring.
+func StartFiring(system, target int32) []byte {
+	return codec.StartFiring{Op: codec.OpStartFiring, Code: codec.EventStartFiringNet, Dst: system, Target: target}.AppendTo(nil)
+}
+
+// StopFiring returns the StopFiring 0x08 that ends a weapon system's fire.
+func StopFiring(system int32) []byte {
+	return codec.SubsystemEvent{Op: codec.OpStopFiring, Code: codec.EventStopFiringNet, Dst: system}.AppendTo(nil)
+}
+
+// PulseFire returns the PulseFire 0x1A of one bolt from the cannon at
+// target along dir (world space), fired by player (opcodes.md 3.6).
+func PulseFire(cannon, target int32, dir [3]float32, player uint8) []byte {
 	d := unit(dir, [3]float32{0, 1, 0})
-	return codec.BeamFire{BeamID: beamID, Info: 2, Dir: codec.NewDir3(d[0], d[1], d[2]), Flags: codec.BeamArg | codec.BeamHasTarget, Target: target}.AppendTo(nil)
+	return codec.PulseFire{CannonID: cannon, FiringPlayer: player, Dir: codec.NewDir3(d[0], d[1], d[2]),
+		Flags: codec.PulseArg | codec.PulseHasTarget, Target: target}.AppendTo(nil)
+}
+
+// TorpedoFire returns the TorpedoFire 0x19 of one torpedo from the tube at
+// target along dir (world space), aimed at the target's centre, fired by
+// player (opcodes.md 3.5).
+func TorpedoFire(tube, target int32, dir [3]float32, player uint8) []byte {
+	d := unit(dir, [3]float32{0, 1, 0})
+	return codec.TorpedoFire{TubeID: tube, FiringPlayer: player, Flags: codec.TorpedoArg, Dir: codec.NewDir3(d[0], d[1], d[2]),
+		Target: target}.AppendTo(nil)
+}
+
+// WeaponSystem returns the id offset (object id = ship id + offset) of the
+// class's first weapon system of the given type ("phaser_system",
+// "pulse_system", "torpedo_system": ship.json weapon_systems).
+func WeaponSystem(reg *ships.Registry, species int, typ string) (int, error) {
+	c, ok := reg.Class(species)
+	if !ok {
+		return 0, errors.New("unknown species")
+	}
+	for _, ws := range c.WeaponSystems {
+		if ws.Type == typ {
+			return ws.IDOffset, nil
+		}
+	}
+	return 0, errors.New(c.Name + " has no " + typ)
+}
+
+// Weapons returns the id offsets of the weapons of the class's first
+// weapon system of the given type, in creation order.
+func Weapons(reg *ships.Registry, species int, typ string) ([]int, error) {
+	c, ok := reg.Class(species)
+	if !ok {
+		return nil, errors.New("unknown species")
+	}
+	for _, ws := range c.WeaponSystems {
+		if ws.Type != typ {
+			continue
+		}
+		var out []int
+		for _, m := range ws.Members {
+			out = append(out, c.Subsystems[m].IDOffset)
+		}
+		return out, nil
+	}
+	return nil, errors.New(c.Name + " has no " + typ)
 }
 
 // Ram returns the collision report a client sends when its ship victim is
@@ -82,22 +142,6 @@ func Ram(rammer, victim int32, dir [3]float32) []byte {
 // SelfDestruct is the client's self-destruct request (the host message
 // 0x13 with no body).
 func SelfDestruct() []byte { return []byte{codec.OpHostMsg} }
-
-// ForwardPhaser returns the id offset (object id = ship id + offset) of a
-// phaser bank of the class whose firing arc contains straight ahead.
-func ForwardPhaser(reg *ships.Registry, species int) (int, error) {
-	c, ok := reg.Class(species)
-	if !ok {
-		return 0, errors.New("unknown species")
-	}
-	in := func(lim [2]float32) bool { return min(lim[0], lim[1]) <= 0 && max(lim[0], lim[1]) >= 0 }
-	for _, s := range c.Subsystems {
-		if s.Type() == "phaser" && s.Data != nil && s.Data.Forward == [3]float32{0, 1, 0} && in(s.Data.ArcWidth) && in(s.Data.ArcHeight) {
-			return s.IDOffset, nil
-		}
-	}
-	return 0, errors.New(c.Name + " has no forward phaser")
-}
 
 // PhasersAhead returns the id offsets of every phaser bank of the class
 // whose firing arc contains straight ahead: the banks a ship pointed at

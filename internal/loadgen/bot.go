@@ -21,6 +21,12 @@ import (
 // counted.
 const loadMagic = 0x0BCB10AD
 
+// loadSeqSpan is how many sequence numbers a StartFiring's source can
+// carry: the ids after the ship in the sender's block (opcodes.md 1).
+// Sequence numbers count modulo it, which a run of hours at 10 a second
+// never reaches.
+const loadSeqSpan = 0x40000 - 1
+
 // Bot states.
 const (
 	stJoining int32 = iota
@@ -232,11 +238,13 @@ func (b *lbot) send(now time.Time) {
 		text = binary.LittleEndian.AppendUint64(text, ts)
 		b.msg = codec.Chat{Sender: int32(b.client.ID()), Text: text}.AppendTo(b.msg[:0])
 	} else {
-		ev := codec.Event{Op: codec.OpStartFiring, Factory: codec.FactoryStartFiring, Code: loadMagic, Src: ship + 20}
+		// A StartFiring the host relays as a stock one (opcodes.md 3.2): the
+		// destination is the sender's ship (no weapon system, so the host's
+		// model does nothing with it), the source one of the sender's ids
+		// that carries the sequence number, the 8-byte tail the send time.
+		ev := codec.Event{Op: codec.OpStartFiring, Factory: codec.FactoryStartFiring, Code: loadMagic,
+			Src: ship + 1 + int32(b.seq%loadSeqSpan), Dst: ship}
 		b.msg = ev.AppendTo(b.msg[:0])
-		// The destination field carries a sequence number per sender and
-		// the 8-byte StartFiring tail the send time.
-		binary.LittleEndian.PutUint32(b.msg[13:], b.seq)
 		b.msg = binary.LittleEndian.AppendUint64(b.msg, ts)
 	}
 	if err := b.client.Send(b.msg, true); err != nil {
@@ -305,8 +313,10 @@ func (e *botEvents) Message(p []byte, _ bool) {
 	switch p[0] {
 	case codec.OpStartFiring:
 		if len(p) == 25 && binary.LittleEndian.Uint32(p[5:]) == loadMagic {
-			slot, _ := codec.OwnerSlot(int32(binary.LittleEndian.Uint32(p[9:])))
-			b.received(slot, binary.LittleEndian.Uint32(p[13:]), int64(binary.LittleEndian.Uint64(p[17:])))
+			ship := int32(binary.LittleEndian.Uint32(p[13:]))
+			slot, _ := codec.OwnerSlot(ship)
+			seq := uint32(int32(binary.LittleEndian.Uint32(p[9:])) - ship - 1)
+			b.received(slot, seq, int64(binary.LittleEndian.Uint64(p[17:])))
 		}
 		return
 	case codec.OpChat:

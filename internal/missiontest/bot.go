@@ -133,8 +133,10 @@ func (b *Bot) alive() bool {
 	return b.w.Game.Object(b.ship).Alive()
 }
 
-// Fire turns the bot's ship toward target's and fires a forward phaser
-// bank at it once.
+// Fire turns the bot's ship toward target's and starts its phaser system
+// at it, as a stock client does (StartFiring 0x07, opcodes.md 3.2): the
+// banks then beam on every peer until the target dies, leaves their arcs
+// or the bot stops.
 func (b *Bot) Fire(target *Bot) error {
 	if !b.alive() {
 		return fmt.Errorf("%s has no ship to fire from", b.name)
@@ -142,15 +144,35 @@ func (b *Bot) Fire(target *Bot) error {
 	if target.ship == 0 {
 		return fmt.Errorf("%s has no ship to fire at", target.name)
 	}
-	off, err := bot.ForwardPhaser(b.w.ships, b.species)
+	_, err := b.fireAt(target.ship, target.pos)
+	return err
+}
+
+// fireAt turns the bot's ship toward pos and starts its phasers at the
+// object with id target; it returns how many banks bear straight ahead.
+func (b *Bot) fireAt(target int32, pos [3]float32) (int, error) {
+	off, err := bot.WeaponSystem(b.w.ships, b.species, "phaser_system")
+	if err != nil {
+		return 0, err
+	}
+	dir := [3]float32{pos[0] - b.pos[0], pos[1] - b.pos[1], pos[2] - b.pos[2]}
+	if err := b.send(bot.Move(b.ship, b.pos, dir), false); err != nil {
+		return 0, err
+	}
+	if err := b.send(bot.StartFiring(b.ship+int32(off), target), true); err != nil {
+		return 0, err
+	}
+	offs, _ := bot.PhasersAhead(b.w.ships, b.species)
+	return len(offs), nil
+}
+
+// StopFiring stops the bot's phaser system (StopFiring 0x08).
+func (b *Bot) StopFiring() error {
+	off, err := bot.WeaponSystem(b.w.ships, b.species, "phaser_system")
 	if err != nil {
 		return err
 	}
-	dir := [3]float32{target.pos[0] - b.pos[0], target.pos[1] - b.pos[1], target.pos[2] - b.pos[2]}
-	if err := b.send(bot.Move(b.ship, b.pos, dir), false); err != nil {
-		return err
-	}
-	return b.send(bot.Beam(b.ship+int32(off), target.ship, dir), true)
+	return b.send(bot.StopFiring(b.ship+int32(off)), true)
 }
 
 // Team announces the bot's team (TEAM 0x41), as a stock client does before
@@ -159,9 +181,8 @@ func (b *Bot) Team(team uint8) error {
 	return b.send(codec.Team{Player: int32(b.id), Team: team}.AppendTo(nil), true)
 }
 
-// Volley turns the bot's ship toward the object with id target and fires
-// every phaser bank whose arc holds straight ahead at it; it returns the
-// beams fired.
+// Volley turns the bot's ship toward the object with id target and
+// starts its phasers at it; it returns how many banks bear straight ahead.
 func (b *Bot) Volley(target int32) (int, error) {
 	if !b.alive() {
 		return 0, fmt.Errorf("%s has no ship to fire from", b.name)
@@ -171,20 +192,7 @@ func (b *Bot) Volley(target int32) (int, error) {
 		return 0, fmt.Errorf("no live object %#x to fire at", target)
 	}
 	p, _ := o.Position()
-	offs, err := bot.PhasersAhead(b.w.ships, b.species)
-	if err != nil {
-		return 0, err
-	}
-	dir := [3]float32{p[0] - b.pos[0], p[1] - b.pos[1], p[2] - b.pos[2]}
-	if err := b.send(bot.Move(b.ship, b.pos, dir), false); err != nil {
-		return 0, err
-	}
-	for _, off := range offs {
-		if err := b.send(bot.Beam(b.ship+int32(off), target, dir), true); err != nil {
-			return 0, err
-		}
-	}
-	return len(offs), nil
+	return b.fireAt(target, p)
 }
 
 // Ram flies the bot's ship into target's: the target's client reports the
@@ -193,15 +201,18 @@ func (b *Bot) Ram(target *Bot) error {
 	if !b.alive() || !target.alive() {
 		return errors.New("ram: both need a ship")
 	}
-	// Right behind the target, nose on.
+	// Head on, nose to nose: the target's client reports the rammer
+	// striking its bow, where most classes carry their hull and bridge
+	// (collisions skip the shields and hit what is near the contact,
+	// simulation.md 5.2-5.3).
 	p := target.pos
-	if err := b.Move([3]float32{p[0], p[1] - 30, p[2]}, [3]float32{0, 1, 0}); err != nil {
+	if err := b.Move([3]float32{p[0], p[1] + 30, p[2]}, [3]float32{0, -1, 0}); err != nil {
 		return err
 	}
 	if err := target.send(bot.Move(target.ship, p, [3]float32{0, 1, 0}), false); err != nil {
 		return err
 	}
-	return target.send(bot.Ram(b.ship, target.ship, [3]float32{0, -1, 0}), true)
+	return target.send(bot.Ram(b.ship, target.ship, [3]float32{0, 1, 0}), true)
 }
 
 // SelfDestruct asks the host to blow the bot's ship up.

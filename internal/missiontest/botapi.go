@@ -71,8 +71,9 @@ func (s *suite) botTable(L *glua.LState, w *World, b *Bot) *glua.LTable {
 		target := bots(L, 2)
 		limit := L.OptInt(3, maxShots)
 		for shots := 1; shots <= min(limit, maxShots); shots++ {
+			// StartFiring again each step, as a stock client's AI re-adds
+			// its target (the host ignores a target already listed).
 			check(L, b.Fire(target))
-			// The phaser banks recharge for half a second between shots.
 			w.Advance(600 * time.Millisecond)
 			if !target.alive() {
 				L.Push(glua.LNumber(shots))
@@ -82,12 +83,17 @@ func (s *suite) botTable(L *glua.LState, w *World, b *Bot) *glua.LTable {
 		L.RaiseError("%s: %s's ship still flies after %d shots", b.name, target.name, limit)
 		return 0
 	})
+	fn("stop_firing", func(L *glua.LState) int {
+		check(L, b.StopFiring())
+		return 0
+	})
 	fn("team", func(L *glua.LState) int {
 		check(L, b.Team(uint8(L.CheckInt(2))))
 		return 0
 	})
-	// fire_at(id) fires one volley at any object (a host ship); attack(id
-	// [, max_volleys]) fires volleys 0.6 s apart until it is destroyed.
+	// fire_at(id) starts the phasers at any object (a host ship) and
+	// returns the banks that bear ahead; attack(id [, max_volleys]) keeps
+	// at it, 0.6 s a volley, until it is destroyed.
 	fn("fire_at", func(L *glua.LState) int {
 		n, err := b.Volley(objectID(L, 2))
 		check(L, err)

@@ -246,6 +246,35 @@ func (s *suite) gameTable(L *glua.LState, w *World) *glua.LTable {
 		return 1
 	})
 	shipFuncs(L, w, fn)
+	// hits([since]) lists the weapon hits the host applied (weapon_hit),
+	// from the since-th on (1-based; default all): each
+	// {at, shooter, shooter_id, target, weapon, weapon_name, kind, damage,
+	// absorbed, hull_hit}, at in seconds of game time.
+	fn("hits", func(L *glua.LState) int {
+		hits := w.Hits()
+		from := max(L.OptInt(2, 1), 1) - 1
+		t := L.CreateTable(max(len(hits)-from, 0), 0)
+		for _, h := range hits[min(from, len(hits)):] {
+			e := L.CreateTable(0, 10)
+			e.RawSetString("at", glua.LNumber(h.At.Seconds()))
+			if h.Shooter != nil {
+				e.RawSetString("shooter", glua.LNumber(h.Shooter.ID))
+			}
+			e.RawSetString("shooter_id", glua.LNumber(h.ShooterID))
+			if h.Target != nil {
+				e.RawSetString("target", glua.LNumber(h.Target.ID))
+			}
+			e.RawSetString("weapon", glua.LNumber(h.Weapon))
+			e.RawSetString("weapon_name", glua.LString(h.WeaponName))
+			e.RawSetString("kind", glua.LString(h.Kind))
+			e.RawSetString("damage", glua.LNumber(h.Damage))
+			e.RawSetString("absorbed", glua.LNumber(h.Absorbed))
+			e.RawSetString("hull_hit", glua.LBool(h.HullHit))
+			t.Append(e)
+		}
+		L.Push(t)
+		return 1
+	})
 	fn("reload", func(L *glua.LState) int {
 		if err := w.Host.ReloadNow(); err != nil {
 			L.Push(glua.LString(err.Error()))

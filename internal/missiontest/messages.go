@@ -41,17 +41,30 @@ func decode(L *glua.LState, b []byte) *glua.LTable {
 		} else {
 			typ = "python_event"
 		}
-	case codec.OpBeamFire:
-		if m, err := codec.DecodeBeamFire(b); err == nil {
-			typ = "beam_fire"
-			set("weapon", n(m.BeamID))
+	case codec.OpStartFiring:
+		if m, err := codec.DecodeStartFiring(b); err == nil {
+			typ = "start_firing"
+			set("weapon", n(m.Dst))
 			set("target", n(m.Target))
+		}
+	case codec.OpStopFiring:
+		if m, err := codec.DecodeEvent(b); err == nil {
+			typ = "stop_firing"
+			set("weapon", n(m.Dst))
+		}
+	case codec.OpPulseFire:
+		if m, err := codec.DecodePulseFire(b); err == nil {
+			typ = "pulse_fire"
+			set("weapon", n(m.CannonID))
+			set("target", n(m.Target))
+			set("firing_player", glua.LNumber(m.FiringPlayer))
 		}
 	case codec.OpTorpedoFire:
 		if m, err := codec.DecodeTorpedoFire(b); err == nil {
 			typ = "torpedo_fire"
 			set("weapon", n(m.TubeID))
 			set("target", n(m.Target))
+			set("firing_player", glua.LNumber(m.FiringPlayer))
 		}
 	case codec.OpDestroyObject:
 		if m, err := codec.DecodeDestroyObject(b); err == nil {

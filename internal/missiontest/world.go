@@ -51,6 +51,7 @@ type World struct {
 	wire     *wire
 	bots     []*Bot
 	logs     *logBuf
+	hits     []Hit
 	ships    *ships.Registry
 	manifest *checksum.Manifest
 	nextPort uint16
@@ -121,8 +122,31 @@ func NewWorld(o Options) (*World, error) {
 		return nil, err
 	}
 	w.Game, w.Host = g, h
+	g.On(engine.EvWeaponHit, func(e engine.Event) {
+		if h := e.(*engine.WeaponHit); len(w.hits) < maxHits {
+			w.hits = append(w.hits, Hit{At: w.Now.Sub(Epoch), Shooter: h.Shooter, ShooterID: h.ShooterID, Target: h.Target,
+				Weapon: h.Weapon, WeaponName: h.WeaponName, Kind: string(h.Kind), Damage: h.Damage, Absorbed: h.Absorbed, HullHit: h.HullHit})
+		}
+	})
 	return w, nil
 }
+
+// Hit is one weapon hit the host applied (weapon_hit), as a test sees it.
+type Hit struct {
+	At               time.Duration // game time since the test began
+	Shooter, Target  *engine.Object
+	ShooterID        int
+	Weapon           int32
+	WeaponName, Kind string
+	Damage, Absorbed float64
+	HullHit          bool
+}
+
+// maxHits bounds the hits a test world keeps.
+const maxHits = 100000
+
+// Hits returns the weapon hits the host applied so far, in order.
+func (w *World) Hits() []Hit { return w.hits }
 
 // Close stops the mission and the game.
 func (w *World) Close() { w.Game.Shutdown(w.Now) }

@@ -17,7 +17,7 @@ func (e *Engine) World() *world.World {
 		if err != nil {
 			panic(err) // the embedded data set always loads
 		}
-		e.world = world.New(world.Options{Host: (*worldHost)(e), Ships: reg, Epoch: e.Epoch, Weapons: world.DefaultWeapons()})
+		e.world = world.New(world.Options{Host: (*worldHost)(e), Ships: reg, Epoch: e.Epoch})
 	}
 	return e.world
 }

@@ -221,6 +221,9 @@ function Ship:remove() end
 ---@field killer_id integer  firing player, 0 for none (host ships included)
 ---@field cause "weapon"|"collision"|"self_destruct"|"environment"
 ---@field lifetime number  seconds the explosion lasts
+---@field weapon integer  object id of the bank, cannon or tube whose hit killed, 0 for none
+---@field weapon_name string  its subsystem name, "" for none
+---@field kind "phaser"|"pulse"|"torpedo"|"collision"|"self_destruct"|""  what killed
 
 ---@class bc.ObjectDestroyedEvent
 ---@field object bc.Object
@@ -228,8 +231,8 @@ function Ship:remove() end
 ---@class bc.WeaponFiredEvent
 ---@field shooter bc.Player
 ---@field shooter_id integer
----@field opcode integer
----@field weapon integer  firing subsystem object id
+---@field opcode integer  0x07 StartFiring, 0x1A PulseFire, 0x19 TorpedoFire
+---@field weapon integer  the weapon system (0x07), cannon (0x1A) or tube (0x19): object id
 ---@field target integer  target object id, 0 for none
 
 ---@class bc.ShipDamagedEvent
@@ -244,8 +247,12 @@ function Ship:remove() end
 ---@field target bc.Ship
 ---@field shooter bc.Ship?    the firing ship
 ---@field shooter_id integer  0 for a host ship
----@field damage number     hit points
----@field hull_hit boolean  false when shields took it
+---@field damage number     hit points before shields (one impact, or one beam quantum)
+---@field absorbed number   what the shield facing took
+---@field hull_hit boolean  whether the hull lost condition
+---@field weapon integer    object id of the bank, cannon or tube
+---@field weapon_name string  its subsystem name
+---@field kind "phaser"|"pulse"|"torpedo"
 
 ---@class bc.GameEndedEvent
 ---@field reason integer

@@ -22,15 +22,18 @@ test.case("waves of raiders come once someone flies, stronger each time", functi
   local oc = alice:last("object_created")
   test.eq(oc.opcode, 0x02, "raiders are host objects")
   -- The raider closes in and opens fire.
-  g:advance(40)
+  g:advance(20)
   local fire = 0
   for _, m in ipairs(alice:messages()) do
-    if (m.type == "beam_fire" or m.type == "torpedo_fire") and m.target == alice:ship() then fire = fire + 1 end
+    if (m.type == "start_firing" or m.type == "pulse_fire" or m.type == "torpedo_fire") and m.target == alice:ship() then fire = fire + 1 end
   end
   test.ok(fire > 0, "the raider fires at the player")
   local r = g:ship(wave[1].id)
   test.ok(r.position[1] * r.position[1] + r.position[2] * r.position[2] < 250 * 250, "it came closer")
-  -- Alice destroys it: a stock kill for her, the wave bonus, then wave 2.
+  -- Alice destroys it (worn down first: hull at 2 %, shields down, so she
+  -- outlasts its guns): a stock kill for her, the wave bonus, then wave 2.
+  g:set_condition(r, "Hull", 0.02)
+  g:set_condition(r, "Shield Generator", 0)
   alice:attack(r)
   local sc = alice:last("score_change")
   test.eq(sc.killer, alice.id)

@@ -1,0 +1,336 @@
+package world
+
+import (
+	"math"
+	"time"
+
+	"github.com/bcserver/bcserver/engine/ships"
+)
+
+// Every modelled ship carries the host's copy of its weapon systems, as
+// every stock peer does (simulation.md 5.5): a phaser system's target list
+// (filled by StartFiring 0x07 from the owner, or by FireAt for a host
+// ship), its level (0x12) and its banks, which choose, aim and fire beams
+// every tick by the stock rules (3.6 "Weapon system, per frame"); the
+// charge of pulse cannons and the load of torpedo tubes. Player bolts and
+// torpedoes arrive one by one (0x1A, 0x19) and are checked against the
+// copy; a host ship's cannons and tubes fire from it.
+
+// Weapon groups name a ship's weapon systems to FireAt and StopFiring.
+const (
+	GroupPhasers   = "phasers"
+	GroupTorpedoes = "torpedoes"
+	GroupPulse     = "pulse"
+)
+
+// systemDisabled is a weapon system container's disabled fraction:
+// containers are not in subsystems.json; the starbase's Phasers system has
+// 0.75 (simulation.md 3.6), as every stock bank does.
+const systemDisabled float32 = 0.75
+
+// weaponSystem is one weapon system of a ship and its weapons.
+type weaponSystem struct {
+	entry, sub int // the container's entry and subsystem index
+	kind       ships.Kind
+	group      string
+	singleFire bool
+	firing     bool // the stock "firing" flag: StartFiring has run
+	level      int  // phaser level, MED at construction [code: FUN_00573c90]
+	targets    []aimTarget
+	last       int // the bank that fired last: a pass starts there
+	banks      []weaponBank
+	nextLaunch time.Time
+	ammo       []int // torpedoes left per ammo type
+	ammoType   int
+}
+
+// aimTarget is one entry of a system's target list: the target and the
+// aim offset in its model frame, by default its power plant (simulation.md
+// 3.6).
+type aimTarget struct {
+	id        int32
+	offset    [3]float32
+	hasOffset bool
+}
+
+// beamState is a phaser bank's state (bank +0xF4, simulation.md 5.5).
+type beamState uint8
+
+const (
+	bankIdle beamState = iota
+	bankWindup
+	bankExtend
+	bankHitting
+)
+
+// weaponBank is one weapon of a system: a phaser bank, a pulse cannon or
+// a torpedo tube.
+type weaponBank struct {
+	sub    int
+	charge float32
+	// A beam: its state and the time spent in it, the target it was
+	// started at, and the hits gathered on the object its ray meets.
+	state  beamState
+	since  float32
+	target int32
+	hitID  int32
+	accum  float32 // seconds of hitting hitID not yet applied
+	hitAt  trace   // where the ray last met hitID
+	hitD   float32 // distance from the bank to that point
+	// A tube: torpedoes ready and the time to the next.
+	loaded int
+	reload float32
+	// lastShot is the time of the weapon's last shot, for the rate check
+	// of a player's torpedoes and a host ship's cannons.
+	lastShot time.Time
+}
+
+// newArms builds a class's weapon systems, in creation order: from the
+// data's weapon_systems, or for older data from the 0x20 entries' kinds.
+func newArms(c *ships.Class) []weaponSystem {
+	var out []weaponSystem
+	add := func(sub int, kind ships.Kind, single bool, members []int) {
+		s := weaponSystem{entry: c.Subsystems[sub].Entry, sub: sub, kind: kind, singleFire: single, level: LevelMed}
+		switch kind {
+		case ships.KindPhaserSystem:
+			s.group = GroupPhasers
+		case ships.KindPulseSystem:
+			s.group = GroupPulse
+		case ships.KindTorpedoSystem:
+			s.group = GroupTorpedoes
+			for _, a := range c.TorpedoAmmo {
+				s.ammo = append(s.ammo, a.MaxTorpedoes)
+			}
+		default:
+			return // tractors deal no damage (simulation.md 5.7)
+		}
+		for _, i := range members {
+			if d := c.Subsystems[i].Data; d != nil {
+				s.banks = append(s.banks, weaponBank{sub: i, charge: d.MaxCharge, loaded: d.MaxReady})
+			}
+		}
+		if len(s.banks) > 0 {
+			out = append(out, s)
+		}
+	}
+	if len(c.WeaponSystems) > 0 {
+		for k := range c.WeaponSystems {
+			ws := &c.WeaponSystems[k]
+			add(ws.Subsystem, c.Entries[c.Subsystems[ws.Subsystem].Entry].Kind, ws.SingleFire, ws.Members)
+		}
+		return out
+	}
+	for e := range c.Entries {
+		en := &c.Entries[e]
+		var members []int
+		for i := en.Subsystem + 1; i <= en.Subsystem+en.Children; i++ {
+			members = append(members, i)
+		}
+		add(en.Subsystem, en.Kind, false, members)
+	}
+	return out
+}
+
+// systemOf returns the ship's weapon system whose container has object id
+// id, or nil.
+func (o *Object) systemOf(id int32) *weaponSystem {
+	i, ok := o.Model.SubsystemIndex(id)
+	if !ok {
+		return nil
+	}
+	for k := range o.sim.arms {
+		if o.sim.arms[k].sub == i {
+			return &o.sim.arms[k]
+		}
+	}
+	return nil
+}
+
+// bankOf returns the system and weapon whose subsystem index is i.
+func (o *Object) bankOf(i int) (*weaponSystem, *weaponBank) {
+	for k := range o.sim.arms {
+		s := &o.sim.arms[k]
+		for j := range s.banks {
+			if s.banks[j].sub == i {
+				return s, &s.banks[j]
+			}
+		}
+	}
+	return nil, nil
+}
+
+// addTarget appends a target to the list (the stock StartFiring): not
+// twice, never the ship itself, at most maxTargets.
+func (s *weaponSystem) addTarget(self int32, t aimTarget) bool {
+	if t.id == 0 || t.id == self || len(s.targets) >= maxTargets {
+		return false
+	}
+	for i := range s.targets {
+		if s.targets[i].id == t.id {
+			return false
+		}
+	}
+	s.targets = append(s.targets, t)
+	s.firing = true
+	return true
+}
+
+// maxTargets bounds a system's target list.
+const maxTargets = 64
+
+// systemDown reports a weapon system that cannot fire: destroyed, below
+// its disabled fraction, or switched off.
+func systemDown(o *Object, s *weaponSystem) bool {
+	m := o.Model
+	if _, on := m.Power(s.entry); !on {
+		return true
+	}
+	return m.ConditionFraction(s.sub) < systemDisabled
+}
+
+// SubsystemDisabled reports whether subsystem i of a ship is below its
+// disabled fraction (subsystems.json disabled_pct; weapon system
+// containers, which the file does not list, at 0.75) or destroyed.
+func SubsystemDisabled(m *ships.Ship, i int) bool {
+	pct := systemDisabled
+	if d := m.Class().Subsystems[i].Data; d != nil {
+		pct = d.DisabledPct
+	}
+	return m.Condition(i) <= 0 || m.ConditionFraction(i) < pct
+}
+
+// bankDown reports a weapon that cannot fire: below its disabled fraction.
+func bankDown(o *Object, b *weaponBank) bool {
+	m := o.Model
+	d := m.Class().Subsystems[b.sub].Data
+	return m.Condition(b.sub) <= 0 || m.ConditionFraction(b.sub) < d.DisabledPct
+}
+
+func bankData(o *Object, b *weaponBank) *ships.SubsystemData {
+	return o.Model.Class().Subsystems[b.sub].Data
+}
+
+// armsTick runs a ship's weapon systems for dt seconds: charge and
+// reload, the phaser systems' pass and beams, and a host ship's cannons
+// and tubes.
+func (w *World) armsTick(o *Object, dt float32) {
+	for i := range o.sim.arms {
+		s := &o.sim.arms[i]
+		w.chargeBanks(o, s, dt)
+		switch s.kind {
+		case ships.KindPhaserSystem:
+			w.phaserTick(o, s, dt)
+		case ships.KindPulseSystem, ships.KindTorpedoSystem:
+			if o.host != nil && s.firing {
+				w.hostLauncherTick(o, s)
+			}
+		}
+	}
+}
+
+// chargeBanks recharges the weapons that are not beaming (simulation.md
+// 5.5: RechargeRate × condition fraction × the multiplayer multiplier,
+// clamped to MaxCharge) and reloads the tubes.
+func (w *World) chargeBanks(o *Object, s *weaponSystem, dt float32) {
+	m := o.Model
+	for k := range s.banks {
+		b := &s.banks[k]
+		d := bankData(o, b)
+		switch {
+		case s.kind == ships.KindTorpedoSystem:
+			if b.loaded >= d.MaxReady || (o.host != nil && s.ammoLeft() <= s.loadedTubes()) {
+				b.reload = d.ReloadDelay
+				continue
+			}
+			b.reload -= dt * m.ConditionFraction(b.sub)
+			if b.reload <= 0 {
+				b.loaded++
+				b.reload = d.ReloadDelay
+			}
+		case b.state == bankIdle:
+			b.charge = min(d.MaxCharge, b.charge+d.RechargeRate*m.ConditionFraction(b.sub)*dt*rechargeMultiplier)
+		}
+	}
+}
+
+// ammoLeft is the selected ammo type's torpedoes not yet fired (the
+// loaded ones included).
+func (s *weaponSystem) ammoLeft() int {
+	if s.ammoType < 0 || s.ammoType >= len(s.ammo) {
+		return 0
+	}
+	return s.ammo[s.ammoType]
+}
+
+// loadedTubes counts the torpedoes loaded in the system's tubes.
+func (s *weaponSystem) loadedTubes() int {
+	n := 0
+	for i := range s.banks {
+		n += s.banks[i].loaded
+	}
+	return n
+}
+
+// purgeTargets drops targets that are gone, dead or cloaked (simulation.md
+// 3.6: FUN_00584cc0 purges cloaked ones every frame) and stops the beams
+// that were started at them.
+func (w *World) purgeTargets(o *Object, s *weaponSystem) {
+	keep := s.targets[:0]
+	for _, t := range s.targets {
+		if x := w.objects[t.id]; x != nil && x.Alive() && !x.Cloaked() {
+			keep = append(keep, t)
+		}
+	}
+	s.targets = keep
+	for k := range s.banks {
+		if b := &s.banks[k]; b.target != 0 && s.find(b.target) < 0 {
+			w.stopBank(o, s, b)
+		}
+	}
+}
+
+// find returns the index of a target in the list, -1 if absent.
+func (s *weaponSystem) find(id int32) int {
+	for i := range s.targets {
+		if s.targets[i].id == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// inArc checks that a world-frame direction from a weapon lies inside its
+// firing arc (simulation.md 3.6 "Can a bank hit the target"): the azimuth
+// in the weapon's strip plane, measured from its Forward, within
+// ArcWidth, and the elevation above that plane, seen from the point of the
+// firing strip's ellipse (StripWidth × StripLength) at that azimuth,
+// within ArcHeight; both widened by tol. Without the ship's orientation it
+// passes.
+func inArc(ship *Object, d *ships.SubsystemData, world [3]float32, tol float64) bool {
+	if _, _, ok := ship.axes(); !ok || d.ArcWidth == [2]float32{} {
+		return true
+	}
+	v := toLocal(ship, world)
+	f := unit3(d.Forward, [3]float32{0, 1, 0})
+	u := unit3(d.Up, [3]float32{0, 0, 1})
+	r := cross3(f, u)
+	x, y := float64(dot3(v, r)), float64(dot3(v, f))
+	az := math.Atan2(x, y)
+	// The strip's edge at that azimuth, then the target's height above the
+	// strip plane as seen from there.
+	ex, ey := float64(d.StripWidth)/2*math.Sin(az), float64(d.StripLength)/2*math.Cos(az)
+	flat := math.Hypot(x-ex, y-ey)
+	el := math.Atan2(float64(dot3(v, u)), flat)
+	within := func(a float64, lim [2]float32) bool {
+		// Some stock arcs list their limits high to low.
+		lo, hi := float64(min(lim[0], lim[1])), float64(max(lim[0], lim[1]))
+		return a >= lo-tol && a <= hi+tol
+	}
+	// An arc that wraps past ±π is tried again shifted by a turn
+	// [code: FUN_005714a0, the constant at 0x0089316C].
+	inAz := within(az, d.ArcWidth) || within(az+2*math.Pi, d.ArcWidth) || within(az-2*math.Pi, d.ArcWidth)
+	return inAz && within(el, d.ArcHeight)
+}
+
+// weaponPos is where a weapon sits in the world.
+func weaponPos(o *Object, b *weaponBank) [3]float32 { return worldPoint(o, bankData(o, b).Position) }

@@ -1,0 +1,46 @@
+package lua_test
+
+import (
+	"testing"
+
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/world"
+	"github.com/bcserver/bcserver/lua"
+)
+
+// weapon_hit and ship_destroyed name the weapon (object id, subsystem
+// name, kind), so a "kills by weapon" rule needs no correlation
+// (docs/lua-api.md); weapon_hit also says what the shields absorbed.
+func TestWeaponEventDetails(t *testing.T) {
+	e := mustOpen(t, `
+		bc.on("weapon_hit", function(ev)
+			bc.storage.hit = { ev.weapon, ev.weapon_name, ev.kind, ev.damage, ev.absorbed, ev.hull_hit }
+		end)
+		bc.on("ship_destroyed", function(ev)
+			bc.storage.kill = { ev.weapon, ev.weapon_name, ev.kind, ev.killer_id }
+		end)
+	`, lua.Options{}, nil)
+	ship := &engine.Object{ID: 0x4003FFFF, ClassID: codec.ClassShip, Species: 1}
+	e.Emit(&engine.WeaponHit{ShooterID: 2, Target: ship, Damage: 80, Absorbed: 30, HullHit: true,
+		Weapon: 0x40000013, WeaponName: "Dorsal Phaser 2", Kind: world.KindPhaser})
+	e.Emit(&engine.ShipDestroyed{Victim: ship, KillerID: 2, Cause: engine.CauseWeapon,
+		Weapon: 0x4000000D, WeaponName: "Forward Torp 1", Kind: world.KindTorpedo})
+	st := e.host.Storage()
+	hit, kill := st.Get("hit").(*lua.Table), st.Get("kill").(*lua.Table)
+	if hit == nil || kill == nil {
+		t.Fatalf("storage %v", st)
+	}
+	want := []any{float64(0x40000013), "Dorsal Phaser 2", "phaser", 80.0, 30.0, true}
+	for i, w := range want {
+		if got := hit.Get(i + 1); got != w {
+			t.Errorf("weapon_hit field %d = %v, want %v", i+1, got, w)
+		}
+	}
+	want = []any{float64(0x4000000D), "Forward Torp 1", "torpedo", 2.0}
+	for i, w := range want {
+		if got := kill.Get(i + 1); got != w {
+			t.Errorf("ship_destroyed field %d = %v, want %v", i+1, got, w)
+		}
+	}
+}
