@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/engine/scriptmsg"
 	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
@@ -61,6 +62,35 @@ type Config struct {
 	// nil means the embedded vanilla 1.1 manifest.
 	Manifest   *checksum.Manifest
 	Validation checksum.Mode
+	// RequireFiles fails a client that lacks a file or subdirectory of the
+	// manifest in rounds 0-3. Stock passes such a client and fails only a
+	// file both sides have with different content (handshake.md 2.4), so
+	// this stricter rule is off by default.
+	RequireFiles bool
+	// Push is the rule for checksum round 0xFF (mods.md 5.10): off (the
+	// default: any well-formed response passes), verify (a client whose
+	// Scripts/Multiplayer differs from PushTree gets 0x22) or push (the
+	// differing files are sent to it, one 0x25 per 0x27, before Settings).
+	Push checksum.PushMode
+	// PushTree is the reference and, in push mode, the source of round
+	// 0xFF; required unless Push is off.
+	PushTree *checksum.PushTree
+	// PushLimits bound one join's push; over them the join is verified.
+	PushLimits checksum.PushLimits
+	// PushFirstAck, PushAck and PushTotal bound the wait for the 0x27 of
+	// the first file (a person answers the client's dialog), of each later
+	// file, and the whole push (defaults 180 s, 60 s, 10 min).
+	PushFirstAck, PushAck, PushTotal time.Duration
+	// SpeciesTables are the stock FileHashes of the compiled species
+	// tables the ship data was built from, by file name
+	// ("SpeciesToShip.pyc"); with Push off a client whose round-0xFF
+	// response differs is logged (mods.md 7.3).
+	SpeciesTables map[string]uint32
+	// ScriptMessages is the mod's declared script messages (a pack's
+	// messages.json, mods.md 6.5): decoded for missions, checked, and
+	// applied or forwarded by their policy. nil declares none: every
+	// script message goes to the mission as bytes.
+	ScriptMessages *scriptmsg.Table
 	// RoundTimeout bounds each checksum round; a stock client with no
 	// matching files sends nothing at all (handshake.md 2.3, 4).
 	RoundTimeout time.Duration
@@ -150,6 +180,10 @@ func DefaultConfig() Config {
 		RoundTimeout:    30 * time.Second,
 		JoinTimeout:     60 * time.Second,
 		RejectLinger:    45 * time.Second,
+		PushLimits:      checksum.DefaultPushLimits(),
+		PushFirstAck:    DefaultPushFirstAck,
+		PushAck:         DefaultPushAck,
+		PushTotal:       DefaultPushTotal,
 		TickInterval:    100 * time.Millisecond,
 		SpoofLimit:      20,
 		FlowRate:        400,
@@ -179,10 +213,17 @@ func (c *Config) Validate() error {
 	for _, p := range []struct {
 		v  *time.Duration
 		dv time.Duration
-	}{{&c.RoundTimeout, d.RoundTimeout}, {&c.JoinTimeout, d.JoinTimeout}, {&c.RejectLinger, d.RejectLinger}, {&c.TickInterval, d.TickInterval}} {
+	}{{&c.RoundTimeout, d.RoundTimeout}, {&c.JoinTimeout, d.JoinTimeout}, {&c.RejectLinger, d.RejectLinger}, {&c.TickInterval, d.TickInterval},
+		{&c.PushFirstAck, d.PushFirstAck}, {&c.PushAck, d.PushAck}, {&c.PushTotal, d.PushTotal}} {
 		if *p.v <= 0 {
 			*p.v = p.dv
 		}
+	}
+	switch {
+	case c.Push != checksum.PushOff && c.PushTree == nil:
+		return fmt.Errorf("push mode %s needs a client scripts folder (or a manifest with a Scripts/Multiplayer round, for verify)", c.Push)
+	case c.Push == checksum.PushPush && !c.PushTree.CanPush():
+		return fmt.Errorf("push mode push needs the files themselves: a client scripts folder, not only a manifest")
 	}
 	return nil
 }

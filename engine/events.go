@@ -1,6 +1,10 @@
 package engine
 
-import "time"
+import (
+	"time"
+
+	"github.com/bcserver/bcserver/engine/scriptmsg"
+)
 
 // Event is something the engine reports to missions and plugins. Each
 // event type has a stable Name used for subscriptions (and by Lua's bc.on).
@@ -78,6 +82,11 @@ type ScriptMessage struct {
 	From    *Player
 	Payload []byte
 	Handled bool
+	// Decl is the type's declaration in the pack's message table and
+	// Fields the message decoded by it (mods.md 6.5); nil for a type the
+	// table does not declare.
+	Decl   *scriptmsg.Type
+	Fields []scriptmsg.Value
 }
 
 // Tick is raised every game tick.

@@ -85,6 +85,7 @@ type Game struct {
 	wake         func() // makes the loop look at the inbox (Server); nil in tests
 	plugins      []Plugin
 	obs          Observer
+	mod          modState // what the modded-game rules remember (push.go, modgame.go)
 
 	// Stats is updated by the game goroutine and safe to read anywhere.
 	Stats Stats
@@ -162,6 +163,7 @@ func NewGame(opts Options) (*Game, error) {
 		Answers:  cfg.Answers,
 	}, g, opts.Out)
 	g.warnBroadBans()
+	g.logModSetup()
 	return g, nil
 }
 

@@ -30,11 +30,16 @@ func (g *Game) Message(peer *bcnet.Peer, payload []byte, reliable bool) {
 	op := payload[0]
 	switch p.State {
 	case StateChecksum:
-		if op != codec.OpChecksumResponse {
+		switch {
+		case op == codec.OpFileTransferAck:
+			g.fileAck(p, payload)
+		case op != codec.OpChecksumResponse:
 			g.dropHandshake(p, op, "game message before validation")
-			return
+		case p.push != nil:
+			g.dropHandshake(p, op, "checksum response during the file push")
+		default:
+			g.checksumResponse(p, payload)
 		}
-		g.checksumResponse(p, payload)
 	case StateLoading:
 		if op != codec.OpNewPlayerInGame {
 			g.dropHandshake(p, op, "game message before NewPlayerInGame")
@@ -66,8 +71,12 @@ func (g *Game) checksumResponse(p *Player, payload []byte) {
 		// directory mismatch so the client learns which request failed.
 		g.Stats.Malformed.Add(1)
 		res = checksum.Result{Round: req.Round, Opcode: codec.OpChecksumFailFile, File: req.Dir, Reason: err.Error()}
+	} else if req.Round == checksum.FinalRound {
+		// Round 0xFF never fails in stock: its differences become pushed
+		// files, or in verify mode a refusal (finalRound; mods.md 5.10).
+		res = checksum.Result{OK: true, Round: req.Round}
 	} else {
-		res = g.manifest.Check(req, resp, g.cfg.Validation)
+		res = g.manifest.CheckPolicy(req, resp, checksum.Policy{Mode: g.cfg.Validation, RequirePresent: g.cfg.RequireFiles})
 	}
 	for _, m := range res.Soft {
 		g.log.Warn("unverified content hash differs (accepted)", "player", p.ID, "name", p.Name, "round", req.Round, "file", m.String())
@@ -80,7 +89,7 @@ func (g *Game) checksumResponse(p *Player, payload []byte) {
 		g.sendRound(p, p.round+1)
 		return
 	}
-	g.validated(p)
+	g.finalRound(p, resp)
 }
 
 // rejectPlayer sends the stock checksum-failure reply: 0x22 naming the
@@ -173,7 +182,7 @@ func (g *Game) gameMessage(p *Player, payload []byte, reliable bool) {
 	case op == codec.OpChat || op == codec.OpTeamChat:
 		g.chat(p, payload)
 	case codec.IsScriptOpcode(op):
-		g.bus.emit(&ScriptMessage{From: p, Payload: payload})
+		g.scriptMessage(p, payload)
 	default:
 		g.route(p, payload, reliable)
 	}
@@ -186,6 +195,7 @@ func (g *Game) Left(peer *bcnet.Peer, reason bcnet.LeaveReason) {
 		return
 	}
 	g.byID[p.ID] = nil
+	p.push = nil // a push in progress ends with its peer (mods.md 5.10 rule 8)
 	if p.Slot < 0 {
 		// It never answered its connect reply: nobody, missions included,
 		// heard of it.
@@ -248,7 +258,12 @@ func (g *Game) checkDeadlines() {
 			g.host.Boot(g.now, p.peer, bcnet.BootKicked)
 		case StateChecksum:
 			g.Stats.Timeouts.Add(1)
-			g.log.Info("checksum round timed out", "player", p.ID, "name", p.Name, "round", g.requests[p.round].Round)
+			if ps := p.push; ps != nil {
+				g.log.Info("file push timed out", "player", p.ID, "name", p.Name, "file", ps.files[ps.next-1].Path,
+					"sent", ps.next, "of", len(ps.files))
+			} else {
+				g.log.Info("checksum round timed out", "player", p.ID, "name", p.Name, "round", g.requests[p.round].Round)
+			}
 			g.host.Boot(g.now, p.peer, bcnet.BootTimedOut)
 		case StateLoading:
 			g.Stats.Timeouts.Add(1)

@@ -66,9 +66,10 @@ type Player struct {
 	flowTokens  float64   // flow-limit token buckets: messages ...
 	byteTokens  float64   // ... and bytes
 	flowAt      time.Time
-	overSince   time.Time // throttled continuously since
-	modem       bool      // the client's "using modem" flag from 0x2A
-	nameCleaned bool      // the name had control or bidi characters: Settings renames it
+	overSince   time.Time  // throttled continuously since
+	modem       bool       // the client's "using modem" flag from 0x2A
+	nameCleaned bool       // the name had control or bidi characters: Settings renames it
+	push        *pushState // the round-0xFF file push in progress, or nil
 }
 
 // UsingModem reports the client's "using modem" flag, the bit of its

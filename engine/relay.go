@@ -264,6 +264,7 @@ func checkObjCreate(g *Game, p *Player, payload []byte) bool {
 		g.violation(p, payload[0], "object id outside the sender's block", m.ObjectID)
 		return false
 	}
+	g.noteRelayOnly(p, payload)
 	return true
 }
 

@@ -80,7 +80,8 @@ func TestUDPWrongHashRefused(t *testing.T) {
 	}
 	b := newBot(t, srv, "Modded", tamper)
 	p := waitFor(t, b, "checksum failure reply", func(p []byte) bool { return p[0] == codec.OpChecksumFailFile })
-	if f, err := codec.DecodeChecksumFail(p); err != nil || f.File != "App.pyc" {
+	// The relative path as a stock host builds it (handshake.md 2.4).
+	if f, err := codec.DecodeChecksumFail(p); err != nil || f.File != "scripts/App.pyc" {
 		t.Fatalf("reply %+v %v", f, err)
 	}
 	waitClosed(t, b)

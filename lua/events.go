@@ -62,6 +62,11 @@ func (m *mission) payload(ev engine.Event) *glua.LTable {
 			t.RawSetString("opcode", glua.LNumber(e.Payload[0]))
 		}
 		t.RawSetString("payload", glua.LString(e.Payload))
+		if e.Decl != nil {
+			// A type the pack declares: its name and decoded fields.
+			t.RawSetString("name", glua.LString(e.Decl.Name))
+			t.RawSetString("fields", m.fieldsTable(e.Fields))
+		}
 		return t
 	case *engine.Chat:
 		t := m.tbl("player", m.playerTable(e.From))

@@ -43,6 +43,9 @@ type UserConfig struct {
 	Agones   AgonesSection   `toml:"agones"`
 	Record   RecordSection   `toml:"record"`
 	Spectate SpectateSection `toml:"spectate"`
+	// Mod is [mod]: a modded game's packs, manifest and client scripts
+	// (modconfig.go).
+	Mod ModSection `toml:"mod"`
 	// Games are [[games]] tables: more games in this process, each on its
 	// own port (games.go).
 	Games []GameTable `toml:"games"`
@@ -130,6 +133,9 @@ type ChecksumSection struct {
 	Validation   string   `toml:"validation"`
 	Manifest     string   `toml:"manifest"`
 	RoundTimeout Duration `toml:"round_timeout"`
+	// RequireFiles also fails a client that lacks a manifest file
+	// (stricter than stock, which fails only differing content).
+	RequireFiles bool `toml:"require_files"`
 }
 
 // PluginsSection is [plugins.*].
@@ -304,6 +310,7 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 	if c.Checksum.RoundTimeout > 0 {
 		rc.RoundTimeout = time.Duration(c.Checksum.RoundTimeout)
 	}
+	rc.RequireFiles = c.Checksum.RequireFiles
 	if c.Limits.FlowRate < 0 || c.Limits.FlowBurst < 0 || c.Limits.FlowBoot < 0 || c.Limits.SpoofLimit < 0 ||
 		c.Limits.FlowBytes < 0 || c.Limits.FlowByteBurst < 0 || c.Limits.JoinsPerAddress < 0 || c.Limits.AnswerBytes < 0 {
 		errs = append(errs, fmt.Errorf("limits: values must not be negative"))
@@ -375,6 +382,7 @@ func (c UserConfig) Runtime() (engine.Config, error) {
 			errs = append(errs, fmt.Errorf("plugins.gamespy: %w", err))
 		}
 	}
+	errs = append(errs, c.applyMod(&rc)...)
 	if len(errs) == 0 {
 		if err := rc.Validate(); err != nil {
 			errs = append(errs, err)

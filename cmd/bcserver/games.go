@@ -45,6 +45,8 @@ type GameTable struct {
 	CollisionDamage *bool     `toml:"collision_damage"`
 	// Mission keys are merged over the top-level [mission] table.
 	Mission MissionSection `toml:"mission"`
+	// Mod, when present, replaces the top-level [mod] table whole.
+	Mod *ModSection `toml:"mod"`
 }
 
 // maxGames bounds one process; more games scale by more processes.
@@ -93,6 +95,7 @@ func (c UserConfig) games() ([]UserConfig, error) {
 		set(&g.Game.Addons, t.Addons)
 		set(&g.Game.JoinInProgress, t.JoinInProgress)
 		set(&g.Game.CollisionDamage, t.CollisionDamage)
+		set(&g.Mod, t.Mod)
 		if t.MissionsDir != nil {
 			g.Game.MissionsDir = *t.MissionsDir
 			if d := g.Game.MissionsDir; d != "" && !filepath.IsAbs(d) && c.dir != "" {

@@ -53,7 +53,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		healthcheck = fs.String("healthcheck", "", "GET this URL (e.g. http://127.0.0.1:8080/healthz) and exit 0 if it answers 200 (container health checks)")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: bcserver [flags]\n       bcserver missions export DIR\n       bcserver test-missions DIR\n       bcserver replay [-json] FILE\n\n"+
+		fmt.Fprintf(stderr, "usage: bcserver [flags]\n       bcserver missions export DIR\n       bcserver test-missions DIR\n       bcserver replay [-json] FILE\n       bcserver import SCRIPTS_DIR OUT_DIR\n\n"+
 			"Flags override BCSERVER_* environment variables, which override the configuration file,\nwhich overrides the built-in defaults.\n\n")
 		fs.PrintDefaults()
 	}
@@ -65,6 +65,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return testMissionsCommand(args[1:], stdout, stderr)
 		case "replay":
 			return replayCommand(args[1:], stdout, stderr)
+		case "import":
+			return importCommand(args[1:], stdout, stderr)
 		}
 	}
 	if err := fs.Parse(args); err != nil {

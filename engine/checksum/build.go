@@ -34,14 +34,15 @@ type BuildOptions struct {
 // hashed as stored on disk; recursive rounds descend into every
 // subdirectory. A request whose directory does not exist gets no entry.
 //
-// Choices where the stock behaviour is not documented: a subdirectory
-// with no matching file anywhere below it is left out (Check allows extra
-// subdirectories, so a client that reports it still passes; one that does
-// not is not failed for it), and entries are sorted by a case-insensitive
-// comparison that lower-cases (the round-3 capture lists __init__.pyc
-// before mainmenu.pyc, which NTFS's upper-case collation would not), which
-// only matters for the order of Answer's response. A file
-// that cannot be read is an error rather than the client's hash 0.
+// Entries are sorted by a byte-wise, case-sensitive name comparison, as
+// the stock scanner keeps them (mods.md 5.4; the captured round 3 lists
+// CardSpecificSetup, KeyboardConfig, __init__, mainmenu), which only
+// matters for the order of Answer's response. A choice where the stock
+// behaviour differs: a subdirectory with no matching file anywhere below
+// it is left out (a stock client would send no response at all, mods.md
+// 5.3; Check allows extra subdirectories, so a client that reports it
+// still passes). A file that cannot be read is an error rather than the
+// client's hash 0.
 func Build(root string, opts BuildOptions) (*Manifest, error) {
 	if fi, err := os.Stat(root); err != nil {
 		return nil, fmt.Errorf("build manifest: %w", err)
@@ -166,7 +167,7 @@ func (b *builder) tree(dir string, depth int) (Tree, error) {
 	if err != nil {
 		return t, fmt.Errorf("reading %s: %w", dir, err)
 	}
-	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return foldCompare(a.Name(), b.Name()) })
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
 		mode := e.Type()
@@ -212,15 +213,6 @@ func (b *builder) tree(dir string, depth int) (Tree, error) {
 		return t, fmt.Errorf("%s: more than %d files and subdirectories in one round", dir, codec.ChecksumMaxEntries)
 	}
 	return t, nil
-}
-
-// foldCompare orders names like the stock client's enumeration appears to
-// (see Build): lower-cased first, then byte order to make it total.
-func foldCompare(a, b string) int {
-	if c := strings.Compare(strings.ToLower(a), strings.ToLower(b)); c != 0 {
-		return c
-	}
-	return strings.Compare(a, b)
 }
 
 // wildcardMatch matches name against a Windows-style pattern where '*' is

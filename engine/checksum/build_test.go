@@ -163,11 +163,13 @@ func TestBuildDetectsChange(t *testing.T) {
 		file   string // "" = still passes
 		reason string
 	}{
-		{"first word", "Scripts/ships/Galaxy.PYC", 0, 2, "Galaxy.PYC", "scripts/ships/Galaxy.PYC"},
-		{"last word", "Scripts/App.pyc", 11, 0, "App.pyc", "scripts/App.pyc"},
-		{"first tail byte", "Scripts/ships/Akira.pyc", 8, 2, "Akira.pyc", "content hash"},
-		{"in a subdirectory", "Scripts/ships/Hardpoints/akira.pyc", 0, 2, "akira.pyc", "scripts/ships/Hardpoints/akira.pyc"},
-		{"two levels down", "Scripts/multiplayer/Episode/Mission1/Mission1.pyc", 0, 0xFF, "Mission1.pyc", "Scripts/Multiplayer/Episode/Mission1/Mission1.pyc"},
+		// The 0x22 string is the path as the host builds it: the request
+		// directory as sent, then the names as stored (handshake.md 2.4).
+		{"first word", "Scripts/ships/Galaxy.PYC", 0, 2, "scripts/ships/Galaxy.PYC", "content hash"},
+		{"last word", "Scripts/App.pyc", 11, 0, "scripts/App.pyc", "content hash"},
+		{"first tail byte", "Scripts/ships/Akira.pyc", 8, 2, "scripts/ships/Akira.pyc", "content hash"},
+		{"in a subdirectory", "Scripts/ships/Hardpoints/akira.pyc", 0, 2, "scripts/ships/Hardpoints/akira.pyc", "content hash"},
+		{"two levels down", "Scripts/multiplayer/Episode/Mission1/Mission1.pyc", 0, 0xFF, "Scripts/Multiplayer/Episode/Mission1/Mission1.pyc", "content hash"},
 		{"pyc timestamp is not hashed", "Scripts/App.pyc", 5, 0, "", ""},
 		{"second tail byte is not read", "Scripts/ships/Akira.pyc", 9, 2, "", ""},
 	}

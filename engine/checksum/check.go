@@ -72,9 +72,13 @@ type Result struct {
 	// (0x23) for a bad round-0 ref_hash, codec.ChecksumFailFileOpcode
 	// (0x22) for anything else (handshake.md 2.4).
 	Opcode uint8
-	// File is the name to put in the reply: the manifest file name (its
-	// hash in hex if the manifest has none), or the request directory when
-	// the failure is not about one file.
+	// File is the string the 0x22 reply carries: the relative path of the
+	// first differing file as a stock host builds it (the normalised
+	// request directory, the subdirectories and the file name with the
+	// manifest's letter case, e.g. "scripts/ships/Hardpoints/akira.pyc";
+	// a name the manifest lacks is its hash in hex), or the normalised
+	// request directory when the failure is not about one file
+	// (handshake.md 2.4). For 0x23 it is the version string.
 	File string
 	// Reason says what failed, for the host's log.
 	Reason string
@@ -104,27 +108,51 @@ func (m Mismatch) String() string {
 	return fmt.Sprintf("%s: content hash 0x%08X, manifest has 0x%08X (unverified)", m.Path, m.Got, m.Want)
 }
 
+// Policy is how Check judges a response: the content-hash Mode and the
+// presence rule.
+type Policy struct {
+	Mode Mode
+	// RequirePresent also fails a client that lacks a manifest file or
+	// subdirectory. It is stricter than stock, which passes such a client
+	// in rounds 0-3 (handshake.md 2.4 rule 3), and refuses clients a stock
+	// host accepts; it is kept as an option for hosts that want every file
+	// of the manifest on every client.
+	RequirePresent bool
+}
+
 // Check validates resp, the client's answer to req, against the manifest
-// (handshake.md 2.4 policy):
+// with the stock presence rule (CheckPolicy with only mode set).
+func (m *Manifest) Check(req codec.ChecksumRequest, resp codec.ChecksumResponse, mode Mode) Result {
+	return m.CheckPolicy(req, resp, Policy{Mode: mode})
+}
+
+// CheckPolicy validates resp, the client's answer to req, against the
+// manifest (handshake.md 2.4 policy):
 //
 //   - resp must be for req's round;
 //   - round 0: ref_hash must be the version string's hash, else 0x23;
-//   - dir_hash must equal RequestDirHash(req.Dir), computed here;
-//   - every manifest file must be present, found by name hash (never by
-//     position), with its content hash checked per mode; extra files are
-//     allowed; manifest subdirectories likewise, recursively;
+//   - dir_hash must equal RequestDirHash(req.Dir), computed here, else 0x22
+//     naming the normalised request directory;
+//   - every manifest file the client also has, found by name hash (never by
+//     position), must have the manifest's content hash (per mode), else
+//     0x22 naming its relative path; files and subdirectories the client
+//     lacks pass, as on a stock host, unless p.RequirePresent; extra files
+//     and subdirectories always pass; subdirectories both sides have are
+//     checked recursively;
 //   - without a manifest entry for the request (the vanilla manifest has
 //     none for round 0xFF) any well-formed tree passes, with a Note.
 //
 // A nil manifest checks only round, ref_hash and dir_hash. In ModeOff
-// every response passes. Check does not modify m.
-func (m *Manifest) Check(req codec.ChecksumRequest, resp codec.ChecksumResponse, mode Mode) Result {
+// every response passes. CheckPolicy does not modify m.
+func (m *Manifest) CheckPolicy(req codec.ChecksumRequest, resp codec.ChecksumResponse, p Policy) Result {
+	mode := p.Mode
 	res := Result{OK: true, Round: req.Round}
 	if mode == ModeOff {
 		return res
 	}
+	root := RequestPath(req.Dir)
 	if resp.Round != req.Round {
-		res.fail(codec.ChecksumFailFileOpcode, req.Dir,
+		res.fail(codec.ChecksumFailFileOpcode, root,
 			fmt.Sprintf("response is for round %d, the request was round %d", resp.Round, req.Round))
 		return res
 	}
@@ -138,7 +166,7 @@ func (m *Manifest) Check(req codec.ChecksumRequest, resp codec.ChecksumResponse,
 		}
 	}
 	if want := RequestDirHash(req.Dir); resp.DirHash != want {
-		res.fail(codec.ChecksumFailFileOpcode, req.Dir,
+		res.fail(codec.ChecksumFailFileOpcode, root,
 			fmt.Sprintf("dir_hash 0x%08X, want 0x%08X = StringHash(%q)", resp.DirHash, want, strings.TrimSuffix(req.Dir, "/")))
 		return res
 	}
@@ -150,10 +178,20 @@ func (m *Manifest) Check(req codec.ChecksumRequest, resp codec.ChecksumResponse,
 		}
 		return res
 	}
-	c := checker{m: m, mode: mode, res: &res}
-	c.dirs[0] = strings.TrimSuffix(d.Path, "/")
+	c := checker{m: m, mode: mode, present: p.RequirePresent, res: &res}
+	c.dirs[0] = root
 	c.tree(&d.Tree, &resp.Tree, 0)
 	return res
+}
+
+// RequestPath normalises a request directory as the stock host does before
+// it builds paths (mods.md 5.4): backslashes become '/', a trailing CR/LF
+// and one trailing '/' are removed. "scripts/" gives "scripts", the root of
+// "scripts/App.pyc" in a 0x22 reply.
+func RequestPath(dir string) string {
+	dir = strings.ReplaceAll(dir, `\`, "/")
+	dir = strings.TrimRight(dir, "\r\n")
+	return strings.TrimSuffix(dir, "/")
 }
 
 func (r *Result) fail(op uint8, file, reason string) {
@@ -176,9 +214,10 @@ func (m *Manifest) versionString() string {
 }
 
 type checker struct {
-	m    *Manifest
-	mode Mode
-	res  *Result
+	m       *Manifest
+	mode    Mode
+	present bool // Policy.RequirePresent
+	res     *Result
 	// dirs holds the directory names down to the level being checked, so
 	// a path is only joined when a message needs it and a passing Check
 	// does not allocate. Manifests are at most codec.ChecksumMaxDepth deep.
@@ -195,8 +234,11 @@ func (c *checker) tree(want *Tree, got *codec.ChecksumTree, depth int) bool {
 		f := &want.Files[i]
 		content, found := idx.lookup(uint32(f.NameHash))
 		if !found {
-			name := displayName(f.Filename, uint32(f.NameHash))
-			c.res.fail(codec.ChecksumFailFileOpcode, name, "missing file "+c.join(depth, name))
+			if !c.present {
+				continue // stock: a file the client lacks passes (handshake.md 2.4)
+			}
+			path := c.join(depth, displayName(f.Filename, uint32(f.NameHash)))
+			c.res.fail(codec.ChecksumFailFileOpcode, path, "missing file "+path)
 			return false
 		}
 		if content == uint32(f.ContentHash) {
@@ -204,8 +246,9 @@ func (c *checker) tree(want *Tree, got *codec.ChecksumTree, depth int) bool {
 		}
 		name := displayName(f.Filename, uint32(f.NameHash))
 		if c.mode == ModeStrict || c.m.ContentVerified(f) {
-			c.res.fail(codec.ChecksumFailFileOpcode, name, fmt.Sprintf("%s: content hash 0x%08X, want 0x%08X",
-				c.join(depth, name), content, uint32(f.ContentHash)))
+			path := c.join(depth, name)
+			c.res.fail(codec.ChecksumFailFileOpcode, path, fmt.Sprintf("%s: content hash 0x%08X, want 0x%08X",
+				path, content, uint32(f.ContentHash)))
 			return false
 		}
 		c.res.Soft = append(c.res.Soft, Mismatch{Path: c.join(depth, name), NameHash: uint32(f.NameHash),
@@ -215,13 +258,16 @@ func (c *checker) tree(want *Tree, got *codec.ChecksumTree, depth int) bool {
 		s := &want.Subdirs[i]
 		g := findSubdir(got.Subdirs, uint32(s.NameHash))
 		if g == nil {
-			name := displayName(s.Name, uint32(s.NameHash))
-			c.res.fail(codec.ChecksumFailFileOpcode, name, "missing directory "+c.join(depth, name))
+			if !c.present {
+				continue // stock: a subdirectory the client lacks passes
+			}
+			path := c.join(depth, displayName(s.Name, uint32(s.NameHash)))
+			c.res.fail(codec.ChecksumFailFileOpcode, path, "missing directory "+path)
 			return false
 		}
 		if depth+1 >= len(c.dirs) {
 			// Unreachable for a validated manifest; refuse rather than panic.
-			c.res.fail(codec.ChecksumFailFileOpcode, s.Name, "manifest deeper than the wire allows")
+			c.res.fail(codec.ChecksumFailFileOpcode, c.join(depth, s.Name), "manifest deeper than the wire allows")
 			return false
 		}
 		c.dirs[depth+1] = displayName(s.Name, uint32(s.NameHash))

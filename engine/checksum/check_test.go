@@ -110,6 +110,10 @@ const checkManifest = `{"meta":{},"version_string":"60","directories":[
            {"filename":"Galaxy.pyc","content_hash":"0x00000002"}],
   "subdirs":[{"name":"Hardpoints","files":[{"filename":"akira.pyc","content_hash":"0x00000003","content_verified":true}]}]}]}`
 
+// presenceRequired ends the names of TestCheckBranches cases checked with
+// the stricter, non-stock Policy.RequirePresent.
+const presenceRequired = ", presence required"
+
 func TestCheckBranches(t *testing.T) {
 	m, err := LoadManifest(strings.NewReader(checkManifest))
 	if err != nil {
@@ -161,7 +165,7 @@ func TestCheckBranches(t *testing.T) {
 		m     *Manifest
 		req   codec.ChecksumRequest
 		resp  codec.ChecksumResponse
-		modes map[Mode]want
+		modes map[Mode]want // a name ending in presenceRequired checks with Policy.RequirePresent
 	}{
 		{"round 0 ok", m, r0, good0, map[Mode]want{ModeVerified: pass, ModeStrict: pass, ModeOff: pass}},
 		{"round 2 ok", m, r2, good2, map[Mode]want{ModeVerified: pass, ModeStrict: pass}},
@@ -174,25 +178,28 @@ func TestCheckBranches(t *testing.T) {
 				ModeOff:      pass,
 			}},
 		{"dir hash with the slash", m, r0, func() codec.ChecksumResponse { r := good0; r.DirHash = StringHash("scripts/"); return r }(),
-			map[Mode]want{ModeVerified: {opcode: 0x22, file: "scripts/", reason: "dir_hash"}, ModeOff: pass}},
+			map[Mode]want{ModeVerified: {opcode: 0x22, file: "scripts", reason: "dir_hash"}, ModeOff: pass}},
 		{"dir hash of last component", m, r2, mod2(func(r *codec.ChecksumResponse) { r.DirHash = StringHash("ships") }),
 			map[Mode]want{ModeStrict: {opcode: 0x22, file: "scripts/ships", reason: "dir_hash"}}},
+		// Stock passes a client that lacks files (handshake.md 2.4).
 		{"missing file", m, r2, mod2(func(r *codec.ChecksumResponse) { r.Tree.Files = r.Tree.Files[:1] }),
+			map[Mode]want{ModeVerified: pass, ModeStrict: pass, ModeOff: pass}},
+		{"missing file" + presenceRequired, m, r2, mod2(func(r *codec.ChecksumResponse) { r.Tree.Files = r.Tree.Files[:1] }),
 			map[Mode]want{
-				ModeVerified: {opcode: 0x22, file: "Galaxy.pyc", reason: "missing file scripts/ships/Galaxy.pyc"},
-				ModeStrict:   {opcode: 0x22, file: "Galaxy.pyc", reason: "missing"},
+				ModeVerified: {opcode: 0x22, file: "scripts/ships/Galaxy.pyc", reason: "missing file scripts/ships/Galaxy.pyc"},
+				ModeStrict:   {opcode: 0x22, file: "scripts/ships/Galaxy.pyc", reason: "missing"},
 				ModeOff:      pass,
 			}},
 		{"verified content differs", m, r2, mod2(func(r *codec.ChecksumResponse) { r.Tree.Files[0].ContentHash = 9 }),
 			map[Mode]want{
-				ModeVerified: {opcode: 0x22, file: "Akira.pyc", reason: "content hash 0x00000009, want 0x00000001"},
-				ModeStrict:   {opcode: 0x22, file: "Akira.pyc"},
+				ModeVerified: {opcode: 0x22, file: "scripts/ships/Akira.pyc", reason: "content hash 0x00000009, want 0x00000001"},
+				ModeStrict:   {opcode: 0x22, file: "scripts/ships/Akira.pyc"},
 				ModeOff:      pass,
 			}},
 		{"unverified content differs", m, r2, mod2(func(r *codec.ChecksumResponse) { r.Tree.Files[1].ContentHash = 9 }),
 			map[Mode]want{
 				ModeVerified: {ok: true, soft: 1},
-				ModeStrict:   {opcode: 0x22, file: "Galaxy.pyc", reason: "scripts/ships/Galaxy.pyc"},
+				ModeStrict:   {opcode: 0x22, file: "scripts/ships/Galaxy.pyc", reason: "scripts/ships/Galaxy.pyc"},
 				ModeOff:      pass,
 			}},
 		{"extra files and any order", m, r2, mod2(func(r *codec.ChecksumResponse) {
@@ -200,28 +207,35 @@ func TestCheckBranches(t *testing.T) {
 		}), map[Mode]want{ModeVerified: pass, ModeStrict: pass}},
 		{"same file name in another case is another file", m, r2, mod2(func(r *codec.ChecksumResponse) {
 			r.Tree.Files[0] = fe("akira.pyc", 1)
-		}), map[Mode]want{ModeVerified: {opcode: 0x22, file: "Akira.pyc", reason: "missing"}}},
+		}), map[Mode]want{ModeVerified: pass}},
+		{"same file name in another case" + presenceRequired, m, r2, mod2(func(r *codec.ChecksumResponse) {
+			r.Tree.Files[0] = fe("akira.pyc", 1)
+		}), map[Mode]want{ModeVerified: {opcode: 0x22, file: "scripts/ships/Akira.pyc", reason: "missing"}}},
 		{"missing subdir", m, r2, mod2(func(r *codec.ChecksumResponse) { r.Tree.Subdirs = nil }),
-			map[Mode]want{ModeVerified: {opcode: 0x22, file: "Hardpoints", reason: "missing directory scripts/ships/Hardpoints"}, ModeOff: pass}},
+			map[Mode]want{ModeVerified: pass, ModeStrict: pass}},
+		{"missing subdir" + presenceRequired, m, r2, mod2(func(r *codec.ChecksumResponse) { r.Tree.Subdirs = nil }),
+			map[Mode]want{ModeVerified: {opcode: 0x22, file: "scripts/ships/Hardpoints", reason: "missing directory scripts/ships/Hardpoints"}, ModeOff: pass}},
 		{"subdir file differs", m, r2, mod2(func(r *codec.ChecksumResponse) { r.Tree.Subdirs = hp(fe("akira.pyc", 4)) }),
-			map[Mode]want{ModeVerified: {opcode: 0x22, file: "akira.pyc", reason: "scripts/ships/Hardpoints/akira.pyc"}}},
+			map[Mode]want{ModeVerified: {opcode: 0x22, file: "scripts/ships/Hardpoints/akira.pyc", reason: "content hash"}}},
 		{"subdir file missing", m, r2, mod2(func(r *codec.ChecksumResponse) { r.Tree.Subdirs = hp() }),
-			map[Mode]want{ModeStrict: {opcode: 0x22, file: "akira.pyc", reason: "missing file scripts/ships/Hardpoints/akira.pyc"}}},
+			map[Mode]want{ModeStrict: pass}},
+		{"subdir file missing" + presenceRequired, m, r2, mod2(func(r *codec.ChecksumResponse) { r.Tree.Subdirs = hp() }),
+			map[Mode]want{ModeStrict: {opcode: 0x22, file: "scripts/ships/Hardpoints/akira.pyc", reason: "missing file scripts/ships/Hardpoints/akira.pyc"}}},
 		{"extra subdirs and files in them", m, r2, mod2(func(r *codec.ChecksumResponse) {
 			r.Tree.Subdirs = append([]codec.SubdirEntry{{NameHash: h("Custom"), Tree: codec.ChecksumTree{Files: []codec.FileEntry{fe("x.pyc", 1)}}}},
 				hp(fe("other.pyc", 8), fe("akira.pyc", 3))...)
 		}), map[Mode]want{ModeVerified: pass, ModeStrict: pass}},
 		{"round 0xFF without an entry", m, rFF, ffTree,
 			map[Mode]want{ModeVerified: {ok: true, note: true}, ModeStrict: {ok: true, note: true}, ModeOff: pass}},
-		{"round 0xFF entry checked", withFF, rFF, ffTree,
+		{"round 0xFF entry checked" + presenceRequired, withFF, rFF, ffTree,
 			map[Mode]want{
-				ModeVerified: {opcode: 0x22, file: "MultiplayerMenus.pyc", reason: "missing file Scripts/Multiplayer/"},
-				ModeStrict:   {opcode: 0x22, file: "MultiplayerMenus.pyc"},
+				ModeVerified: {opcode: 0x22, file: "Scripts/Multiplayer/MultiplayerMenus.pyc", reason: "missing file Scripts/Multiplayer/"},
+				ModeStrict:   {opcode: 0x22, file: "Scripts/Multiplayer/MultiplayerMenus.pyc"},
 				ModeOff:      pass,
 			}},
 		{"round 0xFF entry satisfied, unverified content", withFF, rFF, codec.ChecksumResponse{Round: 0xFF, DirHash: 0x8794D13F,
 			Tree: codec.ChecksumTree{Files: []codec.FileEntry{fe("MultiplayerMenus.pyc", 10)}}},
-			map[Mode]want{ModeVerified: {ok: true, soft: 1}, ModeStrict: {opcode: 0x22, file: "MultiplayerMenus.pyc"}}},
+			map[Mode]want{ModeVerified: {ok: true, soft: 1}, ModeStrict: {opcode: 0x22, file: "Scripts/Multiplayer/MultiplayerMenus.pyc"}}},
 		{"entry for the round but another request", m,
 			codec.ChecksumRequest{Round: 2, Dir: "scripts/Custom", Filter: "*.pyc", Recursive: true},
 			codec.ChecksumResponse{Round: 2, DirHash: StringHash("scripts/Custom")},
@@ -234,7 +248,8 @@ func TestCheckBranches(t *testing.T) {
 	for _, tc := range tests {
 		for mode, w := range tc.modes {
 			t.Run(fmt.Sprintf("%s/%v", tc.name, mode), func(t *testing.T) {
-				res := tc.m.Check(tc.req, tc.resp, mode)
+				present := strings.HasSuffix(tc.name, presenceRequired)
+				res := tc.m.CheckPolicy(tc.req, tc.resp, Policy{Mode: mode, RequirePresent: present})
 				if res.OK != w.ok || res.Round != tc.req.Round {
 					t.Fatalf("OK = %t (round %d), want %t: %+v", res.OK, res.Round, w.ok, res)
 				}
@@ -278,7 +293,7 @@ func TestCheckLargeResponse(t *testing.T) {
 		t.Fatalf("large response: %+v", res)
 	}
 	resp.Tree.Files = resp.Tree.Files[:5001]
-	if res := m.Check(stockRequest(t, 2), resp, ModeStrict); res.OK || res.File != "Akira.pyc" {
+	if res := m.CheckPolicy(stockRequest(t, 2), resp, Policy{Mode: ModeStrict, RequirePresent: true}); res.OK || res.File != "scripts/ships/Akira.pyc" {
 		t.Fatalf("large response without Akira.pyc: %+v", res)
 	}
 }

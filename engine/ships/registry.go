@@ -31,6 +31,29 @@ var vanilla = sync.OnceValues(func() (*Registry, error) {
 // on the first call and the same read-only value is returned every time.
 func Vanilla() (*Registry, error) { return vanilla() }
 
+// VanillaData returns the embedded vanilla 1.1 data folder (manifest.json,
+// ships/, projectiles/, gamemodes/), for tools that copy stock classes into
+// a pack.
+func VanillaData() fs.FS {
+	sub, err := fs.Sub(vanillaFS, vanillaDir)
+	if err != nil {
+		panic(err) // vanillaDir is a constant valid path
+	}
+	return sub
+}
+
+// ShipScript returns the ship script of a species: the topmost species
+// table's row, or without tables the name of the class loaded for it.
+func (r *Registry) ShipScript(species int) (string, bool) {
+	if r.tables != nil {
+		return r.tables.ShipScript(species)
+	}
+	if c, ok := r.classes[species]; ok {
+		return c.Name, true
+	}
+	return "", false
+}
+
 // Registry maps wire ids to loaded data: species to ship classes, net type
 // ids to projectiles, and file stems to game modes. It is read-only after
 // loading and safe to share between goroutines.
@@ -41,6 +64,7 @@ type Registry struct {
 	projectiles map[int]*Projectile
 	byStem      map[string]*Projectile
 	modes       map[string]*GameMode
+	tables      *SpeciesTables // the topmost layer's species tables, or nil
 }
 
 // Load reads the data folder dir of fsys (laid out like
@@ -74,7 +98,11 @@ func Load(fsys fs.FS, dir string) (*Registry, error) {
 //     is no per-file or per-subsystem merging;
 //   - a projectile replaces the one with the same net_type_id, or adds one;
 //   - a game mode replaces the one with the same file name, or adds one;
-//   - two classes with different species may not share a name.
+//   - two classes with different species may not share a name;
+//   - a folder with a species table (tables.json, written by the mod
+//     importer) replaces every class and projectile below it: one species
+//     table holds per game (mods.md 7.3), so its pack carries the whole
+//     ship data, stock classes included. Game modes still layer.
 func (r *Registry) Overlay(fsys fs.FS, dir string) (*Registry, error) {
 	n := &Registry{
 		layers:      slices.Clone(r.layers),
@@ -83,6 +111,7 @@ func (r *Registry) Overlay(fsys fs.FS, dir string) (*Registry, error) {
 		projectiles: maps.Clone(r.projectiles),
 		byStem:      maps.Clone(r.byStem),
 		modes:       maps.Clone(r.modes),
+		tables:      r.tables,
 	}
 	if err := n.addLayer(fsys, dir); err != nil {
 		return nil, fmt.Errorf("ships: overlaying data folder %q: %w", dir, err)
@@ -175,6 +204,14 @@ func (r *Registry) addLayer(fsys fs.FS, dir string) error {
 	label := dir
 	if man != nil && man.Version != "" {
 		label = man.Version
+	}
+	tables, err := loadTables(fsys, dir)
+	if err != nil {
+		return err
+	}
+	if tables != nil {
+		r.tables = tables
+		r.replaceBelow()
 	}
 
 	shipDirs, err := listLayer(fsys, dir, "ships", man, true)

@@ -24,7 +24,9 @@ type HashMismatch struct {
 // client sent for it in this game: a client whose ship properties differ
 // from everyone else's stands out either way.
 func (w *World) checkIntegrity(o *Object, m *codec.StateUpdate) (HashMismatch, bool) {
-	if !w.checkHash || !m.HasHash || o.Species == 0 || o.sim.hashChecked {
+	// A ship the host has no model of is relayed only: no integrity check
+	// (mods.md 4.3 rule 5).
+	if !w.checkHash || !m.HasHash || o.Species == 0 || o.Model == nil || o.sim.hashChecked {
 		return HashMismatch{}, false
 	}
 	o.sim.hashChecked = true // constant per ship: one check per ship is enough

@@ -185,6 +185,18 @@ func (w *World) RemoveOwner(owner *Owner) {
 	}
 }
 
+// Forget drops one object from the host's books without any message (a
+// mod's delete message, which every client applies itself: mods.md 6.3
+// type 211). It reports whether the object existed.
+func (w *World) Forget(id int32) bool {
+	o := w.objects[id]
+	if o == nil {
+		return false
+	}
+	w.remove(o)
+	return true
+}
+
 // ForgetShips drops every player object and torpedo from the host's books
 // without messages: clients delete their own on END_GAME/RESTART.
 func (w *World) ForgetShips() {

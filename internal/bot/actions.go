@@ -18,6 +18,17 @@ import (
 // the full-health subsystem tail of the species' class (simulation.md
 // 3.4; the server checks it against the class).
 func Spawn(slot int, playerID uint8, name string, species uint8, objectID int32) ([]byte, error) {
+	reg, err := ships.Vanilla()
+	if err != nil {
+		return nil, err
+	}
+	return SpawnFrom(reg, slot, playerID, name, species, objectID)
+}
+
+// SpawnFrom is Spawn with the subsystem tail of the species' class in reg
+// (a mod's data pack); a species reg has no class for keeps the captured
+// Akira tail, as a client with data the host lacks sends its own.
+func SpawnFrom(reg *ships.Registry, slot int, playerID uint8, name string, species uint8, objectID int32) ([]byte, error) {
 	raw, err := ShipCreate(slot, playerID, name)
 	if err != nil {
 		return nil, err
@@ -28,10 +39,6 @@ func Spawn(slot int, playerID uint8, name string, species uint8, objectID int32)
 	}
 	m.ObjectID = objectID
 	m.Ship.Species = species
-	reg, err := ships.Vanilla()
-	if err != nil {
-		return nil, err
-	}
 	if c, ok := reg.Class(int(species)); ok {
 		var w codec.Writer
 		ships.AppendTail(&w, ships.NewShip(c, objectID), ships.DefaultTail())

@@ -60,6 +60,11 @@ type Config struct {
 	// manifest has no Scripts/Multiplayer entry, which every real install
 	// has).
 	Silent bool
+	// Files, when set, is the bot's Scripts/Multiplayer folder: it answers
+	// checksum round 0xFF from it as a stock client does and stores files
+	// the host pushes (0x25), acknowledging each with 0x27. Received lists
+	// them for a test to check the bytes.
+	Files *ClientFiles
 	// Local is the address to bind; default 127.0.0.1:0 (any port).
 	Local     string
 	Transport bcnet.Config
@@ -100,6 +105,7 @@ type Bot struct {
 	shutdown bool // the host ended the session with its 0x05
 	err      error
 	dropped  int
+	pushErr  error
 	id       byte
 	name     string
 	peers    map[byte]string
@@ -115,6 +121,10 @@ func New(cfg Config) (*Bot, error) {
 	}
 	if cfg.Inbox <= 0 {
 		cfg.Inbox = 4096
+	}
+	if cfg.Files != nil && cfg.Transport.MaxMessageSize == 0 {
+		// A pushed file fills up to 255 fragments (mods.md 5.5).
+		cfg.Transport.MaxMessageSize = checksum.PushMessageMax
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -135,7 +145,7 @@ func New(cfg Config) (*Bot, error) {
 		cfg: cfg, log: log.With("component", "bot", "name", cfg.Name), sock: sock,
 		cmds: make(chan func(), 256), inbox: make(chan Message, cfg.Inbox), done: make(chan struct{}),
 		changed: make(chan struct{}), buf: make([]byte, 0, 512),
-		join: Joiner{Manifest: m, Modem: cfg.Modem, Silent: cfg.Silent, Tamper: cfg.Tamper},
+		join: Joiner{Manifest: m, Modem: cfg.Modem, Silent: cfg.Silent, Tamper: cfg.Tamper, Files: cfg.Files},
 		name: cfg.Name, peers: make(map[byte]string), id: bcnet.PeerUnassigned,
 	}
 	ip := [4]byte{127, 0, 0, 1}
@@ -217,6 +227,14 @@ func (b *Bot) Err() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.err
+}
+
+// PushErr returns the first pushed file the bot refused (see
+// Joiner.PushErr), or nil.
+func (b *Bot) PushErr() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.pushErr
 }
 
 // Dropped counts received messages lost because the inbox was full.

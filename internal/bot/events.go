@@ -84,6 +84,10 @@ func (e *botEvents) Message(payload []byte, reliable bool) {
 		}
 	case JoinInGame:
 		b.setState(InGame, nil)
+	case JoinFile:
+		b.mu.Lock()
+		b.pushErr = b.join.PushErr
+		b.mu.Unlock()
 	}
 	now := time.Now()
 	if b.cfg.OnMessage != nil && b.cfg.OnMessage(now, payload) {

@@ -16,6 +16,7 @@ const (
 	JoinLoading                  // GameInit: NewPlayerInGame sent
 	JoinInGame                   // the player-list event naming us: in the game
 	JoinRejected                 // the host refused our checksums (0x22 / 0x23)
+	JoinFile                     // a pushed file (0x25), stored and acknowledged with 0x27
 )
 
 // Joiner plays a stock client's side of the join sequence (handshake.md
@@ -34,6 +35,14 @@ type Joiner struct {
 	Tamper func(req codec.ChecksumRequest, resp *codec.ChecksumResponse)
 	// Settings is the last Settings message (Map aliases no datagram).
 	Settings codec.Settings
+	// Files, when set, is the client's Scripts/Multiplayer: round 0xFF is
+	// answered from it rather than from the manifest, and pushed files
+	// are written into it (mods.md 5.8).
+	Files *ClientFiles
+	// PushErr is the first pushed file that was refused (malformed, or a
+	// path outside ErrPushPath's rules); it was acknowledged all the same,
+	// as a stock client does.
+	PushErr error
 }
 
 // Handle looks at one game message from the host. send queues a reliable
@@ -59,6 +68,16 @@ func (j *Joiner) Handle(payload []byte, self byte, send func([]byte)) JoinStep {
 		return JoinLoading
 	case codec.OpChecksumFailFile, codec.OpChecksumFailVer:
 		return JoinRejected
+	case codec.OpFileTransfer:
+		// A stock client acknowledges every 0x25 it processed, whether or
+		// not it could write the file (mods.md 5.6).
+		if j.Files != nil {
+			if _, err := j.Files.receive(payload); err != nil && j.PushErr == nil {
+				j.PushErr = err
+			}
+		}
+		send(codec.FileTransferAck{}.AppendTo(nil))
+		return JoinFile
 	case codec.OpPlayerListEvent:
 		if ev, err := codec.DecodePlayerListEvent(payload); err == nil && ev.Code == codec.EventNewPlayerInGame && ev.PeerID == self {
 			return JoinInGame
@@ -73,6 +92,11 @@ func (j *Joiner) answer(payload []byte, send func([]byte)) {
 		return
 	}
 	resp, ok := j.Manifest.Answer(req)
+	if req.Round == checksum.FinalRound && j.Files != nil {
+		if resp, ok = j.Files.Response(req); !ok {
+			return // a directory without a .pyc: a stock client sends nothing
+		}
+	}
 	if !ok {
 		if j.Silent {
 			return // a stock client with no matching files sends nothing

@@ -199,6 +199,8 @@ function Ship:remove() end
 ---@field from integer    sender's player id
 ---@field opcode integer  first byte
 ---@field payload string  the whole message
+---@field name string?     the type's name, when the data pack declares it (messages.json)
+---@field fields table<string, number|string>?  its fields decoded by the declared layout
 
 ---@class bc.ChatEvent: bc.PlayerEvent
 ---@field from integer

@@ -50,6 +50,15 @@ func TestRetention(t *testing.T) {
 	}
 	// KeepPruned applies it at once, then on its timer, until cancelled.
 	s.RecordMatch(Match{Mode: "dm", Started: now, Ended: now, Players: []MatchPlayer{{Identity: "q", Name: "Q"}}})
+	// The match is written first (RecordMatch only queues it): otherwise
+	// the loop below could see the one match left from before and stop
+	// before this one lands.
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := count(); m != 2 {
+		t.Fatalf("%d matches before KeepPruned, want 2", m)
+	}
 	cctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {

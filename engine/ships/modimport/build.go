@@ -1,0 +1,519 @@
+package modimport
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/bcserver/bcserver/engine/ships"
+)
+
+// From a hardpoint's added properties to the class files: creation order,
+// object ids, the primary pointers, parents and the top-level list
+// exactly as the stock engine builds them (mods.md 3.6), and the field
+// mapping of mods.md 3.8.
+
+// Subsystem kinds: a property class, refined for weapon systems by their
+// WST_* type.
+const (
+	kHull        = "hull"
+	kShield      = "shield"
+	kSensor      = "sensor"
+	kPower       = "power"
+	kImpulse     = "impulse_engine"
+	kWarp        = "warp_engine"
+	kEngine      = "engine"
+	kRepair      = "repair"
+	kCloak       = "cloak"
+	kWeaponSys   = "weapon_system" // refined by SetWeaponSystemType
+	kPhaserSys   = "phaser_system"
+	kPulseSys    = "pulse_system"
+	kTractorSys  = "tractor_system"
+	kTorpedoSys  = "torpedo_system"
+	kPhaser      = "phaser"
+	kPulse       = "pulse_weapon"
+	kTractor     = "tractor_beam"
+	kTorpedoTube = "torpedo_tube"
+)
+
+// subsystemClasses are the property classes that create a subsystem (one
+// object id each); nonSubsystemClasses create none (mods.md 3.5).
+var subsystemClasses = map[string]string{
+	"HullProperty": kHull, "ShieldProperty": kShield, "SensorProperty": kSensor, "PowerProperty": kPower,
+	"ImpulseEngineProperty": kImpulse, "WarpEngineProperty": kWarp, "EngineProperty": kEngine,
+	"RepairSubsystemProperty": kRepair, "CloakingSubsystemProperty": kCloak,
+	"WeaponSystemProperty": kWeaponSys, "TorpedoSystemProperty": kTorpedoSys,
+	"PhaserProperty": kPhaser, "PulseWeaponProperty": kPulse, "TractorBeamProperty": kTractor,
+	"TorpedoTubeProperty": kTorpedoTube,
+}
+
+var nonSubsystemClasses = map[string]bool{
+	"ShipProperty": true, "PositionOrientationProperty": true, "ObjectEmitterProperty": true, "BlinkingLightProperty": true,
+}
+
+// parentKind is the system pointer a weapon attaches to (mods.md 3.6 rule 3).
+var parentKind = map[string]string{kPhaser: kPhaserSys, kPulse: kPulseSys, kTractor: kTractorSys, kTorpedoTube: kTorpedoSys}
+
+// weaponSystemTypes maps WST_* to a system kind.
+var weaponSystemTypes = map[string]string{
+	"WST_PHASER": kPhaserSys, "WST_PULSE": kPulseSys, "WST_TRACTOR": kTractorSys, "WST_TORPEDO": kTorpedoSys,
+}
+
+// facings in the order of shield_hp (mods.md 3.8).
+var facings = []string{"FRONT_SHIELDS", "REAR_SHIELDS", "TOP_SHIELDS", "BOTTOM_SHIELDS", "LEFT_SHIELDS", "RIGHT_SHIELDS"}
+
+// sub is one created subsystem.
+type sub struct {
+	p        *prop
+	kind     string
+	k        int // id offset: 1-based creation index
+	primary  bool
+	parent   *sub
+	children []*sub
+}
+
+// projInfo is what a class needs of a projectile it names.
+type projInfo struct {
+	stem    string
+	netType int
+	name    string
+}
+
+// classFiles are one class's four files.
+type classFiles struct {
+	ship, power  object
+	subsystems   []object
+	serial       []object
+	subsystemCnt int
+}
+
+// builder turns one hardpoint into class files.
+type builder struct {
+	h       *hardpoint
+	row     ships.ShipRow
+	project func(module string) (projInfo, bool)
+	bad     []Finding
+	warns   []Finding
+	subs    []*sub
+	ship    *prop
+}
+
+func (b *builder) fail(line int, format string, args ...any) {
+	b.bad = append(b.bad, Finding{Level: LevelError, File: b.h.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (b *builder) warn(line int, format string, args ...any) {
+	b.warns = append(b.warns, Finding{Level: LevelWarning, File: b.h.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// create makes the subsystems of the added properties in order and links
+// them (mods.md 3.6).
+func (b *builder) create() {
+	pointers := map[string]*sub{}
+	seen := map[string]bool{}
+	for _, a := range b.h.adds {
+		if a.name == "" {
+			b.fail(a.line, "loads the parent's properties (inheriting hardpoint)")
+			continue
+		}
+		if seen[a.name] {
+			// Whether a second add creates a second subsystem is open
+			// (mods.md 9 question 9).
+			b.fail(a.line, "%q is added twice", a.name)
+			continue
+		}
+		seen[a.name] = true
+		p := b.h.templates[a.name]
+		if p == nil {
+			// FindByName returns None; the stock guard skips it.
+			b.warn(a.line, "%q is added but never registered: nothing is created", a.name)
+			continue
+		}
+		kind, isSub := subsystemClasses[p.class]
+		if !isSub {
+			if !nonSubsystemClasses[p.class] {
+				b.fail(p.line, "unknown property class %s (%q)", p.class, p.name)
+			}
+			if p.class == "ShipProperty" {
+				b.ship = p
+			}
+			continue
+		}
+		if kind == kWeaponSys {
+			t, _ := p.enum("SetWeaponSystemType")
+			var ok bool
+			if kind, ok = weaponSystemTypes[t]; !ok {
+				b.fail(p.line, "weapon system %q without a known SetWeaponSystemType", p.name)
+				continue
+			}
+		}
+		primary := true
+		if v, ok := p.flag("SetPrimary"); ok {
+			primary = v
+		} else {
+			b.warn(p.line, "%q has no SetPrimary: taken as primary", p.name)
+		}
+		s := &sub{p: p, kind: kind, k: len(b.subs) + 1, primary: primary}
+		b.subs = append(b.subs, s)
+		if primary {
+			// A later primary of the same kind replaces an earlier one
+			// (rule 2).
+			pointers[kind] = s
+		}
+	}
+	for _, s := range b.subs {
+		var pk string
+		switch {
+		case s.kind == kEngine:
+			switch t, _ := s.p.enum("SetEngineType"); t {
+			case "EP_IMPULSE":
+				pk = kImpulse
+			case "EP_WARP":
+				pk = kWarp
+			default:
+				b.warn(s.p.line, "engine %q has no SetEngineType: stays top level", s.p.name)
+			}
+		default:
+			pk = parentKind[s.kind]
+		}
+		if parent := pointers[pk]; pk != "" && parent != nil {
+			s.parent = parent
+			parent.children = append(parent.children, s)
+		}
+	}
+}
+
+// isSystem reports whether a kind is a weapon-system container, which
+// subsystems.json leaves out (mods.md 3.8).
+func isSystem(kind string) bool {
+	return kind == kPhaserSys || kind == kPulseSys || kind == kTractorSys || kind == kTorpedoSys
+}
+
+// files builds the four class files.
+func (b *builder) files() classFiles {
+	var f classFiles
+	f.subsystemCnt = len(b.subs)
+	for _, s := range b.subs {
+		if isSystem(s.kind) || s.kind == kEngine {
+			continue
+		}
+		f.subsystems = append(f.subsystems, b.subsystemEntry(s))
+	}
+	for _, s := range b.subs {
+		if s.parent == nil {
+			f.serial = append(f.serial, b.serialEntry(s))
+		}
+	}
+	f.power = b.powerFile()
+	f.ship = b.shipFile()
+	return f
+}
+
+func (b *builder) subsystemEntry(s *sub) object {
+	p := s.p
+	typ := s.kind
+	o := object{
+		{"name", p.name}, {"type", typ}, {"position", p.vec3("SetPosition")},
+		{"radius", p.f32("SetRadius")}, {"max_condition", p.f32("SetMaxCondition")},
+		{"disabled_pct", p.f32("SetDisabledPercentage")}, {"is_critical", p.boolean("SetCritical")},
+		{"is_targetable", p.boolean("SetTargetable")}, {"repair_complexity", p.f32("SetRepairComplexity")},
+		{"is_primary", s.primary},
+	}
+	weapon := func() {
+		fwd, up := p.orientation()
+		o = append(o, field{"max_damage", p.f32("SetMaxDamage")}, field{"max_charge", p.f32("SetMaxCharge")},
+			field{"min_firing_charge", p.f32("SetMinFiringCharge")}, field{"recharge_rate", p.f32("SetRechargeRate")},
+			field{"discharge_rate", p.f32("SetNormalDischargeRate")}, field{"max_damage_distance", p.f32("SetMaxDamageDistance")},
+			field{"weapon_id", p.integer("SetWeaponID")}, field{"forward", fwd}, field{"up", up},
+			field{"arc_width", p.pair("SetArcWidthAngles")}, field{"arc_height", p.pair("SetArcHeightAngles")})
+	}
+	switch typ {
+	case kRepair:
+		o = append(o, field{"max_repair_points", p.f32("SetMaxRepairPoints")}, field{"num_repair_teams", p.integer("SetNumRepairTeams")})
+	case kCloak:
+		o = append(o, field{"cloak_strength", p.f32("SetCloakStrength")}, field{"normal_power", p.f32("SetNormalPowerPerSecond")})
+	case kPhaser:
+		weapon()
+		o = append(o, field{"damage_radius_factor", p.f32("SetDamageRadiusFactor")}, field{"groups", p.integer("SetGroups")},
+			field{"strip_width", p.f32("SetWidth")}, field{"strip_length", p.f32("SetLength")}, field{"phaser_width", p.f32("SetPhaserWidth")})
+	case kPulse:
+		weapon()
+		module, _ := p.str("SetModuleName")
+		stem := ""
+		if module != "" {
+			if pi, ok := b.project(module); ok {
+				stem = pi.stem
+			} else {
+				b.warn(p.calls["SetModuleName"].line, "%q fires %s, which the pack does not hold: the cannon has no projectile", p.name, module)
+			}
+		}
+		o = append(o, field{"damage_radius_factor", p.f32("SetDamageRadiusFactor")}, field{"groups", p.integer("SetGroups")},
+			field{"module_name", module}, field{"projectile", stem}, field{"cooldown_time", p.f32("SetCooldownTime")})
+	case kTractor:
+		weapon()
+		o = append(o, field{"normal_power", p.f32("SetNormalPowerPerSecond")},
+			field{"damage_radius_factor", p.f32("SetDamageRadiusFactor")}, field{"groups", p.integer("SetGroups")})
+	case kTorpedoTube:
+		o = append(o, field{"reload_delay", p.f32("SetReloadDelay")}, field{"max_ready", p.integer("SetMaxReady")},
+			field{"immediate_delay", p.f32("SetImmediateDelay")}, field{"weapon_id", p.integer("SetWeaponID")},
+			field{"dumbfire", p.boolean("SetDumbfire")}, field{"direction", p.vec3("SetDirection")},
+			field{"damage_radius_factor", p.f32("SetDamageRadiusFactor")}, field{"groups", p.integer("SetGroups")})
+	}
+	return o
+}
+
+// serialEntry is a top-level entry of serialization.json (mods.md 3.8).
+func (b *builder) serialEntry(s *sub) object {
+	format := "powered"
+	switch s.kind {
+	case kHull, kShield:
+		format = "base"
+	case kPower:
+		format = "power"
+	}
+	o := object{{"format", format}, {"name", s.p.name}, {"max_condition", s.p.f32("SetMaxCondition")}}
+	if format == "powered" {
+		// power_mode is no hardpoint value: the engine defaults.
+		mode := 0
+		switch s.kind {
+		case kTractorSys:
+			mode = 1
+		case kCloak:
+			mode = 2
+		}
+		o = append(o, field{"normal_power", s.p.f32("SetNormalPowerPerSecond")}, field{"power_mode", mode})
+	}
+	if len(s.children) > 0 {
+		ch := make([]object, len(s.children))
+		for i, c := range s.children {
+			ch[i] = object{{"name", c.p.name}, {"max_condition", c.p.f32("SetMaxCondition")}, {"id_offset", c.k}}
+		}
+		o = append(o, field{"children", ch})
+	}
+	return append(o, field{"id_offset", s.k})
+}
+
+// pointer returns the subsystem a kind's pointer holds: the last primary
+// one created (mods.md 3.6 rule 2).
+func (b *builder) pointer(kind string) *sub {
+	var out *sub
+	for _, s := range b.subs {
+		if s.kind == kind && s.primary {
+			out = s
+		}
+	}
+	return out
+}
+
+func (b *builder) powerFile() object {
+	var p *prop
+	if s := b.pointer(kPower); s != nil {
+		p = s.p
+	}
+	return object{
+		{"power_output", p.f32("SetPowerOutput")}, {"main_battery_limit", p.f32("SetMainBatteryLimit")},
+		{"backup_battery_limit", p.f32("SetBackupBatteryLimit")}, {"main_conduit_capacity", p.f32("SetMainConduitCapacity")},
+		{"backup_conduit_capacity", p.f32("SetBackupConduitCapacity")},
+	}
+}
+
+func (b *builder) shipFile() object {
+	get := func(kind string) *prop {
+		if s := b.pointer(kind); s != nil {
+			return s.p
+		}
+		return nil
+	}
+	count := func(kind string) int {
+		n := 0
+		for _, s := range b.subs {
+			if s.kind == kind {
+				n++
+			}
+		}
+		return n
+	}
+	hull, imp, shield, repair, torps := get(kHull), get(kImpulse), get(kShield), get(kRepair), get(kTorpedoSys)
+	hp, charge := make([]float32, 6), make([]float32, 6)
+	for i, f := range facings {
+		hp[i] = shield.indexedF32("SetMaxShields", f, i)
+		charge[i] = shield.indexedF32("SetShieldChargePerSecond", f, i)
+	}
+	ammo := []object{}
+	nAmmo := torps.integer("SetNumAmmoTypes")
+	for i := 0; i < nAmmo; i++ {
+		script := torps.indexedStr("SetTorpedoScript", i)
+		stem, nt, name := "", 0, ""
+		if script != "" {
+			if pi, ok := b.project(script); ok {
+				stem, nt, name = pi.stem, pi.netType, pi.name
+			} else {
+				b.warn(torps.line, "torpedo type %d is %s, which the pack does not hold", i, script)
+			}
+		} else {
+			b.warn(torps.line, "torpedo type %d has no SetTorpedoScript", i)
+		}
+		ammo = append(ammo, object{{"index", i}, {"script", script}, {"projectile", stem}, {"net_type_id", nt},
+			{"ammo_name", name}, {"max_torpedoes", int(torps.indexedF32("SetMaxTorpedoes", strconv.Itoa(i), -1))},
+			// The stock multiplayer ship select removes the type named
+			// "Phased" (missions.md 3.7).
+			{"removed_in_multiplayer", name == "Phased"}})
+	}
+	systems := []object{}
+	for _, s := range b.subs {
+		if !isSystem(s.kind) {
+			continue
+		}
+		weapons := make([]string, len(s.children))
+		for i, c := range s.children {
+			weapons[i] = c.p.name
+		}
+		chain, _ := s.p.str("SetFiringChainString")
+		systems = append(systems, object{{"name", s.p.name}, {"type", s.kind}, {"id_offset", s.k},
+			{"single_fire", s.p.boolean("SetSingleFire")}, {"aimed_weapon", s.p.boolean("SetAimedWeapon")},
+			{"firing_chain", chain}, {"weapons", weapons}})
+	}
+	return object{
+		{"name", b.row.ShipScript}, {"species_id", b.row.Index}, {"faction", b.row.Side},
+		{"hull_hp", hull.f32("SetMaxCondition")}, {"mass", b.ship.f32("SetMass")},
+		{"rotational_inertia", b.ship.f32("SetRotationalInertia")},
+		{"max_speed", imp.f32("SetMaxSpeed")}, {"max_accel", imp.f32("SetMaxAccel")},
+		{"max_angular_accel", imp.f32("SetMaxAngularAccel")}, {"max_angular_velocity", imp.f32("SetMaxAngularVelocity")},
+		{"shield_hp", hp}, {"shield_recharge", charge},
+		{"can_cloak", count(kCloak) > 0}, {"has_tractor", count(kTractorSys) > 0},
+		{"torpedo_tubes", count(kTorpedoTube)}, {"phaser_banks", count(kPhaser)},
+		{"pulse_weapons", count(kPulse)}, {"tractor_beams", count(kTractor)},
+		{"max_repair_points", repair.f32("SetMaxRepairPoints")}, {"num_repair_teams", repair.integer("SetNumRepairTeams")},
+		{"stationary", b.ship.boolean("SetStationary")}, {"subsystem_count", len(b.subs)},
+		{"num_ammo_types", nAmmo}, {"torpedo_ammo", ammo},
+		{"objcreate_tail_full_health_hex", ""}, // filled in once the loader built the class
+		{"weapon_systems", systems},
+	}
+}
+
+// Setter readers. A missing setter reads as zero (the property's
+// default); a nil prop (no such property on the ship) likewise.
+
+func (p *prop) arg(setter string, i int) (value, bool) {
+	if p == nil {
+		return value{}, false
+	}
+	c, ok := p.calls[setter]
+	if !ok || i >= len(c.args) {
+		return value{}, false
+	}
+	return c.args[i], true
+}
+
+func f32of(v value) float32 {
+	if v.kind != vNumber {
+		return 0
+	}
+	f, err := strconv.ParseFloat(strings.TrimPrefix(v.str, "+"), 32)
+	if err != nil {
+		return float32(v.num)
+	}
+	return float32(f)
+}
+
+func (p *prop) f32(setter string) float32 {
+	v, _ := p.arg(setter, 0)
+	return f32of(v)
+}
+
+func (p *prop) integer(setter string) int {
+	v, _ := p.arg(setter, 0)
+	if v.kind != vNumber {
+		return 0
+	}
+	return int(v.num)
+}
+
+func (p *prop) boolean(setter string) bool { return p.integer(setter) != 0 }
+
+func (p *prop) flag(setter string) (bool, bool) {
+	v, ok := p.arg(setter, 0)
+	return v.num != 0, ok && v.kind == vNumber
+}
+
+func (p *prop) str(setter string) (string, bool) {
+	v, ok := p.arg(setter, 0)
+	return v.str, ok && v.kind == vString
+}
+
+func (p *prop) enum(setter string) (string, bool) {
+	v, ok := p.arg(setter, 0)
+	return v.str, ok && v.kind == vName
+}
+
+// vec3 reads SetPosition(x, y, z) or a setter given one helper vector.
+func (p *prop) vec3(setter string) [3]float32 {
+	var out [3]float32
+	if p == nil {
+		return out
+	}
+	c := p.calls[setter]
+	if len(c.args) == 1 && c.args[0].kind == vTuple && len(c.args[0].items) == 3 {
+		for i := range out {
+			out[i] = f32of(c.args[0].items[i])
+		}
+		return out
+	}
+	for i := 0; i < 3 && i < len(c.args); i++ {
+		out[i] = f32of(c.args[i])
+	}
+	return out
+}
+
+// orientation reads SetOrientation(forward, up).
+func (p *prop) orientation() (fwd, up [3]float32) {
+	c := p.calls["SetOrientation"]
+	read := func(v value) (out [3]float32) {
+		if v.kind == vTuple {
+			for i := 0; i < 3 && i < len(v.items); i++ {
+				out[i] = f32of(v.items[i])
+			}
+		}
+		return out
+	}
+	if len(c.args) >= 2 {
+		return read(c.args[0]), read(c.args[1])
+	}
+	return fwd, up
+}
+
+// pair reads a two-number setter as written (arc pairs are not sorted,
+// mods.md 3.8).
+func (p *prop) pair(setter string) [2]float32 {
+	a, _ := p.arg(setter, 0)
+	b, _ := p.arg(setter, 1)
+	return [2]float32{f32of(a), f32of(b)}
+}
+
+// indexedF32 reads an indexed setter's value for key (or, when the script
+// gave a number, for the index n).
+func (p *prop) indexedF32(setter, key string, n int) float32 {
+	if p == nil {
+		return 0
+	}
+	m := p.indexed[setter]
+	c, ok := m[key]
+	if !ok && n >= 0 {
+		c, ok = m[strconv.Itoa(n)]
+	}
+	if !ok || len(c.args) < 2 {
+		return 0
+	}
+	return f32of(c.args[1])
+}
+
+func (p *prop) indexedStr(setter string, n int) string {
+	if p == nil {
+		return ""
+	}
+	c, ok := p.indexed[setter][strconv.Itoa(n)]
+	if !ok || len(c.args) < 2 || c.args[1].kind != vString {
+		return ""
+	}
+	return c.args[1].str
+}

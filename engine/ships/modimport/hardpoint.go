@@ -1,0 +1,393 @@
+package modimport
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Hardpoint files (ships/Hardpoints/<stem>.py), the property editor's
+// output, read by the grammar of mods.md 3.4: property blocks created with
+// App.<Class>_Create("name"), their setters, helper vectors passed by name,
+// RegisterLocalTemplate, and LoadPropertySet adding the names in order.
+
+// prop is one registered property template.
+type prop struct {
+	class string // "HullProperty"
+	name  string
+	line  int
+	// calls holds the last call of each setter, arguments resolved when
+	// the call was made (a helper vector's value at that moment, rule 3).
+	calls map[string]setterCall
+	// indexed holds the setters keyed by their first argument (rule 2):
+	// SetMaxShields, SetShieldChargePerSecond, SetMaxTorpedoes,
+	// SetTorpedoScript.
+	indexed map[string]map[string]setterCall
+}
+
+type setterCall struct {
+	args []value
+	line int
+}
+
+// indexedSetters are keyed by their first argument (mods.md 3.4 rule 2).
+var indexedSetters = map[string]bool{
+	"SetMaxShields": true, "SetShieldChargePerSecond": true, "SetMaxTorpedoes": true, "SetTorpedoScript": true,
+}
+
+// readSetters are the setters the pack reads (mods.md 3.5): their
+// arguments must be literals; arithmetic there leaves the class out.
+var readSetters = map[string]bool{
+	"SetMaxCondition": true, "SetCritical": true, "SetTargetable": true, "SetPrimary": true, "SetPosition": true,
+	"SetRepairComplexity": true, "SetDisabledPercentage": true, "SetRadius": true, "SetNormalPowerPerSecond": true,
+	"SetMaxShields": true, "SetShieldChargePerSecond": true, "SetPowerOutput": true, "SetMainBatteryLimit": true,
+	"SetBackupBatteryLimit": true, "SetMainConduitCapacity": true, "SetBackupConduitCapacity": true,
+	"SetMaxSpeed": true, "SetMaxAccel": true, "SetMaxAngularAccel": true, "SetMaxAngularVelocity": true,
+	"SetEngineType": true, "SetMaxRepairPoints": true, "SetNumRepairTeams": true, "SetCloakStrength": true,
+	"SetWeaponSystemType": true, "SetNumAmmoTypes": true, "SetMaxTorpedoes": true, "SetTorpedoScript": true,
+	"SetMaxDamage": true, "SetMaxCharge": true, "SetMinFiringCharge": true, "SetRechargeRate": true,
+	"SetNormalDischargeRate": true, "SetMaxDamageDistance": true, "SetWeaponID": true, "SetOrientation": true,
+	"SetArcWidthAngles": true, "SetArcHeightAngles": true, "SetModuleName": true, "SetCooldownTime": true,
+	"SetReloadDelay": true, "SetMaxReady": true, "SetImmediateDelay": true, "SetDumbfire": true, "SetDirection": true,
+	"SetMass": true, "SetRotationalInertia": true, "SetStationary": true, "SetDamageRadiusFactor": true,
+	"SetGroups": true, "SetWidth": true, "SetLength": true, "SetPhaserWidth": true, "SetSingleFire": true,
+	"SetAimedWeapon": true, "SetFiringChainString": true,
+}
+
+// added is one name LoadPropertySet adds, in order.
+type added struct {
+	name string
+	line int
+}
+
+// hardpoint is a parsed hardpoint file.
+type hardpoint struct {
+	file      string
+	templates map[string]*prop // by property name, as registered
+	adds      []added
+	// parent is the ParentPropertyScript of an inheriting file.
+	parent     string
+	parentLine int
+	// unsupported holds the constructs outside the grammar, each with its
+	// line: any makes the class relay-only (rule 6).
+	unsupported []Finding
+	warnings    []Finding
+}
+
+func (h *hardpoint) bad(line int, format string, args ...any) {
+	h.unsupported = append(h.unsupported, Finding{Level: LevelError, File: h.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (h *hardpoint) warn(line int, format string, args ...any) {
+	h.warnings = append(h.warnings, Finding{Level: LevelWarning, File: h.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// helper variables of a hardpoint's module level.
+type hpVars struct {
+	props   map[string]*prop
+	points  map[string]value // TGPoint3 helpers: a tuple of three numbers once set
+	colors  map[string]bool
+	strings map[string]string // TGString helpers
+}
+
+// readHardpoint parses one hardpoint file.
+func readHardpoint(src *scripts, stored string) (*hardpoint, error) {
+	stmts, err := src.parse(stored)
+	if err != nil {
+		return nil, err
+	}
+	h := &hardpoint{file: stored, templates: map[string]*prop{}}
+	v := hpVars{props: map[string]*prop{}, points: map[string]value{}, colors: map[string]bool{}, strings: map[string]string{}}
+	for _, s := range stmts {
+		h.topLevel(s, &v)
+	}
+	return h, nil
+}
+
+func (h *hardpoint) topLevel(s *stmt, v *hpVars) {
+	switch {
+	case s.starts("import") || s.starts("from"):
+		return
+	case len(s.toks) == 1 && s.toks[0].kind == tString:
+		return // a docstring
+	case s.starts("def", "LoadPropertySet"):
+		h.loadFn(s)
+		return
+	case s.starts("def"):
+		name := "?"
+		if len(s.toks) > 1 {
+			name = s.toks[1].text
+		}
+		h.warn(s.line, "function %s is not part of the hardpoint grammar (not called, so ignored)", name)
+		return
+	case s.starts("if"):
+		if h.parentGuard(s) {
+			return
+		}
+		h.bad(s.line, "a conditional at module level")
+		return
+	case s.header():
+		h.bad(s.line, "a %q block", s.toks[0].text)
+		return
+	}
+	if name, rhs, ok := assignment(s); ok {
+		h.assign(s, name, rhs, v)
+		return
+	}
+	call, ok := callOf(s)
+	if !ok {
+		if recv, method, ok := calleeOf(s); ok && v.props[recv] != nil {
+			// A setter whose arguments are not literals.
+			if readSetters[method] {
+				h.bad(s.line, "%s.%s with an expression in its arguments", v.props[recv].name, method)
+			} else {
+				h.warn(s.line, "%s.%s with an expression in its arguments (not used by the pack, ignored)", v.props[recv].name, method)
+			}
+			return
+		}
+		h.bad(s.line, "a statement outside the hardpoint grammar")
+		return
+	}
+	recv, method := splitCallee(call.str)
+	switch {
+	case call.str == "App.g_kModelPropertyManager.RegisterLocalTemplate":
+		if len(call.items) != 1 || call.items[0].kind != vName || v.props[call.items[0].str] == nil {
+			h.bad(s.line, "RegisterLocalTemplate of something that is not a property")
+			return
+		}
+		p := v.props[call.items[0].str]
+		h.templates[p.name] = p // a name registered again replaces the template
+	case call.str == "reload":
+		if h.parent == "" {
+			h.bad(s.line, "reload() without a ParentPropertyScript")
+		}
+	case v.isPoint(recv):
+		if method != "SetXYZ" || len(call.items) != 3 {
+			h.bad(s.line, "%s on a TGPoint3", method)
+			return
+		}
+		for _, a := range call.items {
+			if a.kind != vNumber {
+				h.bad(s.line, "SetXYZ with %s", a.describe())
+				return
+			}
+		}
+		v.points[recv] = value{kind: vTuple, items: call.items, line: s.line}
+	case v.colors[recv]:
+		// Colours do not enter the pack.
+	case v.isString(recv):
+		if method != "SetString" || len(call.items) != 1 || call.items[0].kind != vString {
+			h.bad(s.line, "%s on a TGString", method)
+			return
+		}
+		v.strings[recv] = call.items[0].str
+	case v.props[recv] != nil:
+		h.setter(s, v.props[recv], method, call.items, v)
+	default:
+		h.bad(s.line, "call of %s", call.str)
+	}
+}
+
+func (v *hpVars) isPoint(name string) bool {
+	_, ok := v.points[name]
+	return ok
+}
+
+func (v *hpVars) isString(name string) bool {
+	_, ok := v.strings[name]
+	return ok
+}
+
+func (h *hardpoint) assign(s *stmt, name string, rhs []token, v *hpVars) {
+	val, err := parseExpr(rhs)
+	if err != nil {
+		h.bad(s.line, "%s = an expression (%v)", name, err)
+		return
+	}
+	delete(v.props, name)
+	delete(v.points, name)
+	delete(v.colors, name)
+	delete(v.strings, name)
+	switch {
+	case name == "ParentPropertyScript" && val.kind == vString:
+		h.parent, h.parentLine = val.str, s.line
+	case val.kind == vCall && val.str == "App.TGPoint3" && len(val.items) == 0:
+		v.points[name] = value{kind: vTuple, items: []value{{kind: vNumber}, {kind: vNumber}, {kind: vNumber}}, line: s.line}
+	case val.kind == vCall && val.str == "App.TGColorA" && len(val.items) == 0:
+		v.colors[name] = true
+	case val.kind == vCall && val.str == "App.TGString" && len(val.items) == 0:
+		v.strings[name] = ""
+	case val.kind == vCall && strings.HasPrefix(val.str, "App.") && strings.HasSuffix(val.str, "_Create"):
+		if len(val.items) != 1 || val.items[0].kind != vString {
+			h.bad(s.line, "%s without a property name", val.str)
+			return
+		}
+		class := strings.TrimSuffix(strings.TrimPrefix(val.str, "App."), "_Create")
+		v.props[name] = &prop{class: class, name: val.items[0].str, line: s.line,
+			calls: map[string]setterCall{}, indexed: map[string]map[string]setterCall{}}
+	default:
+		h.bad(s.line, "%s = %s", name, val.describe())
+	}
+}
+
+// setter records one setter call with its arguments resolved now.
+func (h *hardpoint) setter(s *stmt, p *prop, method string, args []value, v *hpVars) {
+	res := make([]value, len(args))
+	for i, a := range args {
+		switch a.kind {
+		case vNumber, vString:
+			res[i] = a
+		case vName:
+			switch {
+			case v.isPoint(a.str):
+				res[i] = v.points[a.str]
+			case v.isString(a.str):
+				res[i] = value{kind: vString, str: v.strings[a.str], line: a.line}
+			default:
+				// An enum (ShieldGenerator.FRONT_SHIELDS, Phasers.WST_PHASER)
+				// or a colour: kept by its last name.
+				res[i] = value{kind: vName, str: a.str[strings.LastIndexByte(a.str, '.')+1:], line: a.line}
+			}
+		default:
+			if readSetters[method] {
+				h.bad(s.line, "%s.%s with %s", p.name, method, a.describe())
+				return
+			}
+			h.warn(s.line, "%s.%s with %s (not used by the pack, ignored)", p.name, method, a.describe())
+			return
+		}
+	}
+	call := setterCall{args: res, line: s.line}
+	if indexedSetters[method] {
+		if len(res) < 2 {
+			h.bad(s.line, "%s.%s without an index", p.name, method)
+			return
+		}
+		m := p.indexed[method]
+		if m == nil {
+			m = map[string]setterCall{}
+			p.indexed[method] = m
+		}
+		m[keyOf(res[0])] = call
+		return
+	}
+	p.calls[method] = call
+}
+
+// keyOf is an indexed setter's key: an enum name or a number.
+func keyOf(v value) string {
+	if v.kind == vNumber {
+		return fmt.Sprintf("%d", int(v.num))
+	}
+	return v.str
+}
+
+// parentGuard reads the editor guard of an inheriting file:
+// if not ('g_bIsModelPropertyEditor' in dir(App)): ParentModule = __import__(...); reload(ParentModule)
+func (h *hardpoint) parentGuard(s *stmt) bool {
+	if !isEditorGuard(s) {
+		return false
+	}
+	for _, b := range s.body {
+		if name, _, ok := assignment(b); ok && name == "ParentModule" {
+			continue
+		}
+		if c, ok := callOf(b); ok && c.str == "reload" {
+			continue
+		}
+		h.bad(b.line, "a statement in the parent-module guard")
+	}
+	return true
+}
+
+// isEditorGuard matches "if not ('g_bIsModelPropertyEditor' in dir(App)):".
+func isEditorGuard(s *stmt) bool {
+	if !s.starts("if", "not") || !s.header() {
+		return false
+	}
+	for _, t := range s.toks {
+		if t.kind == tString && t.text == "g_bIsModelPropertyEditor" {
+			return true
+		}
+	}
+	return false
+}
+
+// loadFn reads LoadPropertySet: FindByName into a variable, then the
+// "!= None" guard around AddToSet; or the parent's LoadPropertySet.
+func (h *hardpoint) loadFn(fn *stmt) {
+	var pendingVar, pendingName string
+	pendingLine := 0
+	for _, s := range fn.body {
+		switch {
+		case len(s.toks) == 1 && s.toks[0].kind == tString:
+			continue
+		case isEditorGuard(s):
+			for _, b := range s.body {
+				if c, ok := callOf(b); !ok || !strings.HasSuffix(c.str, ".LoadPropertySet") {
+					h.bad(b.line, "a statement in the parent-module guard of LoadPropertySet")
+				}
+			}
+			h.adds = append(h.adds, added{name: "", line: s.line}) // the parent's adds go here
+			continue
+		}
+		if name, rhs, ok := assignment(s); ok {
+			v, err := parseExpr(rhs)
+			if err != nil || v.kind != vCall || !strings.HasSuffix(v.str, ".FindByName") || len(v.items) < 1 || v.items[0].kind != vString {
+				h.bad(s.line, "a LoadPropertySet line of another shape")
+				continue
+			}
+			pendingVar, pendingName, pendingLine = name, v.items[0].str, s.line
+			continue
+		}
+		if s.starts("if") && s.header() && len(s.body) == 1 && pendingVar != "" && isNoneGuard(s, pendingVar) {
+			c, ok := callOf(s.body[0])
+			if ok && strings.HasSuffix(c.str, ".AddToSet") && len(c.items) == 2 && c.items[1].kind == vName && c.items[1].str == pendingVar {
+				h.adds = append(h.adds, added{name: pendingName, line: pendingLine})
+				pendingVar = ""
+				continue
+			}
+		}
+		if c, ok := callOf(s); ok && strings.HasSuffix(c.str, ".LoadPropertySet") && h.parent != "" {
+			h.adds = append(h.adds, added{name: "", line: s.line})
+			continue
+		}
+		h.bad(s.line, "a LoadPropertySet line of another shape")
+	}
+}
+
+// isNoneGuard matches "if (prop != None):", "if prop != None:" and
+// "if prop:" for the variable.
+func isNoneGuard(s *stmt, v string) bool {
+	var words []string
+	for _, t := range s.toks[1 : len(s.toks)-1] {
+		if t.is(tOp, "(") || t.is(tOp, ")") {
+			continue
+		}
+		words = append(words, t.text)
+	}
+	switch strings.Join(words, " ") {
+	case v + " != None", v + " <> None", v + " is not None", v:
+		return true
+	}
+	return false
+}
+
+// calleeOf reads "RECV.Method(...)" from a statement whose arguments did
+// not parse.
+func calleeOf(s *stmt) (recv, method string, ok bool) {
+	t := s.toks
+	if len(t) < 4 || t[0].kind != tName || !t[len(t)-1].is(tOp, ")") {
+		return "", "", false
+	}
+	name := t[0].text
+	i := 1
+	for i+1 < len(t) && t[i].is(tOp, ".") && t[i+1].kind == tName {
+		name += "." + t[i+1].text
+		i += 2
+	}
+	if i >= len(t) || !t[i].is(tOp, "(") {
+		return "", "", false
+	}
+	recv, method = splitCallee(name)
+	return recv, method, recv != ""
+}
