@@ -52,7 +52,7 @@ func (m *mission) pcall(fn *glua.LFunction, arg glua.LValue) (glua.LValue, error
 		le := &luaError{msg: err.Error()}
 		var ae *glua.ApiError
 		if errors.As(err, &ae) {
-			le.msg = ae.Object.String()
+			le.msg = m.meter.explainCall(ae.Object.String())
 			le.traceback = m.trace
 		}
 		var be budgetError
