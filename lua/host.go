@@ -114,7 +114,7 @@ func (h *Host) Open() error {
 			return fmt.Errorf("mission %q: reading its storage: %w", h.opts.Mode, err)
 		}
 	}
-	m, err := h.build(src, 1, stored, false, true)
+	m, err := h.build(src, 1, stored, false)
 	if err != nil {
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
 	}
@@ -241,8 +241,13 @@ func (h *Host) swap(src *source) error {
 	if old != nil {
 		data = h.carry(old)
 	}
+	// After a suspension (old == nil) the game went on: the players, their
+	// ships and the host ships the suspended version made are all still
+	// there, so the fixed version takes over as on any reload
+	// (mission_reload), never starting the game again (mission_start).
+	resumed := old == nil
 	start := time.Now()
-	m, err := h.build(src, h.version+1, data, old != nil, old == nil)
+	m, err := h.build(src, h.version+1, data, resumed)
 	if err != nil {
 		h.log.Error("mission reload failed, keeping the running version", "version", h.version, "err", err)
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
@@ -257,6 +262,9 @@ func (h *Host) swap(src *source) error {
 	m.apply()
 	h.settle(m)
 	h.log.Info(fmt.Sprintf("mission %q reloaded (v%d)", h.opts.Mode, h.version), "took", time.Since(start).Round(time.Microsecond))
+	if resumed {
+		h.tell(resumedText)
+	}
 	h.saveStorage(true)
 	return nil
 }
@@ -276,10 +284,12 @@ func (h *Host) carry(m *mission) any {
 }
 
 // build creates a state for src and runs main.lua, mission_load, then
-// mission_reload (reload) or mission_start (start), each under the load
-// budget. What they do to the game is staged; any error discards the state
-// and with it everything staged.
-func (h *Host) build(src *source, version int, storage any, reload, start bool) (*mission, error) {
+// mission_reload (a reload) or mission_start (the first load, version 1),
+// each under the load budget. resumed marks a reload that ends a
+// suspension. What they do to the game is staged; any error discards the
+// state and with it everything staged.
+func (h *Host) build(src *source, version int, storage any, resumed bool) (*mission, error) {
+	reload := version > 1
 	m, err := newMission(h, src, version, storage)
 	if err != nil {
 		return nil, err
@@ -308,15 +318,15 @@ func (h *Host) build(src *source, version int, storage any, reload, start bool) 
 	}
 	if reload {
 		if err := m.emitStrict(EvMissionReload, func(L *glua.LState) *glua.LTable {
-			t := L.CreateTable(0, 2)
+			t := L.CreateTable(0, 3)
 			t.RawSetString("version", glua.LNumber(version))
 			t.RawSetString("previous_version", glua.LNumber(h.version))
+			t.RawSetString("suspended", glua.LBool(resumed))
 			return t
 		}); err != nil {
 			return fail(err)
 		}
-	}
-	if start {
+	} else {
 		if err := m.emitStrict(EvMissionStart, nil); err != nil {
 			return fail(err)
 		}

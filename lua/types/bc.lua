@@ -175,6 +175,7 @@ function Ship:remove() end
 ---@class bc.ReloadEvent
 ---@field version integer
 ---@field previous_version integer
+---@field suspended boolean  the previous version had been suspended for its errors
 
 ---@class bc.UnloadEvent
 ---@field reason "reload"|"shutdown"
