@@ -26,6 +26,7 @@ func (m *mission) api() *glua.LTable {
 	bc.RawSetString("version", glua.LNumber(m.version))
 	bc.RawSetString("host_id", glua.LNumber(HostID))
 	bc.RawSetString("storage", m.storage)
+	bc.RawSetString("memory", m.memory)
 	bc.RawSetString("config", fromPlain(L, m.h.opts.Config))
 	if _, ok := bc.RawGetString("config").(*glua.LTable); !ok {
 		bc.RawSetString("config", L.NewTable())

@@ -170,6 +170,7 @@ function Ship:remove() end
 ---@field mode string
 ---@field version integer
 ---@field reload boolean
+---@field restored boolean  bc.storage was read back from the last run (first load after a restart)
 ---@field config table
 
 ---@class bc.ReloadEvent
@@ -448,7 +449,8 @@ function log.error(msg, fields) end
 ---@field mode string          the mission folder
 ---@field version integer      1 on first load, +1 per reload
 ---@field host_id integer      1
----@field storage table        plain data kept across reloads
+---@field storage table        plain data kept across reloads and, with [lua] storage_dir, restarts
+---@field memory table         plain data kept across reloads only: empty after a restart
 ---@field config table         the [mission] options
 ---@field msg bc.msg
 ---@field parse bc.parse
