@@ -9,6 +9,7 @@ package missiontest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -118,6 +119,11 @@ func NewWorld(o Options) (*World, error) {
 	h := lua.New(g, lua.Options{Mode: o.Mode, FS: o.FS, LibFS: o.LibFS, Config: o.Config, Addons: o.Addons, Logger: log,
 		Seed: 1, Limits: lua.Limits{StepTime: o.StepTime}})
 	if err := g.AddPlugin(h.Plugin()); err != nil {
+		// The engine names the plugin ("plugin/missions: ..."); a test's
+		// author wants the mission's own words.
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner
+		}
 		return nil, err
 	}
 	w.Game, w.Host = g, h

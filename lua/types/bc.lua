@@ -151,6 +151,7 @@ function Ship:remove() end
 
 ---@class bc.ShipClass
 ---@field name string
+---@field flyable boolean   offered on the stock ship-select screen (species 1..15)
 ---@field species integer
 ---@field faction string
 ---@field radius number      world units
@@ -523,9 +524,12 @@ function bc.ship_of(player_id) end
 ---@param spec bc.ShipSpec
 ---@return bc.Ship
 function bc.create_ship(spec) end
----@param class string|integer class name or species index
+---@param class string|integer class name (any case) or species index; an unknown one is an error listing the classes
 ---@return bc.ShipClass
 function bc.ship_class(class) end
+---Every class the server has ship data for, by species index.
+---@return bc.ShipClass[]
+function bc.ship_classes() end
 ---@param point number[] {x, y, z}
 ---@param radius number world units
 ---@return boolean free no live ship touches the sphere
