@@ -139,6 +139,7 @@ func (m *mission) api() *glua.LTable {
 	})
 
 	m.shipAPI(fn)
+	m.shipRulesAPI(fn)
 
 	// Messages.
 	fn("writer", func(L *glua.LState) int {

@@ -18,6 +18,7 @@
 ---| "script_message"   # a message >= 0x2B from a client (not chat); return true when handled
 ---| "chat"             # a chat or team chat line; return false to stop the relay
 ---| "tick"             # every game tick (~100 ms)
+---| "ship_requested"   # a player picked a ship the rules allow, before the host accepts it; return false, reason to refuse
 ---| "ship_created"     # a ship now exists
 ---| "ship_damaged"     # a ship took damage (weapon hit or collision)
 ---| "ship_destroyed"   # a ship exploded (the stock "object exploding")
@@ -530,6 +531,31 @@ function bc.ship_class(class) end
 ---Every class the server has ship data for, by species index.
 ---@return bc.ShipClass[]
 function bc.ship_classes() end
+
+---@class bc.ShipRules
+---@field classes (string|integer)[]?                 every player's classes; nil: any
+---@field teams table<integer, (string|integer)[]>?  a team's list replaces classes for its players
+
+---Set the classes players may fly, enforced by the host (nil: any class). Staged while a version loads.
+---@param rules bc.ShipRules?
+function bc.set_ship_rules(rules) end
+---The rules in force, as class names; nil when any class is allowed.
+---@return bc.ShipRules?
+function bc.ship_rules() end
+---Whether the rules let a player fly a class; when not, also the line he would read.
+---@param player_id integer
+---@param class string|integer
+---@return boolean allowed
+---@return string? why
+function bc.ship_allowed(player_id, class) end
+
+---@class bc.ShipRequestEvent
+---@field player bc.Player
+---@field ship_id integer      the object id the ship would have
+---@field species integer
+---@field class_name string?
+---@field name string          the ship's name
+---@field team integer?        the player's team (bc.set_team)
 ---@param point number[] {x, y, z}
 ---@param radius number world units
 ---@return boolean free no live ship touches the sphere
