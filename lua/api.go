@@ -31,7 +31,7 @@ func (m *mission) api() *glua.LTable {
 	if _, ok := bc.RawGetString("config").(*glua.LTable); !ok {
 		bc.RawSetString("config", L.NewTable())
 	}
-	m.constants(bc)
+	constants(L, bc)
 	dataTables(L, bc)
 	bc.RawSetString("msg", m.msgLib())
 	bc.RawSetString("parse", m.parseLib())
@@ -328,8 +328,7 @@ func (m *mission) logLib() *glua.LTable {
 }
 
 // constants sets bc.OP, bc.END and the wire constants.
-func (m *mission) constants(bc *glua.LTable) {
-	L := m.L
+func constants(L *glua.LState, bc *glua.LTable) {
 	op := L.CreateTable(0, 10)
 	for k, v := range map[string]int{
 		"CHAT": codec.OpChat, "TEAM_CHAT": codec.OpTeamChat, "MISSION_INIT": codec.OpMissionInit,

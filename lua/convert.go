@@ -58,6 +58,15 @@ type copyReport struct {
 	sizeCut   bool
 }
 
+// PlainTable copies a Lua table out of its state as plain data, as a
+// reload copies bc.storage (default limits): the mission test runner seeds
+// a game's bc.storage with a test's table through it.
+func PlainTable(t *glua.LTable) *Table {
+	v, _ := toPlain(t, DefaultStorageDepth, DefaultStorageSize)
+	out, _ := v.(*Table)
+	return out
+}
+
 // toPlain copies a Lua value (bc.storage) out of its state within the
 // limits.
 func toPlain(v glua.LValue, maxDepth, maxEntries int) (any, copyReport) {

@@ -90,8 +90,12 @@ func (m *mission) checkClass(L *glua.LState, n int, fn string) *ships.Class {
 }
 
 // findClass resolves a class name (any case) or species index.
-func (m *mission) findClass(L *glua.LState, v glua.LValue) (*ships.Class, error) {
-	reg := m.h.eng.World().Ships()
+func (m *mission) findClass(_ *glua.LState, v glua.LValue) (*ships.Class, error) {
+	return findClass(m.h.eng.World().Ships(), v)
+}
+
+// findClass resolves a class name (any case) or species index in reg.
+func findClass(reg *ships.Registry, v glua.LValue) (*ships.Class, error) {
 	if reg == nil {
 		return nil, errors.New("the server has no ship data")
 	}

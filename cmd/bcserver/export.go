@@ -26,7 +26,7 @@ const luarc = `{
     "package": "disable"
   },
   "workspace.library": ["types"],
-  "diagnostics.globals": ["bc"]
+  "diagnostics.globals": ["bc", "test"]
 }
 `
 
