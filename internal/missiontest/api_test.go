@@ -92,3 +92,21 @@ end)
 		t.Fatalf("%+v\n%s", sum, out)
 	}
 }
+
+// A failed g:reload() hands the case its error once: the runner does not
+// report it again as a mission error the case did not look at.
+func TestFailedReloadIsReportedOnce(t *testing.T) {
+	sum, out := run(t, fstest.MapFS{
+		"m/main.lua": {Data: []byte(`if bc.storage.loaded then bc.on("player_joind", function() end) end bc.storage.loaded = true`)},
+		"m/m_test.lua": {Data: []byte(`
+test.case("a broken reload", function()
+  local g = test.game {}
+  local err = g:reload()
+  test.ok(err and err:find('unknown event "player_joind"', 1, true), err)
+end)
+`)},
+	})
+	if sum.Passed != 1 || strings.Contains(out, "unknown event") {
+		t.Fatalf("%+v\n%s", sum, out)
+	}
+}
