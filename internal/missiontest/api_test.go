@@ -110,3 +110,16 @@ end)
 		t.Fatalf("%+v\n%s", sum, out)
 	}
 }
+
+// A mission that fails to load fails test.game with the mission's own
+// words: no engine-internal "plugin/missions:" prefix.
+func TestLoadErrorInTheMissionsWords(t *testing.T) {
+	sum, out := run(t, fstest.MapFS{
+		"m/main.lua":   {Data: []byte(`bc.on("mission_start", function() bc.create_ship { class = "Starbase" } end)`)},
+		"m/m_test.lua": {Data: []byte("test.case(\"load\", function()\n  test.game {}\nend)\n")},
+	})
+	want := `m/m_test.lua:2: test.game: mission "m": mission_start handler: m/main.lua:1: bc.create_ship: class: no ship class "Starbase" (did you mean CardStarbase or FedStarbase?`
+	if sum.Failed != 1 || !strings.Contains(out, want) || strings.Contains(out, "plugin/") {
+		t.Fatalf("%+v\n%s", sum, out)
+	}
+}
