@@ -75,7 +75,7 @@ type Game struct {
 	running      bool
 	teamMode     bool
 	gameOver     bool
-	shipRules    *ShipRules // nil: any class (shiprules.go)
+	shipGate     shipGate // the ship rules (shiprules.go)
 	world        *world.World
 	bans         *bans.List
 	refusedLogAt time.Time

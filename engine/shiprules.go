@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/ships"
@@ -67,6 +70,12 @@ func (e *ShipRequested) Refuse(reason string) {
 // Refused reports whether a handler refused the ship, and why.
 func (e *ShipRequested) Refused() (string, bool) { return e.reason, e.refused }
 
+// shipGate is the game's ship rules and the pace of its log lines.
+type shipGate struct {
+	rules    *ShipRules // nil: any class
+	loggedAt time.Time
+}
+
 // hostPlayerID is the network player id of the host, the sender of its
 // chat lines (missions.md 2.1).
 const hostPlayerID = 1
@@ -82,26 +91,26 @@ const refusedShipLifetime float32 = 3
 // ships announced from now on; ships already flying stay.
 func (g *Game) SetShipRules(r *ShipRules) {
 	if r == nil || len(r.Classes) == 0 && len(r.Teams) == 0 {
-		g.shipRules = nil
+		g.shipGate.rules = nil
 		return
 	}
 	c := &ShipRules{Classes: slices.Clone(r.Classes), Teams: make(map[int][]int, len(r.Teams))}
 	for t, list := range r.Teams {
 		c.Teams[t] = slices.Clone(list)
 	}
-	g.shipRules = c
+	g.shipGate.rules = c
 }
 
 // ShipRules returns a copy of the rules in force, nil when any class is
 // allowed.
 func (g *Game) ShipRules() *ShipRules {
-	if g.shipRules == nil {
+	if g.shipGate.rules == nil {
 		return nil
 	}
-	r := *g.shipRules
+	r := *g.shipGate.rules
 	r.Classes = slices.Clone(r.Classes)
-	r.Teams = make(map[int][]int, len(g.shipRules.Teams))
-	for t, list := range g.shipRules.Teams {
+	r.Teams = make(map[int][]int, len(g.shipGate.rules.Teams))
+	for t, list := range g.shipGate.rules.Teams {
 		r.Teams[t] = slices.Clone(list)
 	}
 	return &r
@@ -110,7 +119,7 @@ func (g *Game) ShipRules() *ShipRules {
 // ShipAllowed reports whether the rules let p fly species; when not, why
 // is the line the player reads.
 func (g *Game) ShipAllowed(p *Player, species int) (ok bool, why string) {
-	return g.shipRules.Check(g.Ships(), p.Team, species)
+	return g.shipGate.rules.Check(g.Ships(), p.Team, species)
 }
 
 // Check reports whether a player on team (-1 for none) may fly species
@@ -160,7 +169,7 @@ func acceptShip(g *Game, p *Player, payload []byte, reliable bool) {
 // admitShip applies the ship rules and the ShipRequested veto to a new
 // ship of p.
 func (g *Game) admitShip(p *Player, payload []byte) (id int32, why string, refused bool) {
-	if g.shipRules == nil && !g.bus.has(EvShipRequested) {
+	if g.shipGate.rules == nil && !g.bus.has(EvShipRequested) {
 		return 0, "", false
 	}
 	m, err := codec.DecodeObjCreate(payload)
@@ -192,7 +201,13 @@ func (g *Game) admitShip(p *Player, payload []byte) (id int32, why string, refus
 // refuseShip tells p why his ship id is refused and sends it the stock
 // death (to him alone), which takes his client back to ship select.
 func (g *Game) refuseShip(p *Player, id int32, why string) {
-	g.log.Info("ship refused", "player", p.ID, "name", p.Name, "ship", id, "why", why)
+	// One line a second at info: a client that keeps announcing forbidden
+	// ships (its flow limit bounds how fast) must not flood the log.
+	level := slog.LevelDebug
+	if g.now.Sub(g.shipGate.loggedAt) >= time.Second {
+		g.shipGate.loggedAt, level = g.now, slog.LevelInfo
+	}
+	g.log.Log(context.Background(), level, "ship refused", "player", p.ID, "name", p.Name, "ship", id, "why", why)
 	text := Name8("[server] " + why)
 	if len(text) > codec.MaxChatText {
 		text = text[:codec.MaxChatText]
