@@ -6,8 +6,12 @@
 #
 #   docker build -t bcserver --build-arg VERSION=$(git describe --tags --always) \
 #       --build-arg COMMIT=$(git rev-parse --short=12 HEAD) .
-#   docker run -p 22101:22101/udp -p 8080:8080 -v bcserver-data:/data \
+#   docker run --stop-timeout 20 -p 22101:22101/udp -p 8080:8080 -v bcserver-data:/data \
 #       -e BCSERVER_ADMIN_TOKEN=$(openssl rand -hex 24) bcserver
+#
+# --stop-timeout 20: at SIGTERM the server tells every player and waits up
+# to 15 s for their acknowledgements; Docker's default of 10 s would kill
+# it first.
 #
 # Configuration: BCSERVER_<SECTION>_<KEY> variables (README, "Configuration
 # from the environment"), or a file mounted at /data/bcserver.toml and
@@ -35,9 +39,14 @@ COPY --from=build /out/bcserver /bcserver
 COPY --from=build --chown=65532:65532 /out/data /data
 USER 65532:65532
 WORKDIR /data
+# Bans and match history survive the container only on a volume.
+VOLUME /data
 # The admin API, console and /metrics listen on every interface of the
-# container, which needs a token: pass BCSERVER_ADMIN_TOKEN (at least 16
-# characters) or the server refuses to start and says why.
+# container, which needs a token of the host's: BCSERVER_ADMIN_TOKEN (at
+# least 16 characters), or a token written to /data/admin.token (or a
+# mounted secret named by BCSERVER_ADMIN_TOKEN_FILE). Without one the
+# server refuses to start and says why: a token it generated itself would
+# be readable only inside the container.
 ENV BCSERVER_ADMIN_LISTEN=0.0.0.0:8080 \
     BCSERVER_STORE_PATH=/data/bcserver.db \
     BCSERVER_ADMIN_TOKEN_FILE=/data/admin.token \
@@ -47,4 +56,5 @@ ENV BCSERVER_ADMIN_LISTEN=0.0.0.0:8080 \
 EXPOSE 22101/udp 8080/tcp
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
     CMD ["/bcserver", "-healthcheck", "http://127.0.0.1:8080/healthz"]
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["/bcserver"]

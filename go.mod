@@ -11,6 +11,7 @@ require (
 	github.com/prometheus/common v0.72.0
 	github.com/yuin/gopher-lua v1.1.2
 	golang.org/x/sys v0.49.0
+	golang.org/x/text v0.42.0
 	layeh.com/gopher-luar v1.0.11
 	modernc.org/sqlite v1.62.0
 )

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine/bans"
+	"github.com/bcserver/bcserver/engine/names"
 	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
 )
@@ -28,6 +29,10 @@ func (g *Game) Admit(addr netip.AddrPort, req *bcnet.ConnectRequest) bcnet.BootR
 	}
 	if !req.PasswordMatches(g.cfg.Password) {
 		g.refused(addr, "wrong password", "sent_password", req.HasPassword())
+		return bcnet.BootRefused
+	}
+	if g.unavailable != "" {
+		g.refused(addr, "the game has no mission", "why", g.unavailable)
 		return bcnet.BootRefused
 	}
 	if !g.accepting || (g.running && !g.cfg.JoinInProgress) {
@@ -124,34 +129,51 @@ func (g *Game) joiningFrom(addr netip.AddrPort) int {
 
 // Identity implements net.Events: the player's name from its identity
 // message. A banned name is booted with reason 5: the name is only known
-// here, after the connect reply (README, "Bans"). Once Settings has fixed
-// the name, a change that clashes with another player's is not taken (and
-// not relayed); the stock client only re-sends its identity to adopt a
-// rename.
+// here, after the connect reply (README, "Bans"). A name is data, never
+// structure: one with control, line-break or bidi characters is cleaned
+// (names.Clean) and the player is told its new name in Settings, as for a
+// duplicate (handshake.md 2.5); the hostile form is never relayed. Once
+// Settings has fixed the name, a change that clashes with another
+// player's, or that needs cleaning, is not taken (and not relayed); the
+// stock client only re-sends its identity to adopt a rename.
 func (g *Game) Identity(peer *bcnet.Peer, id bcnet.Identity) bool {
 	p := g.byID[peer.ID]
 	if p == nil || p.peer != peer {
 		return false
 	}
-	if e, banned := g.bans.BannedName(id.Name); banned {
+	clean, changed := names.Clean(id.Name)
+	if e, banned := g.bans.BannedName(clean); banned {
 		g.Stats.Refused.Add(1)
-		g.log.Info("banned name, booting", "player", p.ID, "name", id.Name, "addr", p.Addr, "ban", e.String())
+		g.log.Info("banned name, booting", "player", p.ID, "name", clean, "addr", p.Addr, "ban", e.String())
 		g.host.Boot(g.now, peer, bcnet.BootBanned)
 		return false
 	}
-	if p.State != StateChecksum && id.Name != p.Name && g.nameTaken(id.Name, p) {
-		g.log.Info("name change refused: in use", "player", p.ID, "name", p.Name, "wanted", id.Name)
+	if p.State != StateChecksum {
+		if changed {
+			g.log.Info("name change refused: control or bidi characters", "player", p.ID, "name", p.Name, "wanted", clean)
+			return false
+		}
+		if !names.Same(id.Name, p.Name) && g.nameTaken(id.Name, p) {
+			g.log.Info("name change refused: in use", "player", p.ID, "name", p.Name, "wanted", id.Name)
+			return false
+		}
+	}
+	p.Name, p.nameCleaned = clean, changed
+	if changed {
+		g.Stats.NamesCleaned.Add(1)
+		g.log.Info("name with control or bidi characters cleaned", "player", p.ID, "name", clean, "addr", p.Addr)
 		return false
 	}
-	p.Name = id.Name
 	return true
 }
 
 // nameTaken reports whether another player whose name is settled (past
-// the checksum rounds) has name, compared as stock compares names.
+// the checksum rounds) has a name that looks like name (names.Same: NFKC,
+// invisible characters dropped, A..Z folded as stock compares names).
 func (g *Game) nameTaken(name string, except *Player) bool {
+	key := names.Key(name)
 	for _, o := range g.bySlot {
-		if o != nil && o != except && (o.State == StateLoading || o.State == StateInGame) && bcnet.FoldEqual(o.Name, name) {
+		if o != nil && o != except && (o.State == StateLoading || o.State == StateInGame) && names.Key(o.Name) == key {
 			return true
 		}
 	}
@@ -164,7 +186,8 @@ func (g *Game) nameTaken(name string, except *Player) bool {
 // fits an identity message.
 func (g *Game) uniqueName(p *Player) (string, bool) {
 	if !g.nameTaken(p.Name, p) {
-		return p.Name, false
+		// A cleaned name is a rename too: the client still shows its own.
+		return p.Name, p.nameCleaned
 	}
 	base := p.Name
 	if base == "" {

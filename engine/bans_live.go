@@ -17,6 +17,7 @@ func (g *Game) ReloadBans(fixed []string, path string) error {
 	}
 	g.bans = l
 	g.cfg.Bans, g.cfg.BanFile = fixed, path
+	g.warnBroadBans()
 	for _, p := range g.Players() {
 		e, hit := l.BannedAddr(p.Addr.Addr())
 		if !hit {
@@ -28,4 +29,15 @@ func (g *Game) ReloadBans(fixed []string, path string) error {
 		}
 	}
 	return nil
+}
+
+// warnBroadBans says so when the list holds a ban that locks out far more
+// than one player (bans.Entry.Broad): the admin API asks for force before
+// adding one, but the configuration and the file are the host's own word.
+func (g *Game) warnBroadBans() {
+	for _, e := range g.bans.Entries() {
+		if why := e.Broad(); why != "" {
+			g.log.Warn("a ban locks out far more than one player", "ban", e.String(), "why", why)
+		}
+	}
 }

@@ -24,6 +24,7 @@ type Stats struct {
 	Refused          atomic.Uint64 // connects refused (full, not accepting)
 	ChecksumFailures atomic.Uint64
 	Renamed          atomic.Uint64 // joiners renamed because their name was in use
+	NamesCleaned     atomic.Uint64 // names with control or bidi characters cleaned at admission
 	HandshakeDropped atomic.Uint64 // messages out of order for the sender's join state
 	Malformed        atomic.Uint64 // game messages that failed to parse
 	Timeouts         atomic.Uint64 // handshake steps that timed out
@@ -72,6 +73,7 @@ type Game struct {
 	now          time.Time
 	nextTick     time.Time // the next point of the tick grid
 	accepting    bool
+	unavailable  string // why the game takes no players at all (no mission), "" when it does
 	running      bool
 	teamMode     bool
 	gameOver     bool
@@ -163,6 +165,7 @@ func NewGame(opts Options) (*Game, error) {
 		LocalIP:  opts.LocalIP,
 		Answers:  cfg.Answers,
 	}, g, opts.Out)
+	g.warnBroadBans()
 	return g, nil
 }
 
@@ -199,8 +202,9 @@ func (g *Game) SetMission(m Mission) { g.cfg.Mission = m }
 // a restart opens it; missions.md 2.6-2.7).
 func (g *Game) SetAccepting(open bool) { g.accepting = open }
 
-// Accepting reports whether new players are admitted.
-func (g *Game) Accepting() bool { return g.accepting }
+// Accepting reports whether new players are admitted: the match state
+// allows it and the game is not unavailable (SetUnavailable).
+func (g *Game) Accepting() bool { return g.accepting && g.unavailable == "" }
 
 // SetTeamMode tells the core whether the mission has teams (team chat
 // routing, missions.md 2.2).

@@ -68,6 +68,7 @@ type Player struct {
 	flowAt      time.Time
 	overSince   time.Time // throttled continuously since
 	modem       bool      // the client's "using modem" flag from 0x2A
+	nameCleaned bool      // the name had control or bidi characters: Settings renames it
 }
 
 // UsingModem reports the client's "using modem" flag, the bit of its

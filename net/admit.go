@@ -69,9 +69,19 @@ func (h *Host) stranger(now time.Time, from netip.AddrPort, b []byte) {
 		h.refuse(now, from, BootFull)
 		return
 	}
-	h.makeRoom(now, from.Addr())
+	if !h.makeRoom(now, from.Addr()) {
+		// A crowd behind one address connecting together: every earlier
+		// connect of the address got its reply moments ago and is still
+		// expected to answer, so none is displaced (it would hang at the
+		// checksums, told nothing). This one is not answered; the client
+		// repeats its connect (about once a second) and gets in once the
+		// others have answered.
+		h.Stats.Deferred++
+		h.log.Debug("connect deferred: its address has connects waiting for their first answer", "addr", from, "waiting", h.pendingByAddr[from.Addr()])
+		return
+	}
 	id, ok := h.allocID()
-	if !ok && h.evictPending(now, netip.Addr{}) {
+	if !ok && h.evictPending(now) {
 		id, ok = h.allocID()
 	}
 	if !ok {
@@ -125,36 +135,65 @@ func (h *Host) refuse(now time.Time, from netip.AddrPort, reason BootReason) {
 }
 
 // makeRoom keeps the unverified peers within their limits before one more
-// from addr joins them: the oldest of the same address first, then the
-// one whose address sent strangers' datagrams the most lately (the least
-// left of its budget), the oldest among equals. A connect that never
-// answers can thus only ever displace another that never answered, never
-// a player; and a flood displaces its own connects before a real joiner's,
-// which came from an address that connects about once a second and is
-// waiting for its first answer to arrive.
-func (h *Host) makeRoom(now time.Time, addr netip.Addr) {
-	if h.pendingByAddr[addr] >= h.cfg.PendingPerAddr {
-		h.evictPending(now, addr)
+// from addr joins them. It reports false when the connect should wait.
+//
+// Per address, the cap tells a real crowd from a flood by whether the
+// connects answer: players behind one NAT answer their replies within a
+// round trip, so their connects leave the count quickly, while a flood's
+// never do. Only a connect that has had AnswerWindow to answer and did not
+// is displaced (the oldest); while every connect of the address is younger
+// than that, the new one waits (makeRoom reports false).
+//
+// Over all addresses, the one whose address sent strangers' datagrams the
+// most lately (the least left of its budget) makes room, the oldest among
+// equals. A connect that never answers can thus only ever displace another
+// that never answered, never a player; and a flood displaces its own
+// connects before a real joiner's, which came from an address that
+// connects about once a second and is waiting for its first answer.
+//
+// Every displaced connect got a reply, so its client is told with a boot
+// (reason 3, "server full", which the stock client shows) instead of being
+// left at the checksums.
+func (h *Host) makeRoom(now time.Time, addr netip.Addr) bool {
+	if h.pendingByAddr[addr] >= h.cfg.PendingPerAddr && !h.evictStale(now, addr) {
+		return false
 	}
 	if h.pending >= h.cfg.MaxPending {
-		h.evictPending(now, netip.Addr{})
+		h.evictPending(now)
 	}
+	return true
 }
 
-// evictPending forgets an unverified peer of addr (the oldest), or of any
-// address when addr is the zero Addr (the busiest address's, see
-// makeRoom). It reports whether it found one.
-func (h *Host) evictPending(now time.Time, addr netip.Addr) bool {
+// evictStale displaces the oldest unverified peer of addr if it has had
+// AnswerWindow to answer. It reports whether it did.
+func (h *Host) evictStale(now time.Time, addr netip.Addr) bool {
+	var victim *Peer
+	for _, p := range h.list {
+		if p.verified || p.closing || p.Addr.Addr() != addr || now.Sub(p.since) < h.cfg.AnswerWindow {
+			continue
+		}
+		if victim == nil || p.since.Before(victim.since) {
+			victim = p
+		}
+	}
+	if victim == nil {
+		return false
+	}
+	h.displace(now, victim)
+	return true
+}
+
+// evictPending displaces an unverified peer of any address: the busiest
+// address's (see makeRoom), the oldest among equals. It reports whether it
+// found one.
+func (h *Host) evictPending(now time.Time) bool {
 	var victim *Peer
 	var level float64
 	for _, p := range h.list {
-		if p.verified || p.closing || (addr.IsValid() && p.Addr.Addr() != addr) {
+		if p.verified || p.closing {
 			continue
 		}
-		l := 0.0
-		if !addr.IsValid() {
-			l = h.strangers.level(now, p.Addr.Addr())
-		}
+		l := h.strangers.level(now, p.Addr.Addr())
 		if victim == nil || l < level || (l == level && p.since.Before(victim.since)) {
 			victim, level = p, l
 		}
@@ -162,9 +201,27 @@ func (h *Host) evictPending(now time.Time, addr netip.Addr) bool {
 	if victim == nil {
 		return false
 	}
-	h.log.Debug("unverified peer makes room for a new connect", "peer", victim.ID, "addr", victim.Addr)
-	h.forget(victim)
+	h.displace(now, victim)
 	return true
+}
+
+// displace forgets an unverified peer to make room for a new connect and
+// tells it with a "server full" boot naming its id, sent once (it may be a
+// spoofed address, so the datagram comes out of the budget for answering
+// strangers, and nothing lingers). The count and a line at most once a
+// second go to the log.
+func (h *Host) displace(now time.Time, p *Peer) {
+	h.Stats.Displaced++
+	_ = p.conn.SendControl(TypeBoot, []byte{byte(BootFull), p.ID})
+	if d := p.conn.Flush(now, h.buf[:0]); d != nil {
+		alby.Encrypt(d)
+		h.answer(d, p.Addr)
+	}
+	if now.Sub(h.displacedLogAt) >= time.Second {
+		h.displacedLogAt = now
+		h.log.Info("unanswered connect displaced by a newer one, told \"server full\"", "peer", p.ID, "addr", p.Addr, "displaced_total", h.Stats.Displaced)
+	}
+	h.forget(p)
 }
 
 // verify marks p as having answered its connect reply and tells the owner.

@@ -121,10 +121,17 @@ type HostConfig struct {
 	// MaxPending caps the unverified peers (Verifier) of this host: beyond
 	// it, the one waiting longest is forgotten to make room (default 64).
 	MaxPending int
-	// PendingPerAddr caps the unverified peers of one IP address; the
-	// oldest of that address makes room (default 8: players behind one
-	// NAT may connect at the same moment).
+	// PendingPerAddr caps the unverified peers of one IP address
+	// (default 16, a full stock game: players behind one NAT may all
+	// connect at the same moment). At the cap, the oldest of that address
+	// makes room once it has had AnswerWindow to answer; before that the
+	// new connect waits for the client's next try.
 	PendingPerAddr int
+	// AnswerWindow is how long a connect reply is given to be answered
+	// before its peer may be displaced by a newer connect from the same
+	// address (default 2 s: a lost reply is sent again when the client
+	// repeats its connect, about a second later).
+	AnswerWindow time.Duration
 	// VerifyTimeout forgets a peer that stays unverified this long
 	// (default 10 s: a stock client repeats its connect about once a
 	// second, and each repeat gets the reply again).
@@ -158,7 +165,12 @@ type HostStats struct {
 	// dropped before decryption.
 	StrangersDropped uint64
 	Unverified       uint64 // peers forgotten because they never answered the connect reply
-	AnswersDropped   uint64 // answers to strangers not sent: the answer budget ran out
+	// Displaced counts unverified peers forgotten to make room for a newer
+	// connect (each told "server full"); Deferred, connects left
+	// unanswered because their address's earlier ones were still expected
+	// to answer (the client tries again).
+	Displaced, Deferred uint64
+	AnswersDropped      uint64 // answers to strangers not sent: the answer budget ran out
 }
 
 // Host is the server side of the transport: it owns the peers, assigns wire
@@ -184,9 +196,11 @@ type Host struct {
 	refusals      tokenBucket
 	shutdown      bool
 	now           time.Time // of the datagram being handled
-	buf           [MaxDatagram]byte
-	msgs          []Message
-	Stats         HostStats
+	// displacedLogAt throttles the log line of a displaced connect.
+	displacedLogAt time.Time
+	buf            [MaxDatagram]byte
+	msgs           []Message
+	Stats          HostStats
 }
 
 // NewHost returns a Host that reports to ev and sends through out.
@@ -203,7 +217,10 @@ func NewHost(cfg HostConfig, ev Events, out PacketWriter) *Host {
 		cfg.MaxPending = 64
 	}
 	if cfg.PendingPerAddr <= 0 {
-		cfg.PendingPerAddr = 8
+		cfg.PendingPerAddr = 16
+	}
+	if cfg.AnswerWindow <= 0 {
+		cfg.AnswerWindow = 2 * time.Second
 	}
 	if cfg.VerifyTimeout <= 0 {
 		cfg.VerifyTimeout = 10 * time.Second

@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -216,8 +217,27 @@ func (op *operator) handler() http.Handler {
 		mux.Handle(prefix+"/", http.StripPrefix(prefix, op.admins[i]))
 	}
 	mux.HandleFunc("GET /games", op.listGames)
+	mux.HandleFunc("GET /readyz", op.readyz)
 	mux.Handle("/", op.admins[0])
 	return mux
+}
+
+// readyz reports every game's state, one line each; it answers 200 while
+// at least one game takes players (the process serves), else 503. A
+// game's own state is also at /games/<label>/readyz.
+func (op *operator) readyz(w http.ResponseWriter, r *http.Request) {
+	var b strings.Builder
+	serving := false
+	for i, u := range op.games {
+		state, ok := op.admins[i].Readiness(r)
+		serving = serving || ok
+		fmt.Fprintf(&b, "game %s: %s\n", u.label, state)
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if !serving {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+	_, _ = w.Write([]byte(b.String()))
 }
 
 // gameInfo is one entry of GET /games.
@@ -230,6 +250,9 @@ type gameInfo struct {
 	MaxPlayers int    `json:"max_players"`
 	API        string `json:"api"`
 	Running    bool   `json:"running"`
+	// Error says why the game takes no players (its mission could not
+	// start), "" when it does.
+	Error string `json:"error,omitempty"`
 }
 
 func (op *operator) listGames(w http.ResponseWriter, r *http.Request) {
@@ -240,7 +263,7 @@ func (op *operator) listGames(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]gameInfo, 0, len(op.games))
 	for _, u := range op.games {
-		gi := gameInfo{Game: u.label, Addr: u.srv.Addr().String(), Mode: u.missions.Mode(), API: "/games/" + u.label + "/api/v1/"}
+		gi := gameInfo{Game: u.label, Addr: u.srv.Addr().String(), Mode: u.missions.Mode(), API: "/games/" + u.label + "/api/v1/", Error: u.missions.Failure()}
 		ctx, cancel := context.WithTimeout(r.Context(), time.Second)
 		err := u.srv.Do(ctx, func(g *engine.Game) {
 			gi.Name, gi.Players, gi.MaxPlayers = g.Config().ServerName, g.NumPlayers(false), g.MaxPlayers()

@@ -261,9 +261,18 @@ func startMission(watches *missionWatches, uc UserConfig, g *engine.Game, log *s
 	if err := g.AddPlugin(ms); err != nil {
 		return nil, err
 	}
-	log.Info("mission running", "component", "lua", "mission", uc.Game.Mode, "from", where)
+	if ms.Failure() == "" {
+		log.Info("mission running", "component", "lua", "mission", uc.Game.Mode, "from", where)
+	}
 	reload := func(why string) {
 		h := ms.current()
+		if h == nil {
+			// The game has no mission (it failed to start): any change
+			// in the folder is another try.
+			log.Info("starting the mission again", "component", "lua", "why", why)
+			g.Post(func() { _ = ms.retry() })
+			return
+		}
 		log.Info("reloading the mission", "component", "lua", "mission", h.Mode(), "why", why)
 		h.Reload(func(err error) { m.Reloaded(h.Mode(), err) })
 	}
@@ -277,7 +286,7 @@ func startMission(watches *missionWatches, uc UserConfig, g *engine.Game, log *s
 		}
 		err := watches.subscribe(wo, func(paths []string) {
 			for _, p := range paths {
-				if ms.current().Affects(p) {
+				if h := ms.current(); h == nil || h.Affects(p) {
 					reload("changed " + p)
 					return
 				}

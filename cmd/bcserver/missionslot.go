@@ -25,6 +25,8 @@ type missionSlot struct {
 	opts  lua.Options // the template; Mode and Config change per switch
 	log   *slog.Logger
 	cur   atomic.Pointer[lua.Host]
+	// failed is why the mission could not start ("" while one runs).
+	failed atomic.Value
 
 	pending      string         // mode to switch to when the match ends
 	pendingConf  map[string]any // its [mission] table
@@ -59,13 +61,14 @@ func (m *missionSlot) build(mode string, conf map[string]any) *lua.Host {
 // Name implements engine.Plugin.
 func (m *missionSlot) Name() string { return "missions" }
 
-// Start implements engine.Plugin: the configured mission opens.
+// Start implements engine.Plugin: the configured mission opens. A mission
+// that cannot load or start does not stop the game (nor, with [[games]],
+// the process): the game runs on without one and takes no players, says
+// why with file:line in the log and the console, and the mission opens as
+// soon as its files are fixed (the folder watch, a reload, a SIGHUP) or
+// another mode is set.
 func (m *missionSlot) Start(g *engine.Game) error {
-	h := m.build(m.opts.Mode, m.opts.Config)
-	if err := h.Open(); err != nil {
-		return err
-	}
-	m.cur.Store(h)
+	m.open()
 	m.off = g.On(engine.EvGameEnded, func(engine.Event) {
 		if m.pending == "" {
 			return
@@ -93,6 +96,43 @@ func (m *missionSlot) Start(g *engine.Game) error {
 	return nil
 }
 
+// open opens the configured mission (game goroutine, or before the game
+// runs). On failure the game is left without a mission and closed to
+// players; it reports the error.
+func (m *missionSlot) open() error {
+	h := m.build(m.opts.Mode, m.opts.Config)
+	if err := h.Open(); err != nil {
+		m.failed.Store(err.Error())
+		m.g.SetUnavailable(err.Error())
+		m.log.Error("the mission could not start: this game runs without one and takes no players until it is fixed", "component", "lua", "mission", m.opts.Mode, "from", m.where, "err", err)
+		return err
+	}
+	m.cur.Store(h)
+	m.failed.Store("")
+	m.g.SetUnavailable("")
+	return nil
+}
+
+// retry opens the mission of a game that has none (game goroutine). It
+// reports nil when a mission runs.
+func (m *missionSlot) retry() error {
+	if m.current() != nil {
+		return nil
+	}
+	if err := m.open(); err != nil {
+		return err
+	}
+	m.log.Info(fmt.Sprintf("mission %q started: the game takes players", m.opts.Mode), "component", "lua", "from", m.where)
+	return nil
+}
+
+// Failure returns why the mission could not start, or "" while one runs
+// (any goroutine).
+func (m *missionSlot) Failure() string {
+	s, _ := m.failed.Load().(string)
+	return s
+}
+
 // Stop implements engine.Plugin.
 func (m *missionSlot) Stop(*engine.Game) {
 	if m.off != nil {
@@ -117,6 +157,8 @@ func (m *missionSlot) switchTo(mode string, conf map[string]any) error {
 	if old != nil {
 		old.Close()
 	}
+	m.failed.Store("")
+	m.g.SetUnavailable("")
 	m.pending, m.pendingConf = "", nil
 	m.opts.Mode, m.opts.Config = mode, conf
 	m.log.Info(fmt.Sprintf("mission switched to %q", mode), "component", "lua", "from", m.where)
@@ -141,7 +183,7 @@ func (m *missionSlot) Modes() []string {
 // scores the stock library keeps in bc.storage (time_left, team_kills,
 // team_score).
 func (m *missionSlot) Info() admin.MissionInfo {
-	info := admin.MissionInfo{PendingMode: m.pending}
+	info := admin.MissionInfo{PendingMode: m.pending, Error: m.Failure()}
 	h := m.current()
 	if h == nil {
 		return info
@@ -168,7 +210,24 @@ func (m *missionSlot) Info() admin.MissionInfo {
 func (m *missionSlot) Reload(ctx context.Context) error {
 	h := m.current()
 	if h == nil {
-		return errors.New("no mission")
+		// No mission runs: this reload is another try at starting it.
+		type result struct {
+			mode string
+			err  error
+		}
+		done := make(chan result, 1)
+		if !m.g.Post(func() { done <- result{m.opts.Mode, m.retry()} }) {
+			return errors.New("game loop busy")
+		}
+		select {
+		case r := <-done:
+			if m.reloaded != nil {
+				m.reloaded(r.mode, r.err)
+			}
+			return r.err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	done := make(chan error, 1)
 	h.Reload(func(err error) { done <- err })

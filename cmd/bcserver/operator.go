@@ -40,6 +40,10 @@ type AdminSection struct {
 type StoreSection struct {
 	// Path is the SQLite file; empty turns match history off.
 	Path string `toml:"path"`
+	// KeepMatches and KeepDays bound the history (0: no bound), applied
+	// at start and then daily.
+	KeepMatches int `toml:"keep_matches"`
+	KeepDays    int `toml:"keep_days"`
 }
 
 // AgonesSection is [agones]: used when AGONES_SDK_HTTP_PORT is set.
@@ -55,8 +59,12 @@ func (c UserConfig) checkOperator() error {
 		host, port, err := net.SplitHostPort(c.Admin.Listen)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("admin.listen %q: want host:port", c.Admin.Listen))
-		} else if c.Admin.Token == "" && !isLoopback(host) {
-			errs = append(errs, fmt.Errorf("admin.listen %q is not a loopback address: set admin.token (or BCSERVER_ADMIN_TOKEN) to serve the admin API beyond this machine", c.Admin.Listen))
+		} else if c.Admin.Token == "" && !isLoopback(host) && !tokenFileHolds(c.resolve(c.Admin.TokenFile)) {
+			// A token the server generated is for a console on this
+			// machine; beyond it the host chooses the token: in the
+			// configuration, the environment, or a file it wrote (a
+			// container's volume, a mounted secret).
+			errs = append(errs, fmt.Errorf("admin.listen %q is not a loopback address: set admin.token (or BCSERVER_ADMIN_TOKEN), or write a token of at least 16 characters to admin.token_file (%s), to serve the admin API beyond this machine", c.Admin.Listen, c.resolve(c.Admin.TokenFile)))
 		} else if _, err := net.LookupPort("tcp", port); err != nil {
 			errs = append(errs, fmt.Errorf("admin.listen %q: bad port", c.Admin.Listen))
 		}
@@ -66,6 +74,9 @@ func (c UserConfig) checkOperator() error {
 		if c.Admin.Token == "" && c.Admin.TokenFile == "" {
 			errs = append(errs, errors.New("admin.token_file: empty with no admin.token"))
 		}
+	}
+	if c.Store.KeepMatches < 0 || c.Store.KeepDays < 0 {
+		errs = append(errs, errors.New("store.keep_matches, store.keep_days: must not be negative (0 keeps everything)"))
 	}
 	if c.Agones.HealthInterval < 0 {
 		errs = append(errs, errors.New("agones.health_interval: must not be negative"))
@@ -80,6 +91,16 @@ func (c UserConfig) resolve(p string) string {
 		return p
 	}
 	return filepath.Join(c.dir, p)
+}
+
+// tokenFileHolds reports whether the token file exists and holds a token
+// of at least 16 characters.
+func tokenFileHolds(path string) bool {
+	if path == "" {
+		return false
+	}
+	b, err := os.ReadFile(path)
+	return err == nil && len(strings.TrimSpace(string(b))) >= 16
 }
 
 func isLoopback(host string) bool {
@@ -137,6 +158,8 @@ type operator struct {
 	token    string
 	agones   *agones.Plugin
 	started  time.Time
+	// stopPrune ends the history retention (nil without one).
+	stopPrune func()
 }
 
 // startOperator adds the operator plugins to the games (before they run)
@@ -159,6 +182,13 @@ func startOperator(uc UserConfig, units []*gameUnit, tail *admin.Tail, log *slog
 			return nil, fmt.Errorf("plugin/store: %w", err)
 		}
 		op.store = st
+		keep := store.Retention{KeepMatches: uc.Store.KeepMatches, KeepDays: uc.Store.KeepDays}
+		if !keep.Off() {
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { st.KeepPruned(ctx, keep, 0, nil); close(done) }()
+			op.stopPrune = func() { cancel(); <-done }
+		}
 		for _, u := range units {
 			u.metrics.SetStore(func() (uint64, uint64) { return st.Dropped.Load(), st.Failed.Load() })
 			u.recorder = store.NewRecorder(st, store.RecorderOptions{Mode: u.missions.Mode, Server: u.uc.Server.Name, Logger: log})
@@ -201,12 +231,21 @@ func startOperator(uc UserConfig, units []*gameUnit, tail *admin.Tail, log *slog
 			Server: u.srv, Token: tok, Version: versionString(), Missions: u.missions, Bans: newBanList(gg, func() []string { return gg.Config().Bans }),
 			Metrics: metricsHandler, Tail: tail, Audit: u.metrics.AdminAction, Logger: log,
 		}
+		if len(units) > 1 {
+			aopts.Game = u.label
+			aopts.Logger = log.With("game", u.label)
+		}
 		if op.store != nil {
 			aopts.History = op.store
 			aopts.Cut = u.recorder.Cut
 		}
 		a, err := admin.New(aopts)
 		if err != nil {
+			op.close()
+			return nil, err
+		}
+		// Chat in the console's log, and the mute.
+		if err := gg.AddPlugin(a); err != nil {
 			op.close()
 			return nil, err
 		}
@@ -250,6 +289,10 @@ func (op *operator) stop() {
 }
 
 func (op *operator) close() {
+	if op.stopPrune != nil {
+		op.stopPrune()
+		op.stopPrune = nil
+	}
 	if op.store != nil {
 		if err := op.store.Close(); err != nil {
 			op.log.Error("closing the match history", "component", "plugin/store", "err", err)

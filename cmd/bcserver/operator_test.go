@@ -63,6 +63,17 @@ func TestAdminTokenRules(t *testing.T) {
 	if _, err := uc.Runtime(); err == nil || !strings.Contains(err.Error(), "loopback") {
 		t.Fatalf("public listen without a token: %v", err)
 	}
+	// A token file the host wrote opens it too (a container's volume or
+	// a mounted secret); an empty or short one does not.
+	uc.Admin.TokenFile = filepath.Join(t.TempDir(), "admin.token")
+	_ = os.WriteFile(uc.Admin.TokenFile, []byte("short\n"), 0o600)
+	if _, err := uc.Runtime(); err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Fatalf("public listen with a short token file: %v", err)
+	}
+	_ = os.WriteFile(uc.Admin.TokenFile, []byte("a-host-written-token-0123\n"), 0o600)
+	if _, err := uc.Runtime(); err != nil {
+		t.Fatalf("public listen with a token file: %v", err)
+	}
 	uc.Admin.Token = "short"
 	if _, err := uc.Runtime(); err == nil || !strings.Contains(err.Error(), "16") {
 		t.Fatalf("short token: %v", err)

@@ -1,6 +1,7 @@
 // Package bans is the server's ban list: IPv4 address patterns (an octet
 // 255 matches any value, as in the stock banlist.txt, transport.md 4.5) and
-// player names (compared like stock names: only A..Z case-insensitive).
+// player names (compared as look-alikes: names.Key, which folds only A..Z
+// as stock does).
 //
 // A List combines fixed entries from the configuration with the entries of
 // a file the server keeps, one entry per line. Entries added or removed at
@@ -19,6 +20,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bcserver/bcserver/engine/names"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -59,6 +61,11 @@ func Parse(s string) (Entry, error) {
 		if bcnet.TruncateName(name, bcnet.MaxNameUnits) != name {
 			return Entry{}, fmt.Errorf("name longer than %d characters", bcnet.MaxNameUnits)
 		}
+		if !names.Valid(name) {
+			// One entry per line: a line break would add an entry of the
+			// writer's choosing, a bidi override would hide what a line says.
+			return Entry{}, fmt.Errorf("name %q has control, line-break or bidi characters", name)
+		}
 		return Entry{Name: name}, nil
 	}
 	a, err := netip.ParseAddr(s)
@@ -88,13 +95,32 @@ func (e Entry) MatchAddr(a netip.Addr) bool {
 
 // MatchName reports whether the entry bans the player name.
 func (e Entry) MatchName(name string) bool {
-	return e.IsName() && bcnet.FoldEqual(e.Name, name)
+	return e.IsName() && names.Same(e.Name, name)
+}
+
+// Broad says why an address ban would lock out far more than one
+// player, or "" when it would not: a pattern whose first octet is the
+// wildcard matches an address in every network (255.255.255.255 matches
+// every address), and the unspecified and loopback addresses are the
+// server's own. Adding such a ban at run time needs an explicit force.
+func (e Entry) Broad() string {
+	switch {
+	case e.IsName():
+		return ""
+	case e.IP[0] == 255:
+		return "it matches addresses in every network (a first octet 255 is a wildcard)"
+	case e.IP == [4]byte{}:
+		return "0.0.0.0 is the unspecified address"
+	case e.IP[0] == 127:
+		return "127.x.x.x is the loopback network: players on this machine"
+	}
+	return ""
 }
 
 // same reports whether two entries ban the same thing.
 func (e Entry) same(o Entry) bool {
 	if e.IsName() || o.IsName() {
-		return e.IsName() && o.IsName() && bcnet.FoldEqual(e.Name, o.Name)
+		return e.IsName() && o.IsName() && names.Same(e.Name, o.Name)
 	}
 	return e.IP == o.IP
 }
@@ -117,7 +143,8 @@ type List struct {
 const header = `# bcserver ban list, kept by the server (bans added or removed at run time
 # are written here). One entry per line:
 #   an IPv4 address; an octet 255 matches any value (203.0.113.255 bans 203.0.113.*)
-#   name:<player name>, compared with only A..Z case-insensitive
+#   name:<player name>, compared with only A..Z case-insensitive and
+#   look-alike forms (full width, zero-width characters) matching
 `
 
 // Load builds a list from the fixed entries and the file at path ("" for

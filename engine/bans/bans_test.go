@@ -168,3 +168,59 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// A name that would break the one-entry-per-line grammar (or hide what a
+// line says) is refused, so no name can write a second entry into the
+// file (issue 21); look-alike names match a name ban.
+func TestHostileNameEntries(t *testing.T) {
+	for _, s := range []string{"name:a\n10.9.9.9", "name:Grief\nnot-an-ip", "name:evil\u202Ex", "name:a\u2028b", "name:a\x00"} {
+		if e, err := Parse(s); err == nil {
+			t.Errorf("Parse(%q) = %v, want an error", s, e)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "banlist.txt")
+	l, err := Load(nil, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Parse("name:Alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Add(e); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"alice", "Al\u200Bice", "Ａｌｉｃｅ"} {
+		if _, hit := l.BannedName(n); !hit {
+			t.Errorf("%q not banned by name:Alice", n)
+		}
+	}
+	if _, err := Load(nil, path); err != nil {
+		t.Fatalf("reloading: %v", err)
+	}
+}
+
+func TestBroad(t *testing.T) {
+	for _, c := range []struct {
+		s     string
+		broad bool
+	}{
+		{"255.255.255.255", true},
+		{"255.0.0.1", true},
+		{"0.0.0.0", true},
+		{"127.0.0.1", true},
+		{"127.255.255.255", true},
+		{"203.0.113.255", false},
+		{"10.255.255.255", false},
+		{"203.0.113.7", false},
+		{"name:Alice", false},
+	} {
+		e, err := Parse(c.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Broad() != ""; got != c.broad {
+			t.Errorf("%s: broad %v (%q)", c.s, got, e.Broad())
+		}
+	}
+}

@@ -53,6 +53,9 @@ type MissionInfo struct {
 	TimeLeft    *int   `json:"time_left"` // seconds; null without a time limit
 	Teams       []Team `json:"teams,omitempty"`
 	PendingMode string `json:"pending_mode,omitempty"`
+	// Error says why the mission could not start (file:line); the game
+	// then takes no players until it is fixed.
+	Error string `json:"error,omitempty"`
 }
 
 // Team is a team's line in the status.
@@ -79,6 +82,9 @@ type Options struct {
 	Metrics http.Handler
 	// Tail is the log tail shown in the console (nil: none).
 	Tail *Tail
+	// Game, with several games in one process, is this game's label: its
+	// console shows the log lines about it and the process's own.
+	Game string
 	// Cut, if set, is called on the game goroutine before the API ends
 	// or restarts a match, so match history records it (reason:
 	// "restarted" or "ended_by_admin").
@@ -97,6 +103,7 @@ type Options struct {
 type Admin struct {
 	opts    Options
 	log     *slog.Logger
+	chatLog *slog.Logger // chat lines, under their own component
 	mux     *http.ServeMux
 	started time.Time
 	ready   atomic.Bool
@@ -111,6 +118,11 @@ type Admin struct {
 	badMu      sync.Mutex
 	badNext    time.Time
 	badSkipped int
+
+	// muted players' chat is not relayed (game goroutine; nil until the
+	// plugin starts).
+	muted map[*engine.Player]bool
+	offs  []func()
 }
 
 // badTokenEvery is the shortest time between two wrong-token warnings.
@@ -134,7 +146,7 @@ func New(opts Options) (*Admin, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	a := &Admin{opts: opts, log: log.With("component", "plugin/admin"), mux: http.NewServeMux(), started: opts.Now(), stop: make(chan struct{})}
+	a := &Admin{opts: opts, log: log.With("component", "plugin/admin"), chatLog: log.With("component", "chat"), mux: http.NewServeMux(), started: opts.Now(), stop: make(chan struct{})}
 	a.routes()
 	return a, nil
 }
@@ -191,6 +203,7 @@ func (a *Admin) routes() {
 	act("POST /api/v1/ban", "ban", a.ban)
 	act("POST /api/v1/unban", "unban", a.unban)
 	act("POST /api/v1/say", "say", a.say)
+	act("POST /api/v1/mute", "mute", a.mute)
 	act("POST /api/v1/mission/reload", "mission_reload", a.missionReload)
 	act("POST /api/v1/mission/set", "mission_set", a.missionSet)
 	act("POST /api/v1/game/restart", "game_restart", a.gameRestart)
@@ -356,11 +369,46 @@ func (a *Admin) readyz(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not ready\n", http.StatusServiceUnavailable)
 		return
 	}
-	if !a.loopAlive(r) {
+	why, alive := a.unavailable(r)
+	if !alive {
 		http.Error(w, "game loop not answering\n", http.StatusServiceUnavailable)
 		return
 	}
+	if why != "" {
+		http.Error(w, "not taking players: "+why+"\n", http.StatusServiceUnavailable)
+		return
+	}
 	_, _ = w.Write([]byte("ready\n"))
+}
+
+// unavailable returns why the game takes no players at all ("" when it
+// takes them, engine.Game.Unavailable) and whether its loop answered.
+// Like loopAlive, one probe at a time.
+func (a *Admin) unavailable(r *http.Request) (string, bool) {
+	a.probeMu.Lock()
+	defer a.probeMu.Unlock()
+	var why string
+	if a.do(r.Context(), func(g *engine.Game) { why = g.Unavailable() }) != nil {
+		return "", false
+	}
+	return why, true
+}
+
+// Readiness reports the game's state for a process-wide /readyz: "ready",
+// "not ready" (starting or stopping), "not answering" (a stuck loop) or
+// "no players: <why>" (no mission).
+func (a *Admin) Readiness(r *http.Request) (state string, ok bool) {
+	if !a.ready.Load() {
+		return "not ready", false
+	}
+	why, alive := a.unavailable(r)
+	switch {
+	case !alive:
+		return "game loop not answering", false
+	case why != "":
+		return "not taking players: " + why, false
+	}
+	return "ready", true
 }
 
 // decode reads a JSON body strictly: unknown fields and trailing data are

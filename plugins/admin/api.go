@@ -73,7 +73,7 @@ func (a *Admin) getStatus(w http.ResponseWriter, r *http.Request) {
 
 func (a *Admin) getPlayers(w http.ResponseWriter, r *http.Request) {
 	var ps []PlayerInfo
-	if err := a.do(r.Context(), func(g *engine.Game) { ps = players(g) }); err != nil {
+	if err := a.do(r.Context(), func(g *engine.Game) { ps = a.players(g) }); err != nil {
 		writeErr(w, err)
 		return
 	}
@@ -323,7 +323,26 @@ func (a *Admin) getLog(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, []LogLine{})
 		return
 	}
-	writeJSON(w, http.StatusOK, a.opts.Tail.Last(n))
+	writeJSON(w, http.StatusOK, a.mine(a.opts.Tail.Last(0), n))
+}
+
+// mine keeps the lines about this game (and the process's own) among
+// lines, the last n of them (all when n <= 0).
+func (a *Admin) mine(lines []LogLine, n int) []LogLine {
+	out := lines[:0]
+	for _, l := range lines {
+		if a.ours(l) {
+			out = append(out, l)
+		}
+	}
+	if n > 0 && len(out) > n {
+		out = out[len(out)-n:]
+	}
+	return out
+}
+
+func (a *Admin) ours(l LogLine) bool {
+	return a.opts.Game == "" || l.Game == "" || l.Game == a.opts.Game
 }
 
 func since(t, now time.Time) float64 {

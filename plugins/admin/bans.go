@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/bans"
+	"github.com/bcserver/bcserver/engine/names"
 )
 
 // Ban is one entry of the server's ban list as the API shows it.
@@ -49,6 +51,32 @@ type banReq struct {
 	Name    string    `json:"name"`
 	Address string    `json:"address"`
 	Reason  string    `json:"reason"`
+	// Force confirms a ban that would lock out far more than one player
+	// (bans.Entry.Broad: every address, the loopback or unspecified one).
+	Force bool `json:"force"`
+}
+
+// checkBan refuses with 422 what the ban file cannot hold as one entry (a
+// name with control, line-break or bidi characters) and, without force, a
+// ban that would lock everyone out by accident.
+func checkBan(b Ban, force bool) error {
+	if b.Name != "" {
+		if !names.Valid(b.Name) {
+			return errorf(http.StatusUnprocessableEntity, "name %q has control, line-break or bidi characters (or spaces at the ends): a ban list entry is one line", b.Name)
+		}
+		if _, err := bans.Parse(bans.NamePrefix + b.Name); err != nil {
+			return errorf(http.StatusUnprocessableEntity, "name: %v", err)
+		}
+		return nil
+	}
+	e, err := bans.Parse(b.Address)
+	if err != nil {
+		return errorf(http.StatusBadRequest, "%v", err)
+	}
+	if why := e.Broad(); why != "" && !force {
+		return errorf(http.StatusUnprocessableEntity, "banning %s would lock out far more than one player: %s; send \"force\": true to ban it anyway", e, why)
+	}
+	return nil
 }
 
 // target resolves a ban request: a connected player (banned by name and
@@ -100,6 +128,12 @@ func (a *Admin) ban(r *http.Request) (any, error) {
 		if err != nil {
 			ferr = err
 			return
+		}
+		for _, b := range bs {
+			if err := checkBan(b, req.Force); err != nil {
+				ferr = err
+				return
+			}
 		}
 		for _, b := range bs {
 			ok, gone, err := a.opts.Bans.Add(b, trimmed(req.Reason, 200))
@@ -155,6 +189,9 @@ func (a *Admin) unban(r *http.Request) (any, error) {
 	switch {
 	case req.Name != "" && req.Address == "":
 		b.Name = strings.TrimSpace(req.Name)
+		if !names.Valid(b.Name) {
+			return nil, errorf(http.StatusUnprocessableEntity, "name %q has control, line-break or bidi characters: no ban list entry can hold it", b.Name)
+		}
 	case req.Address != "" && req.Name == "":
 		ad, err := netip.ParseAddr(strings.TrimSpace(req.Address))
 		if err != nil || !ad.Unmap().Is4() {

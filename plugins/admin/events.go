@@ -39,7 +39,7 @@ func (a *Admin) events(w http.ResponseWriter, r *http.Request) {
 		var off func()
 		logs, off = a.opts.Tail.subscribe()
 		defer off()
-		for _, l := range a.opts.Tail.Last(50) {
+		for _, l := range a.mine(a.opts.Tail.Last(0), 50) {
 			if !send("log", l) {
 				return
 			}
@@ -64,6 +64,9 @@ func (a *Admin) events(w http.ResponseWriter, r *http.Request) {
 		case <-a.stop:
 			return
 		case l := <-logs:
+			if !a.ours(l) {
+				continue
+			}
 			if !send("log", l) {
 				return
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 )
 
 // LogLine is one line of the log tail.
@@ -17,6 +18,9 @@ type LogLine struct {
 	Component string    `json:"component,omitempty"`
 	Message   string    `json:"message"`
 	Attrs     string    `json:"attrs,omitempty"`
+	// Game is the game the line is about (its "game" attribute, with
+	// several games in one process); "" for the process's own lines.
+	Game string `json:"game,omitempty"`
 }
 
 // Tail keeps the last lines the server logged at info or above (the
@@ -88,6 +92,7 @@ type tailHandler struct {
 	t         *Tail
 	next      slog.Handler
 	component string
+	game      string
 	attrs     string
 	group     string
 }
@@ -100,16 +105,19 @@ func (h *tailHandler) Handle(ctx context.Context, r slog.Record) error {
 	if r.Level >= slog.LevelInfo {
 		var sb strings.Builder
 		sb.WriteString(h.attrs)
-		comp := h.component
+		comp, game := h.component, h.game
 		r.Attrs(func(a slog.Attr) bool {
 			if a.Key == "component" && h.group == "" {
 				comp = a.Value.String()
 				return true
 			}
+			if a.Key == "game" && h.group == "" {
+				game = a.Value.String()
+			}
 			appendAttr(&sb, h.group, a)
 			return true
 		})
-		h.t.add(LogLine{Time: r.Time, Level: r.Level.String(), Component: comp, Message: r.Message, Attrs: strings.TrimSpace(sb.String())})
+		h.t.add(LogLine{Time: r.Time, Level: r.Level.String(), Component: comp, Message: inert(r.Message), Attrs: inert(strings.TrimSpace(sb.String())), Game: game})
 	}
 	if h.next.Enabled(ctx, r.Level) {
 		return h.next.Handle(ctx, r)
@@ -141,6 +149,9 @@ func (h *tailHandler) WithAttrs(as []slog.Attr) slog.Handler {
 			n.component = a.Value.String()
 			continue
 		}
+		if a.Key == "game" && h.group == "" {
+			n.game = a.Value.String()
+		}
 		appendAttr(&sb, h.group, a)
 	}
 	n.attrs = sb.String()
@@ -155,4 +166,35 @@ func (h *tailHandler) WithGroup(name string) slog.Handler {
 	}
 	n.group = name
 	return &n
+}
+
+// inert escapes what would change how a console line reads rather than
+// what it says: control characters, line and paragraph separators, and
+// bidi controls (a right-to-left override in a mission's log text would
+// turn the rest of the line, the address included, around). They show as
+// \uXXXX.
+func inert(s string) string {
+	clean := true
+	for _, r := range s {
+		if escapeInTail(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if escapeInTail(r) {
+			fmt.Fprintf(&b, "\\u%04X", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func escapeInTail(r rune) bool {
+	return (unicode.IsControl(r) && r != '\t') || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r)
 }

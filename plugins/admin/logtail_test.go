@@ -2,6 +2,7 @@ package admin
 
 import (
 	"bytes"
+	"io"
 	"log/slog"
 	"strings"
 	"testing"
@@ -39,5 +40,17 @@ func TestTail(t *testing.T) {
 	}
 	if got := tail.Last(1); len(got) != 1 || got[0].Attrs != "i=2" {
 		t.Fatalf("last 1: %+v", got)
+	}
+}
+
+// A line that would turn the console around (a bidi override) or break
+// it (a newline) shows those characters escaped.
+func TestTailInert(t *testing.T) {
+	tail := NewTail(4)
+	log := slog.New(tail.Handler(slog.NewTextHandler(io.Discard, nil)))
+	log.Info("chat \u202Egnp.exe", "name", "a\nb\u2066")
+	l := tail.Last(1)[0]
+	if strings.ContainsAny(l.Message+l.Attrs, "\n\u202E\u2066") || !strings.Contains(l.Message, `\u202E`) {
+		t.Fatalf("line %+v", l)
 	}
 }

@@ -53,6 +53,7 @@ type PlayerInfo struct {
 	Address   string   `json:"address"`
 	Connected float64  `json:"connected"` // seconds since the connect
 	ShipID    int32    `json:"ship_id,omitempty"`
+	Muted     bool     `json:"muted,omitempty"` // its chat is not relayed (POST /api/v1/mute)
 }
 
 // ShipInfo is one ship on the tactical map.
@@ -78,12 +79,13 @@ func playerInfo(p *engine.Player) PlayerInfo {
 	return pi
 }
 
-func players(g *engine.Game) []PlayerInfo {
+func (a *Admin) players(g *engine.Game) []PlayerInfo {
 	out := []PlayerInfo{}
 	now := g.Now()
 	for _, p := range g.Players() {
 		pi := playerInfo(p)
 		pi.Connected = since(p.ConnectedAt, now)
+		pi.Muted = a.muted[p]
 		out = append(out, pi)
 	}
 	return out
@@ -123,7 +125,7 @@ func (a *Admin) status(g *engine.Game, withShips bool) Status {
 			Password: cfg.Password != "", Accepting: g.Accepting()},
 		Mission: MissionState{Script: m.Script, Map: m.System, MapName: m.MapName, TimeLimit: m.TimeLimit, FragLimit: m.FragLimit,
 			GameOver: g.GameOver(), GameTime: math.Round(float64(g.GameTime())*10) / 10},
-		Players: players(g),
+		Players: a.players(g),
 	}
 	if a.opts.Missions != nil {
 		st.Mission.Mode = a.opts.Missions.Mode()

@@ -1,7 +1,7 @@
 // Package agones connects the server to Agones, the Kubernetes game-server
 // orchestrator, through the SDK sidecar's local HTTP API (agones.dev,
 // "REST Game Server Client API"): Ready once the game socket is open,
-// Health on a timer, PlayerConnect and PlayerDisconnect (the alpha player
+// Health on a timer while the game loop runs, PlayerConnect and PlayerDisconnect (the alpha player
 // tracking) as players come and go, and Shutdown at the end of a match
 // when the host asks for one match per game server.
 //
@@ -47,8 +47,14 @@ type Options struct {
 	// RetryInterval is the wait between tries of Ready and Shutdown
 	// (default 1 s).
 	RetryInterval time.Duration
-	Client        *http.Client
-	Logger        *slog.Logger
+	// StallLimit withholds Health while the game loop has not run for this
+	// long (default 2 s): a stuck loop is what Agones should replace, and
+	// a timer of its own would report it healthy.
+	StallLimit time.Duration
+	// Now is the wall clock (tests); nil means time.Now.
+	Now    func() time.Time
+	Client *http.Client
+	Logger *slog.Logger
 }
 
 // FromEnv returns the sidecar URL from AGONES_SDK_HTTP_PORT, and false
@@ -80,7 +86,15 @@ type Plugin struct {
 	ready atomic.Bool
 	// Dropped counts player updates dropped because the queue was full.
 	Dropped atomic.Uint64
+
+	// beat is when the game loop last ran the plugin's timer (unix ns);
+	// stalled is set while Health is withheld (health goroutine only).
+	beat    atomic.Int64
+	stalled bool
 }
+
+// beatInterval is how often the game loop marks itself alive for Health.
+const beatInterval = 250 * time.Millisecond
 
 type call struct {
 	path  string
@@ -95,6 +109,12 @@ func New(opts Options) *Plugin {
 	}
 	if opts.RetryInterval <= 0 {
 		opts.RetryInterval = time.Second
+	}
+	if opts.StallLimit <= 0 {
+		opts.StallLimit = 2 * time.Second
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	if opts.Client == nil {
 		opts.Client = &http.Client{Timeout: 5 * time.Second}
@@ -116,6 +136,8 @@ func (p *Plugin) Ready() bool { return p.ready.Load() }
 // plugins start, so Ready goes first.
 func (p *Plugin) Start(g *engine.Game) error {
 	p.ctx, p.cancel = context.WithCancel(context.Background())
+	p.beat.Store(p.opts.Now().UnixNano())
+	p.offs = append(p.offs, g.Every(beatInterval, func() { p.beat.Store(p.opts.Now().UnixNano()) }))
 	p.q <- call{path: "/ready", body: struct{}{}, retry: true}
 	p.wg.Add(2)
 	go p.worker()
@@ -214,11 +236,30 @@ func (p *Plugin) health() {
 		case <-p.ctx.Done():
 			return
 		case <-t.C:
-			if err := p.post("/health", struct{}{}); err != nil {
-				p.log.Debug("health call failed", "err", err)
-			}
+			p.healthTick()
 		}
 	}
+}
+
+// healthTick sends Health if the game loop ran within StallLimit, and
+// reports whether it did (health goroutine).
+func (p *Plugin) healthTick() bool {
+	since := p.opts.Now().Sub(time.Unix(0, p.beat.Load()))
+	if since > p.opts.StallLimit {
+		if !p.stalled {
+			p.stalled = true
+			p.log.Error("game loop stuck: Health withheld, so Agones replaces this game server", "stuck_for", since.Round(time.Millisecond))
+		}
+		return false
+	}
+	if p.stalled {
+		p.stalled = false
+		p.log.Warn("game loop running again: Health resumed")
+	}
+	if err := p.post("/health", struct{}{}); err != nil {
+		p.log.Debug("health call failed", "err", err)
+	}
+	return true
 }
 
 func (p *Plugin) post(path string, body any) error {

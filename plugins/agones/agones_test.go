@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -84,5 +85,49 @@ func TestPluginCalls(t *testing.T) {
 	}
 	if !p.Ready() {
 		t.Fatal("not ready")
+	}
+}
+
+// Health is tied to the game loop (issue 21): it goes to the sidecar only
+// while the loop has run within StallLimit, stops when the loop is stuck
+// for longer, and comes back when it runs again.
+func TestHealthFollowsTheGameLoop(t *testing.T) {
+	var health atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/health" {
+			health.Add(1)
+		}
+		_, _ = w.Write([]byte("{}"))
+	}))
+	defer srv.Close()
+	now := time.Unix(5000, 0)
+	clock := func() time.Time { return now }
+	g, err := engine.NewGame(engine.Options{Config: engine.DefaultConfig(), Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(Options{BaseURL: srv.URL, HealthInterval: time.Hour, Now: clock})
+	if err := g.AddPlugin(p); err != nil {
+		t.Fatal(err)
+	}
+	defer g.Shutdown(now)
+	if !p.healthTick() || health.Load() != 1 {
+		t.Fatalf("a running loop: health %d", health.Load())
+	}
+	// The loop runs for a second and a half: still healthy.
+	now = now.Add(1500 * time.Millisecond)
+	g.Advance(now)
+	if !p.healthTick() || health.Load() != 2 {
+		t.Fatalf("after the loop ran: health %d", health.Load())
+	}
+	// Stuck: the wall clock moves, the loop does not.
+	now = now.Add(2100 * time.Millisecond)
+	first, second := p.healthTick(), p.healthTick()
+	if first || second || health.Load() != 2 {
+		t.Fatalf("a loop stuck for 2.1 s: health %d", health.Load())
+	}
+	g.Advance(now)
+	if !p.healthTick() || health.Load() != 3 {
+		t.Fatalf("the loop ran again: health %d", health.Load())
 	}
 }

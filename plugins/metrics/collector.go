@@ -120,6 +120,8 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 		{"stranger", s.host.Strangers},
 		{"stranger_budget", s.host.StrangersDropped},
 		{"unanswered_connect", s.host.Unverified},
+		{"displaced_connect", s.host.Displaced},
+		{"deferred_connect", s.host.Deferred},
 		{"answer_budget", s.host.AnswersDropped},
 		{"duplicate", s.conns.duplicates},
 		{"out_of_window", s.conns.outOfWindow},

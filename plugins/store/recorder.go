@@ -12,7 +12,8 @@ type RecorderOptions struct {
 	// Mode returns the running game mode (the mission folder); called on
 	// the game goroutine.
 	Mode func() string
-	// Server is the server name written with each match.
+	// Server is the server name written with a match when the game has
+	// none; the game's name at the end of the match wins.
 	Server string
 	Logger *slog.Logger
 }
@@ -122,7 +123,12 @@ func (r *Recorder) finish(reason string) {
 	if len(m.order) == 0 {
 		return
 	}
-	rec := Match{Mode: m.mode, Map: m.mapName, Server: r.opts.Server, Started: m.started, Ended: r.g.Now(), Reason: reason}
+	// The server's name as the match ends: a SIGHUP may have renamed it.
+	server := r.opts.Server
+	if n := r.g.Config().ServerName; n != "" {
+		server = n
+	}
+	rec := Match{Mode: m.mode, Map: m.mapName, Server: server, Started: m.started, Ended: r.g.Now(), Reason: reason}
 	for _, id := range m.order {
 		rec.Players = append(rec.Players, *m.players[id])
 	}

@@ -7,6 +7,10 @@ const $ = (id) => document.getElementById(id);
 let token = localStorage.getItem("bcserver-token") || "";
 let streaming = null;
 let lastGameOver = null;
+// Under /games/<label>/ the page is that game's console: every API call
+// goes to that game's API.
+const gameBase = (location.pathname.match(/^\/games\/[^/]+/) || [""])[0];
+const apiBase = gameBase + "/api/v1/";
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -28,11 +32,15 @@ async function api(method, path, body) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
   }
-  const r = await fetch("/api/v1/" + path, opts);
+  const r = await fetch(apiBase + path, opts);
   let data = null;
   try { data = await r.json(); } catch (e) { data = null; }
   if (r.status === 401) { showLogin("The token was refused."); throw new Error("unauthorized"); }
-  if (!r.ok) throw new Error((data && data.error) || r.statusText);
+  if (!r.ok) {
+    const err = new Error((data && data.error) || r.statusText);
+    err.status = r.status;
+    throw err;
+  }
   return data;
 }
 
@@ -53,6 +61,23 @@ async function act(label, method, path, body) {
   }
 }
 
+// ban sends a ban; one the server says would lock out far more than one
+// player (422, "force") is sent again with force only once the host
+// confirms it.
+async function ban(label, body) {
+  try {
+    await api("POST", "ban", body);
+    result(label + ": done");
+  } catch (e) {
+    if (e.status === 422 && /force/.test(e.message) && confirm(e.message + "\n\nBan anyway?")) {
+      await act(label, "POST", "ban", Object.assign({}, body, { force: true }));
+    } else {
+      result(label + ": " + e.message, true);
+    }
+  }
+  loadBans();
+}
+
 function fmtTime(s) {
   if (s === null || s === undefined) return "–";
   const m = Math.floor(s / 60), r = s % 60;
@@ -68,15 +93,24 @@ function renderPlayers(players) {
     const tr = el("tr");
     tr.dataset.player = p.name;
     tr.dataset.id = p.id;
-    tr.append(el("td", p.id, "num"), el("td", p.name, "name"), el("td", teamName(p.team)),
+    const name = el("td", null, "name");
+    const cut = el("span", p.name, "cut"); // a long name ends in an ellipsis
+    cut.title = p.name;
+    name.append(cut);
+    if (p.muted) name.classList.add("muted");
+    tr.append(el("td", p.id, "num"), name, el("td", teamName(p.team)),
       el("td", p.score, "num score"), el("td", p.kills, "num"), el("td", p.deaths, "num"),
       el("td", p.ping === null ? "–" : p.ping.toFixed(0) + " ms", "num"), el("td", p.address), el("td", p.state));
     const td = el("td");
     const kick = el("button", "kick", "kick danger");
     kick.addEventListener("click", () => act("kick " + p.name, "POST", "kick", { player: String(p.id), reason: "kicked from the console" }));
-    const ban = el("button", "ban", "ban danger");
-    ban.addEventListener("click", async () => { await act("ban " + p.name, "POST", "ban", { player: String(p.id), reason: "banned from the console" }); loadBans(); });
-    td.append(kick, ban);
+    const banBtn = el("button", "ban", "ban danger");
+    banBtn.addEventListener("click", () => ban("ban " + p.name, { player: String(p.id), reason: "banned from the console" }));
+    const mute = el("button", p.muted ? "unmute" : "mute", "mute");
+    mute.title = p.muted ? "let this player's chat through again" : "hold back this player's chat (the player is not told)";
+    mute.addEventListener("click", () => act((p.muted ? "unmute " : "mute ") + p.name, "POST", "mute", { player: String(p.id), mute: !p.muted }));
+    td.className = "actions";
+    td.append(kick, banBtn, mute);
     tr.append(td);
     tb.append(tr);
   }
@@ -133,6 +167,9 @@ function renderStatus(st) {
   document.title = st.server.name + " – bcserver console";
   const m = st.mission;
   $("mode").textContent = m.mode + (m.pending_mode ? " → " + m.pending_mode : "");
+  const me = $("mission-error");
+  me.hidden = !m.error;
+  me.textContent = m.error ? "No mission: " + m.error + " (the game takes no players until the file is fixed)" : "";
   $("map").textContent = m.map;
   $("time-left").textContent = fmtTime(m.time_left);
   const gs = $("game-state");
@@ -149,7 +186,7 @@ function renderStatus(st) {
 
 function addLog(l) {
   const ol = $("log");
-  const li = el("li", null, l.level);
+  const li = el("li", null, l.level + (l.component === "chat" ? " chat" : ""));
   const t = new Date(l.time);
   li.append(el("span", t.toLocaleTimeString() + " ", "time"), el("span", (l.component || "") + " ", "comp"),
     el("span", l.message + (l.attrs ? " " + l.attrs : "")));
@@ -176,7 +213,7 @@ async function stream() {
   const ctl = new AbortController();
   streaming = ctl;
   try {
-    const r = await fetch("/api/v1/events", { headers: { Authorization: "Bearer " + token }, signal: ctl.signal });
+    const r = await fetch(apiBase + "events", { headers: { Authorization: "Bearer " + token }, signal: ctl.signal });
     if (r.status === 401) { showLogin("The token was refused."); return; }
     if (!r.ok) throw new Error(r.statusText);
     $("login").hidden = true;
@@ -220,15 +257,63 @@ async function loadBans() {
   if (bans.length === 0) $("bans").replaceChildren(el("li", "none", "hint"));
 }
 
+// matchPlayers lists a match's players compactly: the top scores, then
+// "+N more"; the full list is the cell's tooltip.
+const topPlayers = 3;
+function matchPlayers(players) {
+  const sorted = players.slice().sort((a, b) => b.score - a.score);
+  const td = el("td", null, "players");
+  td.title = sorted.map((p) => p.name + " (" + p.score + ")").join(", ");
+  for (const p of sorted.slice(0, topPlayers)) td.append(el("span", p.name + " (" + p.score + ")", "player"));
+  if (sorted.length > topPlayers) td.append(el("span", "+" + (sorted.length - topPlayers) + " more", "more"));
+  return td;
+}
+
 async function loadMatches() {
+  const tb = $("matches").tBodies[0];
   let ms;
-  try { ms = await api("GET", "matches?limit=15"); } catch (e) { $("matches").tBodies[0].replaceChildren(); return; }
-  $("matches").tBodies[0].replaceChildren(...ms.map((m) => {
+  try { ms = await api("GET", "matches?limit=15"); } catch (e) {
+    tb.replaceChildren();
+    if (e.status === 501) {
+      const tr = el("tr"), td = el("td", "History is off: set [store] path in the configuration to keep match history.", "hint");
+      td.colSpan = 6;
+      tr.append(td);
+      tb.append(tr);
+    }
+    return;
+  }
+  tb.replaceChildren(...ms.map((m) => {
     const tr = el("tr");
-    tr.append(el("td", m.id, "num"), el("td", m.mode), el("td", m.map), el("td", new Date(m.ended).toLocaleString()),
-      el("td", m.reason), el("td", m.players.map((p) => p.name + " (" + p.score + ")").join(", ")));
+    tr.append(el("td", m.id, "num"), el("td", m.mode), el("td", m.map), el("td", new Date(m.ended).toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" })),
+      el("td", m.reason), matchPlayers(m.players || []));
     return tr;
   }));
+  if (ms.length === 0) {
+    const tr = el("tr"), td = el("td", "No match has ended yet.", "hint");
+    td.colSpan = 6;
+    tr.append(td);
+    tb.append(tr);
+  }
+}
+
+// loadGames fills the game picker when the process runs several games.
+async function loadGames() {
+  let games;
+  try {
+    const r = await fetch("/games", { headers: { Authorization: "Bearer " + token } });
+    if (!r.ok) return;
+    games = await r.json();
+  } catch (e) { return; }
+  if (!Array.isArray(games) || games.length < 2) return;
+  const sel = $("game-picker");
+  const current = gameBase ? gameBase.slice("/games/".length) : games[0].game;
+  sel.replaceChildren(...games.map((g) => {
+    const o = el("option", g.game + " – " + g.name + " (" + g.players + "/" + g.max_players + ")" + (g.error ? " – no mission" : ""));
+    o.value = g.game;
+    o.selected = g.game === current;
+    return o;
+  }));
+  sel.hidden = false;
 }
 
 async function loadModes() {
@@ -261,8 +346,10 @@ function wire() {
     e.preventDefault();
     const t = $("ban-target").value.trim();
     const body = t.startsWith("name:") ? { name: t.slice(5).trim() } : { address: t };
-    if (await act("ban", "POST", "ban", body)) $("ban-target").value = "";
-    loadBans();
+    await ban("ban", body);
+  });
+  $("game-picker").addEventListener("change", (e) => {
+    location.href = "/games/" + encodeURIComponent(e.target.value) + "/";
   });
 }
 
@@ -272,6 +359,7 @@ function start() {
   loadBans();
   loadMatches();
   loadModes();
+  loadGames();
 }
 
 wire();
