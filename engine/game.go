@@ -77,6 +77,7 @@ type Game struct {
 	running      bool
 	teamMode     bool
 	gameOver     bool
+	shipGate     shipGate // the ship rules (shiprules.go)
 	world        *world.World
 	bans         *bans.List
 	refusedLogAt time.Time

@@ -43,8 +43,8 @@ type route struct {
 var routes = [codec.MaxMessageTypes]route{
 	codec.OpSettings:           {action: actDrop},
 	codec.OpGameInit:           {action: actDrop},
-	codec.OpObjCreate:          {action: actRelay, check: checkObjCreate, apply: applyObjCreate},
-	codec.OpObjCreateTeam:      {action: actRelay, check: checkObjCreate, apply: applyObjCreate},
+	codec.OpObjCreate:          {action: actConsume, check: checkObjCreate, apply: acceptShip}, // relayed once admitted (shiprules.go)
+	codec.OpObjCreateTeam:      {action: actConsume, check: checkObjCreate, apply: acceptShip},
 	0x04:                       {action: actDrop}, // dead slot; kicks are transport boots
 	0x05:                       {action: actDrop},
 	codec.OpPythonEvent:        {action: actConsume}, // server-generated; a client copy is consumed

@@ -161,8 +161,15 @@ func (h *Host) suspend(m *mission) {
 	h.cur = nil
 	msg := fmt.Sprintf("mission %q %s; fix it and save to reload", h.opts.Mode, m.failed)
 	h.log.Error(msg, "version", h.version)
-	h.tell(msg)
+	h.tell(suspendedText)
 }
+
+// What players read in chat when the mission stops and when it is back:
+// the host's log has the why and the how (suspend's message).
+const (
+	suspendedText = "The game mode stopped after errors. Play on: scores are not kept until the host fixes it."
+	resumedText   = "The game mode is running again."
+)
 
 // restartAfter is the one rule for every mode: [mission] restart_after
 // seconds after END_GAME the game restarts; 0 or -1 never.

@@ -26,11 +26,12 @@ func (m *mission) api() *glua.LTable {
 	bc.RawSetString("version", glua.LNumber(m.version))
 	bc.RawSetString("host_id", glua.LNumber(HostID))
 	bc.RawSetString("storage", m.storage)
+	bc.RawSetString("memory", m.memory)
 	bc.RawSetString("config", fromPlain(L, m.h.opts.Config))
 	if _, ok := bc.RawGetString("config").(*glua.LTable); !ok {
 		bc.RawSetString("config", L.NewTable())
 	}
-	m.constants(bc)
+	constants(L, bc)
 	dataTables(L, bc)
 	bc.RawSetString("msg", m.msgLib())
 	bc.RawSetString("parse", m.parseLib())
@@ -139,6 +140,7 @@ func (m *mission) api() *glua.LTable {
 	})
 
 	m.shipAPI(fn)
+	m.shipRulesAPI(fn)
 
 	// Messages.
 	fn("writer", func(L *glua.LState) int {
@@ -327,8 +329,7 @@ func (m *mission) logLib() *glua.LTable {
 }
 
 // constants sets bc.OP, bc.END and the wire constants.
-func (m *mission) constants(bc *glua.LTable) {
-	L := m.L
+func constants(L *glua.LState, bc *glua.LTable) {
 	op := L.CreateTable(0, 10)
 	for k, v := range map[string]int{
 		"CHAT": codec.OpChat, "TEAM_CHAT": codec.OpTeamChat, "MISSION_INIT": codec.OpMissionInit,

@@ -40,6 +40,7 @@ type meter struct {
 	why   func(kind budgetKind, limit time.Duration) string // names the budget in errors
 	err   error
 	stop  chan struct{} // closed: returned by Done once err is set
+	call  badCall       // the last call of a non-function (callname.go)
 }
 
 // checkEvery is how many steps run between two clock reads. A step is
@@ -64,6 +65,7 @@ func (m *meter) arm(limit time.Duration, kind budgetKind) {
 	m.limit = limit
 	m.kind = kind
 	m.err = nil
+	m.call = badCall{}
 	if m.stepTime <= 0 {
 		m.start = m.clock()
 	}
@@ -204,6 +206,12 @@ func (m *meter) peekInstruction() {
 		if err := m.arrayPadding(t, key, false); err != nil && m.err == nil {
 			m.err = err
 			m.next = 0
+		}
+	case glua.OP_CALL, glua.OP_TAILCALL:
+		regs, base := vmRegisters(m.L, frame)
+		a := int(inst>>18) & 0xff
+		if base+a < len(regs) {
+			m.checkCall(frame, regs[base+a], a)
 		}
 	case glua.OP_LEN:
 		regs, base := vmRegisters(m.L, frame)

@@ -23,12 +23,18 @@ func (e *luaError) Error() string { return e.msg }
 // meter, so a handler running inside another's action (bc.end_game raising
 // game_ended) shares its budget.
 func (m *mission) pcall(fn *glua.LFunction, arg glua.LValue) (glua.LValue, error) {
+	ret, _, err := m.pcallN(fn, arg, 1)
+	return ret, err
+}
+
+// pcallN is pcall keeping nret (1 or 2) results.
+func (m *mission) pcallN(fn *glua.LFunction, arg glua.LValue, nret int) (glua.LValue, glua.LValue, error) {
 	L := m.L
 	outer := m.depth == 0
 	if outer {
 		limit, kind, err := m.h.callBudget(m)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		m.meter.arm(limit, kind)
 	}
@@ -40,7 +46,7 @@ func (m *mission) pcall(fn *glua.LFunction, arg glua.LValue) (glua.LValue, error
 	}
 	m.depth++
 	m.trace = ""
-	err := L.PCall(n, 1, m.errfunc)
+	err := L.PCall(n, nret, m.errfunc)
 	m.depth--
 	var stopped error
 	if outer {
@@ -52,18 +58,23 @@ func (m *mission) pcall(fn *glua.LFunction, arg glua.LValue) (glua.LValue, error
 		le := &luaError{msg: err.Error()}
 		var ae *glua.ApiError
 		if errors.As(err, &ae) {
-			le.msg = ae.Object.String()
+			le.msg = m.meter.explainCall(ae.Object.String())
 			le.traceback = m.trace
 		}
 		var be budgetError
 		var me memoryError
 		le.overrun = errors.As(stopped, &be)
 		le.memory = errors.As(stopped, &me)
-		return nil, le
+		return nil, nil, le
+	}
+	if nret == 2 {
+		ret, ret2 := L.Get(-2), L.Get(-1)
+		L.Pop(2)
+		return ret, ret2, nil
 	}
 	ret := L.Get(-1)
 	L.Pop(1)
-	return ret, nil
+	return ret, nil, nil
 }
 
 // traceback is the error handler of every call: it records where the

@@ -28,6 +28,7 @@ type Pair struct{ Key, Value any }
 // maxEntries are left out and reported, so an oversized bc.storage never
 // blocks a reload.
 type copier struct {
+	root       string // the table copied, for messages: "bc.storage"
 	seen       map[*glua.LTable]*Table
 	maxDepth   int
 	maxEntries int
@@ -57,9 +58,24 @@ type copyReport struct {
 	sizeCut   bool
 }
 
-// toPlain copies a Lua value out of its state within the limits.
+// PlainTable copies a Lua table out of its state as plain data, as a
+// reload copies bc.storage (default limits): the mission test runner seeds
+// a game's bc.storage with a test's table through it.
+func PlainTable(t *glua.LTable) *Table {
+	v, _ := toPlain(t, DefaultStorageDepth, DefaultStorageSize)
+	out, _ := v.(*Table)
+	return out
+}
+
+// toPlain copies a Lua value (bc.storage) out of its state within the
+// limits.
 func toPlain(v glua.LValue, maxDepth, maxEntries int) (any, copyReport) {
-	c := &copier{seen: make(map[*glua.LTable]*Table), maxDepth: maxDepth, maxEntries: maxEntries}
+	return toPlainNamed(v, "bc.storage", maxDepth, maxEntries)
+}
+
+// toPlainNamed is toPlain for the table root names in its messages.
+func toPlainNamed(v glua.LValue, root string, maxDepth, maxEntries int) (any, copyReport) {
+	c := &copier{root: root, seen: make(map[*glua.LTable]*Table), maxDepth: maxDepth, maxEntries: maxEntries}
 	out := c.value(v, 0, nil)
 	for len(c.queue) > 0 {
 		j := c.queue[0]
@@ -97,7 +113,7 @@ func (c *copier) value(v glua.LValue, depth int, path *copyPath) any {
 			return t
 		}
 		if depth >= c.maxDepth {
-			c.truncate(&c.rep.depthCut, "%s is nested deeper than %d tables", path, c.maxDepth)
+			c.truncate(&c.rep.depthCut, "%s%s is nested deeper than %d tables", c.root, path, c.maxDepth)
 			return nil
 		}
 		t := &Table{}
@@ -113,7 +129,7 @@ func (c *copier) value(v glua.LValue, depth int, path *copyPath) any {
 func (c *copier) table(j copyJob) {
 	j.src.ForEach(func(k, val glua.LValue) {
 		if c.entries >= c.maxEntries {
-			c.truncate(&c.rep.sizeCut, "bc.storage holds more than %d entries", c.maxEntries)
+			c.truncate(&c.rep.sizeCut, "%s holds more than %d entries", c.root, c.maxEntries)
 			return
 		}
 		c.entries++
@@ -127,13 +143,13 @@ func (c *copier) table(j copyJob) {
 	})
 }
 
+// String is the chain of keys, "[\"a\"][2]", without the root.
 func (p *copyPath) String() string {
 	var keys []glua.LValue
 	for ; p != nil; p = p.parent {
 		keys = append(keys, p.key)
 	}
 	var b strings.Builder
-	b.WriteString("bc.storage")
 	for i := len(keys) - 1; i >= 0; i-- {
 		b.WriteString("[" + keyString(keys[i]) + "]")
 		if b.Len() > 200 {

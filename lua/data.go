@@ -93,6 +93,12 @@ func speciesClass(i int) int {
 	return species[i].class
 }
 
+// Flyable reports whether the stock ship-select screen offers a species
+// (1..15, MAX_FLYABLE_SHIPS; missions.md 6.1).
+func Flyable(speciesIndex int) bool {
+	return speciesIndex >= 0 && speciesIndex < len(species) && species[speciesIndex].flyable
+}
+
 // dataTables builds bc.species, bc.systems and bc.modifier.
 func dataTables(L *glua.LState, bc *glua.LTable) {
 	sp := L.CreateTable(len(species), 1)

@@ -51,6 +51,10 @@ type Engine interface {
 	SetMission(m engine.Mission)
 	MaxPlayers() int
 	SetTeamMode(on bool)
+	// Ship rules (engine/shiprules.go): the classes players may fly.
+	SetShipRules(r *engine.ShipRules)
+	ShipRules() *engine.ShipRules
+	ShipAllowed(p *engine.Player, species int) (ok bool, why string)
 	SetAccepting(open bool)
 	Accepting() bool
 	EndGame(reason int32)

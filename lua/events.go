@@ -84,6 +84,18 @@ func (m *mission) payload(ev engine.Event) *glua.LTable {
 		return t
 	case *engine.ShipCreated:
 		return m.tbl("ship", m.handle(e.Ship))
+	case *engine.ShipRequested:
+		t := m.tbl("player", m.playerTable(e.Player))
+		t.RawSetString("ship_id", glua.LNumber(e.ObjectID))
+		t.RawSetString("species", glua.LNumber(e.Species))
+		if e.Class != nil {
+			t.RawSetString("class_name", glua.LString(e.Class.Name))
+		}
+		t.RawSetString("name", glua.LString(e.ShipName))
+		if e.Player != nil && e.Player.Team >= 0 {
+			t.RawSetString("team", glua.LNumber(e.Player.Team))
+		}
+		return t
 	case *engine.ShipDestroyed:
 		t := m.tbl("victim", m.handle(e.Victim))
 		t.RawSetString("killer", m.handle(e.Killer))
@@ -163,6 +175,10 @@ func (m *mission) dispatch(ev engine.Event) {
 		}
 	}
 	arg := m.payload(ev)
+	if e, ok := ev.(*engine.ShipRequested); ok {
+		m.vetoShip(e, hs, arg)
+		return
+	}
 	for _, hd := range hs {
 		if m.closed {
 			return
@@ -180,6 +196,26 @@ func (m *mission) dispatch(ev engine.Event) {
 			if ret == glua.LTrue {
 				e.Handled = true
 			}
+		}
+	}
+}
+
+// vetoShip runs the ship_requested handlers until one refuses the ship by
+// returning false (and, optionally, the reason the player reads).
+func (m *mission) vetoShip(e *engine.ShipRequested, hs []handler, arg glua.LValue) {
+	for _, hd := range hs {
+		if m.closed {
+			return
+		}
+		ret, why, err := m.pcallN(hd.fn, arg, 2)
+		if err != nil {
+			m.report(e.Name(), err)
+			continue
+		}
+		if ret == glua.LFalse {
+			reason, _ := why.(glua.LString)
+			e.Refuse(string(reason))
+			return
 		}
 	}
 }

@@ -27,9 +27,9 @@ type Host struct {
 
 	cur     *mission
 	version int
-	// kept is the storage of a suspended mission, handed to the next
-	// version that loads.
-	kept    any
+	// kept is what a suspended mission carries to the next version that
+	// loads (and, after Close, the last bc.storage).
+	kept    *carried
 	offs    []func()
 	timers  []func() // the second event and the timer driver
 	restart func()   // the pending automatic restart
@@ -52,6 +52,7 @@ var engineEvents = []string{
 	engine.EvPlayerLeft, engine.EvScriptMessage, engine.EvChat, engine.EvTick,
 	engine.EvShipCreated, engine.EvShipDestroyed, engine.EvObjectDestroyed, engine.EvWeaponFired,
 	engine.EvWeaponHit, engine.EvShipDamaged, engine.EvGameEnded, engine.EvGameRestarted,
+	engine.EvShipRequested,
 }
 
 // Events derived by the runtime (missions.md 5.1).
@@ -107,14 +108,16 @@ func (h *Host) Open() error {
 	if err != nil {
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
 	}
-	var stored any
+	stored := h.opts.Restore
 	if h.opts.StorageDir != "" {
 		h.persist = newPersister(h.opts.StorageDir, h.opts.Mode, h.opts.StorageSize, h.opts.MemoryLimit)
-		if stored, err = h.persist.load(); err != nil {
-			return fmt.Errorf("mission %q: reading its storage: %w", h.opts.Mode, err)
+		if stored == nil {
+			if stored, err = h.persist.load(); err != nil {
+				return fmt.Errorf("mission %q: reading its storage: %w", h.opts.Mode, err)
+			}
 		}
 	}
-	m, err := h.build(src, 1, stored, false, true)
+	m, err := h.build(src, 1, &carried{storage: stored}, false)
 	if err != nil {
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
 	}
@@ -142,9 +145,12 @@ func (h *Host) saveStorage(async bool) {
 	if h.persist == nil {
 		return
 	}
-	data := h.kept
-	if h.cur != nil {
-		data = h.carry(h.cur)
+	var data any
+	switch {
+	case h.cur != nil:
+		data = h.carryStorage(h.cur)
+	case h.kept != nil:
+		data = h.kept.storage
 	}
 	if data == nil {
 		return
@@ -159,16 +165,17 @@ func (h *Host) Close() {
 	h.closed = true
 	if m := h.cur; m != nil {
 		m.emit(EvMissionUnload, unloadPayload("shutdown"))
-	}
-	if h.persist != nil && h.started {
-		// The last word: a synchronous write after any in flight, of the
-		// running version's storage or the suspended one's.
-		h.persist.wait()
-		h.saveStorage(false)
-	}
-	if m := h.cur; m != nil {
+		// The last word, as mission_unload left it: for the file, and for
+		// Storage after the close (a test's restart).
+		h.kept = &carried{storage: h.carryStorage(m)}
 		m.close()
 		h.cur = nil
+	}
+	if h.persist != nil && h.started {
+		// A synchronous write after any in flight, of the running
+		// version's storage or the suspended one's.
+		h.persist.wait()
+		h.saveStorage(false)
 	}
 	for _, off := range h.offs {
 		off()
@@ -241,8 +248,16 @@ func (h *Host) swap(src *source) error {
 	if old != nil {
 		data = h.carry(old)
 	}
+	if data == nil {
+		data = &carried{}
+	}
+	// After a suspension (old == nil) the game went on: the players, their
+	// ships and the host ships the suspended version made are all still
+	// there, so the fixed version takes over as on any reload
+	// (mission_reload), never starting the game again (mission_start).
+	resumed := old == nil
 	start := time.Now()
-	m, err := h.build(src, h.version+1, data, old != nil, old == nil)
+	m, err := h.build(src, h.version+1, data, resumed)
 	if err != nil {
 		h.log.Error("mission reload failed, keeping the running version", "version", h.version, "err", err)
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
@@ -257,30 +272,48 @@ func (h *Host) swap(src *source) error {
 	m.apply()
 	h.settle(m)
 	h.log.Info(fmt.Sprintf("mission %q reloaded (v%d)", h.opts.Mode, h.version), "took", time.Since(start).Round(time.Microsecond))
+	if resumed {
+		h.tell(resumedText)
+	}
 	h.saveStorage(true)
 	return nil
 }
 
-// carry copies the plain data of a mission's bc.storage for the next
-// version, within the storage limits: what does not fit is dropped with a
-// warning, never failing the reload.
-func (h *Host) carry(m *mission) any {
-	data, rep := toPlain(m.storage, h.opts.StorageDepth, h.opts.StorageSize)
+// carried is what one version hands the next: plain copies of its
+// bc.storage (which also outlives the process, with StorageDir) and of
+// its bc.memory (which does not).
+type carried struct{ storage, memory any }
+
+// carry copies the plain data of a mission's bc.storage and bc.memory for
+// the next version, each within the storage limits: what does not fit is
+// dropped with a warning, never failing the reload.
+func (h *Host) carry(m *mission) *carried {
+	return &carried{storage: h.carryStorage(m), memory: h.carryTable(m.memory, "bc.memory")}
+}
+
+func (h *Host) carryStorage(m *mission) any { return h.carryTable(m.storage, "bc.storage") }
+
+func (h *Host) carryTable(t *glua.LTable, name string) any {
+	data, rep := toPlainNamed(t, name, h.opts.StorageDepth, h.opts.StorageSize)
 	if rep.dropped > 0 {
-		h.log.Warn("bc.storage held values that are not plain data; they were not carried over", "dropped", rep.dropped)
+		h.log.Warn(name+" held values that are not plain data; they were not carried over", "dropped", rep.dropped)
 	}
 	if rep.truncated != "" {
-		h.log.Error("bc.storage is over its limits; the excess was not carried over", "why", rep.truncated)
+		h.log.Error(name+" is over its limits; the excess was not carried over", "why", rep.truncated)
 	}
 	return data
 }
 
 // build creates a state for src and runs main.lua, mission_load, then
-// mission_reload (reload) or mission_start (start), each under the load
-// budget. What they do to the game is staged; any error discards the state
-// and with it everything staged.
-func (h *Host) build(src *source, version int, storage any, reload, start bool) (*mission, error) {
-	m, err := newMission(h, src, version, storage)
+// mission_reload (a reload) or mission_start (the first load, version 1),
+// each under the load budget. resumed marks a reload that ends a
+// suspension. What they do to the game is staged; any error discards the
+// state and with it everything staged.
+func (h *Host) build(src *source, version int, data *carried, resumed bool) (*mission, error) {
+	reload := version > 1
+	// Only the first load can find bc.storage read back from the last run.
+	restored := !reload && data.storage != nil
+	m, err := newMission(h, src, version, data)
 	if err != nil {
 		return nil, err
 	}
@@ -297,10 +330,11 @@ func (h *Host) build(src *source, version int, storage any, reload, start bool) 
 		}
 	}
 	if err := m.emitStrict(EvMissionLoad, func(L *glua.LState) *glua.LTable {
-		t := L.CreateTable(0, 4)
+		t := L.CreateTable(0, 5)
 		t.RawSetString("mode", glua.LString(h.opts.Mode))
 		t.RawSetString("version", glua.LNumber(version))
 		t.RawSetString("reload", glua.LBool(reload))
+		t.RawSetString("restored", glua.LBool(restored))
 		t.RawSetString("config", m.bc.RawGetString("config"))
 		return t
 	}); err != nil {
@@ -308,15 +342,15 @@ func (h *Host) build(src *source, version int, storage any, reload, start bool) 
 	}
 	if reload {
 		if err := m.emitStrict(EvMissionReload, func(L *glua.LState) *glua.LTable {
-			t := L.CreateTable(0, 2)
+			t := L.CreateTable(0, 3)
 			t.RawSetString("version", glua.LNumber(version))
 			t.RawSetString("previous_version", glua.LNumber(h.version))
+			t.RawSetString("suspended", glua.LBool(resumed))
 			return t
 		}); err != nil {
 			return fail(err)
 		}
-	}
-	if start {
+	} else {
 		if err := m.emitStrict(EvMissionStart, nil); err != nil {
 			return fail(err)
 		}
@@ -357,12 +391,28 @@ func (h *Host) fire(name string, payload func(L *glua.LState) *glua.LTable) {
 // (nil when no mission runs), for admin tools and tests.
 func (h *Host) Storage() *Table {
 	if h.cur == nil {
-		if t, ok := h.kept.(*Table); ok {
+		if h.kept != nil {
+			t, _ := h.kept.storage.(*Table)
 			return t
 		}
 		return nil
 	}
 	v, _ := toPlain(h.cur.storage, h.opts.StorageDepth, h.opts.StorageSize)
+	t, _ := v.(*Table)
+	return t
+}
+
+// Memory returns a plain-data copy of the running mission's bc.memory (a
+// suspended one's while it waits; nil when there is none), for tests.
+func (h *Host) Memory() *Table {
+	if h.cur == nil {
+		if h.kept != nil {
+			t, _ := h.kept.memory.(*Table)
+			return t
+		}
+		return nil
+	}
+	v, _ := toPlainNamed(h.cur.memory, "bc.memory", h.opts.StorageDepth, h.opts.StorageSize)
 	t, _ := v.(*Table)
 	return t
 }
@@ -373,7 +423,10 @@ func (h *Host) Storage() *Table {
 // goroutine.
 func (h *Host) StorageGet(key string) any {
 	if h.cur == nil {
-		t, _ := h.kept.(*Table)
+		if h.kept == nil {
+			return nil
+		}
+		t, _ := h.kept.storage.(*Table)
 		return t.Get(key)
 	}
 	v := h.cur.storage.RawGetString(key)

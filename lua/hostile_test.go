@@ -226,7 +226,7 @@ func TestRepeatedOverrunsSuspend(t *testing.T) {
 	if !e.has(`suspended after overrunning its time budget in 3 ticks`) {
 		t.Fatalf("log: %s", e.logs.String())
 	}
-	if got := e.sent(); len(got) != 1 || !strings.Contains(got[0], "suspended") {
+	if got := e.sent(); len(got) != 1 || !strings.Contains(got[0], "The game mode stopped") {
 		t.Fatalf("players not told: %q", got)
 	}
 	// A reload brings it back.

@@ -22,7 +22,8 @@ type mission struct {
 	version int
 
 	bc      *glua.LTable
-	storage *glua.LTable
+	storage *glua.LTable // bc.storage: carried over reloads, and restarts with a storage_dir
+	memory  *glua.LTable // bc.memory: carried over reloads only
 
 	handlers map[string][]handler
 	nextID   int
@@ -66,7 +67,7 @@ const (
 	registryMaxSize = 256 * 1024
 )
 
-func newMission(h *Host, src *source, version int, storage any) (*mission, error) {
+func newMission(h *Host, src *source, version int, data *carried) (*mission, error) {
 	L := glua.NewState(glua.Options{
 		SkipOpenLibs:        true,
 		CallStackSize:       callStackSize,
@@ -92,12 +93,15 @@ func newMission(h *Host, src *source, version int, storage any) (*mission, error
 		m.close()
 		return nil, err
 	}
-	m.storage = L.NewTable()
-	if storage != nil {
-		if t, ok := fromPlain(L, storage).(*glua.LTable); ok {
-			m.storage = t
+	table := func(v any) *glua.LTable {
+		if v != nil {
+			if t, ok := fromPlain(L, v).(*glua.LTable); ok {
+				return t
+			}
 		}
+		return L.NewTable()
 	}
+	m.storage, m.memory = table(data.storage), table(data.memory)
 	m.errfunc = L.NewFunction(m.traceback)
 	m.shipMT = m.shipMeta()
 	m.bc = m.api()
@@ -115,6 +119,7 @@ func (m *mission) roots(visit func(glua.LValue)) {
 	visit(L.G.Registry)
 	visit(m.bc)
 	visit(m.storage)
+	visit(m.memory)
 	// Strings the runtime keeps in Go (handler ids, timer names) are
 	// the mission's too: each may be as long as the string cap.
 	for _, hs := range m.handlers {

@@ -127,6 +127,10 @@ type Options struct {
 	// each reload and at shutdown.
 	StorageDir  string
 	StorageSave time.Duration
+	// Restore, when set, is bc.storage as read back from a previous run
+	// (plain data: *Table or a map), used instead of the storage file:
+	// the mission test runner seeds and restarts games with it.
+	Restore any
 	// Identities gives players uids that are stable for the process; nil:
 	// the host makes its own.
 	Identities *Identities

@@ -79,33 +79,59 @@ func (p *persister) load() (any, error) {
 	if f.Mode != p.mode {
 		return nil, fmt.Errorf("%s: storage of mode %q, not %q", p.path, f.Mode, p.mode)
 	}
-	dec := json.NewDecoder(bytes.NewReader(f.Storage))
-	dec.UseNumber()
-	var raw any
-	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("%s: %w", p.path, err)
-	}
-	v, err := storageFromJSON(raw, 0)
+	v, err := decodeStorage(f.Storage)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.path, err)
 	}
 	return v, nil
 }
 
-// save writes data atomically; async runs the write on its own goroutine.
-func (p *persister) save(data any, version int, now time.Time, async bool) error {
-	lim := &writeLimit{entries: p.maxEntries, bytes: p.maxBytes}
+// decodeStorage reads the storage object of a storage file.
+func decodeStorage(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var raw any
+	if err := dec.Decode(&raw); err != nil {
+		return nil, err
+	}
+	return storageFromJSON(raw, 0)
+}
+
+// encodeStorage writes bc.storage as the storage object of a storage
+// file, within the limits.
+func encodeStorage(data any, maxEntries int, maxBytes int64) ([]byte, error) {
+	lim := &writeLimit{entries: maxEntries, bytes: maxBytes}
 	doc, err := storageToJSON(data, make(map[*Table]bool), lim)
 	switch {
 	case errors.Is(err, errTooManyEntries):
-		return fmt.Errorf("bc.storage written out holds more than %d entries (a table referenced twice is written twice); the file was not updated", p.maxEntries)
+		return nil, fmt.Errorf("bc.storage written out holds more than %d entries (a table referenced twice is written twice); the file was not updated", maxEntries)
 	case errors.Is(err, errTooLarge):
-		return fmt.Errorf("bc.storage written out is larger than the memory limit of %s (a string or table stored under many keys is written each time); the file was not updated", mib(p.maxBytes))
+		return nil, fmt.Errorf("bc.storage written out is larger than the memory limit of %s (a string or table stored under many keys is written each time); the file was not updated", mib(maxBytes))
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	body, err := json.Marshal(doc)
+	return json.Marshal(doc)
+}
+
+// Restarted is bc.storage as a restarted server reads it back: written to
+// the storage file and parsed again, under the default limits (shared
+// tables come back as copies, a cycle is cut). The mission test runner
+// restarts games with it.
+func Restarted(data *Table) (any, error) {
+	if data == nil {
+		return nil, nil
+	}
+	b, err := encodeStorage(data, DefaultStorageSize, DefaultMemoryLimit)
+	if err != nil {
+		return nil, err
+	}
+	return decodeStorage(b)
+}
+
+// save writes data atomically; async runs the write on its own goroutine.
+func (p *persister) save(data any, version int, now time.Time, async bool) error {
+	body, err := encodeStorage(data, p.maxEntries, p.maxBytes)
 	if err != nil {
 		return err
 	}

@@ -143,7 +143,7 @@ func TestFailingMissionIsUnloaded(t *testing.T) {
 		t.Fatalf("log: %s", e.logs.String())
 	}
 	got := e.sent()
-	if len(got) != 1 || got[0][0] != 0x2C || !strings.Contains(got[0], "[server] mission") {
+	if len(got) != 1 || got[0][0] != 0x2C || !strings.Contains(got[0], "[server] The game mode stopped after errors") {
 		t.Fatalf("players not told: %q", got)
 	}
 	if n := strings.Count(e.logs.String(), "callback failed"); n != 3 {

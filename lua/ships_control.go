@@ -47,8 +47,23 @@ func (m *mission) shipAPI(fn func(string, glua.LGFunction)) {
 		return 1
 	})
 	fn("ship_class", func(L *glua.LState) int {
-		c := m.checkClass(L, 1)
+		c := m.checkClass(L, 1, "bc.ship_class")
 		L.Push(classTable(L, c))
+		return 1
+	})
+	fn("ship_classes", func(L *glua.LState) int {
+		reg := eng.World().Ships()
+		if reg == nil {
+			L.Push(L.NewTable())
+			return 1
+		}
+		cs := reg.Classes()
+		m.meter.charge(L, int64(len(cs)*16))
+		t := L.CreateTable(len(cs), 0)
+		for _, c := range cs {
+			t.Append(classTable(L, c))
+		}
+		L.Push(t)
 		return 1
 	})
 	fn("location_free", func(L *glua.LState) int {
@@ -64,33 +79,71 @@ func (m *mission) shipAPI(fn func(string, glua.LGFunction)) {
 	fn("random", m.random)
 }
 
-// checkClass reads a class name (any case) or species index.
-func (m *mission) checkClass(L *glua.LState, n int) *ships.Class {
-	reg := m.h.eng.World().Ships()
-	if reg == nil {
-		L.RaiseError("the server has no ship data")
+// checkClass reads a class name (any case) or species index as argument
+// n of fn; an unknown one is an error that lists the classes there are.
+func (m *mission) checkClass(L *glua.LState, n int, fn string) *ships.Class {
+	c, err := m.findClass(L, L.Get(n))
+	if err != nil {
+		L.RaiseError("%s: %v", fn, err)
 	}
-	switch v := L.Get(n).(type) {
+	return c
+}
+
+// findClass resolves a class name (any case) or species index.
+func (m *mission) findClass(_ *glua.LState, v glua.LValue) (*ships.Class, error) {
+	return findClass(m.h.eng.World().Ships(), v)
+}
+
+// findClass resolves a class name (any case) or species index in reg.
+func findClass(reg *ships.Registry, v glua.LValue) (*ships.Class, error) {
+	if reg == nil {
+		return nil, errors.New("the server has no ship data")
+	}
+	switch v := v.(type) {
 	case glua.LNumber:
-		if c, ok := reg.Class(int(checkIntArg(L, n, "species", 0, 255))); ok {
-			return c
-		}
-	case glua.LString:
-		for _, c := range reg.Classes() {
-			if strings.EqualFold(c.Name, string(v)) {
-				return c
+		if f := float64(v); f == math.Trunc(f) && f >= 0 && f <= 255 {
+			if c, ok := reg.Class(int(f)); ok {
+				return c, nil
 			}
 		}
+		return nil, fmt.Errorf("no ship class with species index %v (%s)", v, classList(reg, ""))
+	case glua.LString:
+		if c, ok := reg.ClassByName(string(v)); ok {
+			return c, nil
+		}
+		for _, c := range reg.Classes() {
+			if strings.EqualFold(c.Name, string(v)) {
+				return c, nil
+			}
+		}
+		return nil, fmt.Errorf("no ship class %q (%s)", string(v), classList(reg, string(v)))
 	}
-	L.ArgError(n, fmt.Sprintf("no ship class %s (want a class name such as \"Galor\" or a species index)", L.Get(n).String()))
-	return nil
+	return nil, fmt.Errorf("want a class name or a species index, got a %s value (%s)", v.Type(), classList(reg, ""))
+}
+
+// classList names the classes there are, those whose name contains near
+// first ("did you mean"), for an error about an unknown class.
+func classList(reg *ships.Registry, near string) string {
+	var like, all []string
+	for _, c := range reg.Classes() {
+		all = append(all, c.Name)
+		if near != "" && strings.Contains(strings.ToLower(c.Name), strings.ToLower(near)) {
+			like = append(like, c.Name)
+		}
+	}
+	out := "the classes are " + strings.Join(all, ", ") + "; bc.ship_classes() lists them"
+	if len(like) > 0 {
+		out = "did you mean " + strings.Join(like, " or ") + "? " + out
+	}
+	return out
 }
 
 // classTable describes a ship class.
 func classTable(L *glua.LState, c *ships.Class) *glua.LTable {
-	t := L.CreateTable(0, 12)
+	t := L.CreateTable(0, 14)
 	t.RawSetString("name", glua.LString(c.Name))
 	t.RawSetString("species", glua.LNumber(c.SpeciesID))
+	t.RawSetString("flyable", glua.LBool(Flyable(c.SpeciesID)))
 	t.RawSetString("faction", glua.LString(c.Faction))
 	t.RawSetString("radius", glua.LNumber(world.BoundingRadius(c)))
 	t.RawSetString("hull", glua.LNumber(c.Subsystems[c.Hull].MaxCondition))
@@ -131,9 +184,10 @@ func (m *mission) random(L *glua.LState) int {
 func (m *mission) createShip(L *glua.LState) int {
 	eng := m.h.eng
 	t := L.CheckTable(1)
-	L.Push(t.RawGetString("class"))
-	c := m.checkClass(L, L.GetTop())
-	L.Pop(1)
+	c, err := m.findClass(L, t.RawGetString("class"))
+	if err != nil {
+		L.RaiseError("bc.create_ship: class: %v", err)
+	}
 	spec := engine.HostShipSpec{Species: c.SpeciesID, Name: c.Name, Set: eng.Mission().System, Team: -1}
 	if v, ok := t.RawGetString("name").(glua.LString); ok {
 		if len(v) == 0 || len(v) > maxShipName {

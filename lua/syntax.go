@@ -19,27 +19,49 @@ import (
 // before the parser runs; maxTreeDepth bounds the tree the parser built
 // (long operator chains and a.b.c chains nest without brackets) before the
 // compiler walks it.
+//
+// maxOperatorChain bounds what the parser itself holds before it builds
+// anything: gopher-lua's LR parser shifts every unary operator ("- - - 1",
+// "not not x", "#") and every right-associative ".." and "^" of an
+// expression onto its stack before it reduces them, some 300 bytes an
+// entry, so a 1 MB chain of them took half a gigabyte on the way to being
+// refused by the tree check. Such a chain is as deep in the tree as it is
+// long, so refusing it in the scan refuses nothing the tree check would
+// let through.
 const (
-	maxSyntaxLevels = 200
-	maxTreeDepth    = 1000
+	maxSyntaxLevels  = 200
+	maxTreeDepth     = 1000
+	maxOperatorChain = maxTreeDepth
 )
 
-// opener is one unclosed bracket or block found by scanNesting.
+// opener is one unclosed bracket or block found by scanNesting; chain is
+// the operator chain pending outside it, restored when it closes.
 type opener struct {
-	tok  string
-	line int
+	tok   string
+	line  int
+	chain int
 }
 
 // scanNesting is a small Lua lexer that only tracks nesting: brackets,
-// block keywords and their closers, skipping strings and comments. It
-// refuses nesting deeper than maxSyntaxLevels and returns the openers left
-// unclosed at the end (a hint for "syntax error at end of file"). It never
-// recurses and reads each byte once.
+// block keywords and their closers, and the chains of operators the parser
+// stacks up (see maxOperatorChain), skipping strings and comments. It
+// refuses nesting deeper than maxSyntaxLevels or a chain longer than
+// maxOperatorChain, and returns the openers left unclosed at the end (a
+// hint for "syntax error at end of file"). It never recurses, reads each
+// byte once and allocates only its stack of openers.
+//
+// The chain count is conservative: it counts the unary operators, ".." and
+// "^" since the last token that certainly ends the parser's pending run (a
+// comparison, "and", "or", ",", ";", "=", a keyword, or a name right after
+// an operand, which starts a new statement), plus those pending outside
+// the brackets it is in.
 func scanNesting(src []byte, name string) ([]opener, int, error) {
 	var stack []opener
 	line := 1
+	chain := 0       // operators pending in the parser, all levels
+	operand := false // the last token ends an operand: a "-" after it is binary
 	push := func(tok string) error {
-		stack = append(stack, opener{tok, line})
+		stack = append(stack, opener{tok, line, chain})
 		if len(stack) > maxSyntaxLevels {
 			return fmt.Errorf("%s:%d: chunk has too many syntax levels (more than %d nested brackets and blocks)", name, line, maxSyntaxLevels)
 		}
@@ -47,8 +69,23 @@ func scanNesting(src []byte, name string) ([]opener, int, error) {
 	}
 	pop := func() {
 		if len(stack) > 0 {
+			chain = stack[len(stack)-1].chain
 			stack = stack[:len(stack)-1]
 		}
+	}
+	// reset ends the pending run of the innermost level.
+	reset := func() {
+		chain = 0
+		if len(stack) > 0 {
+			chain = stack[len(stack)-1].chain
+		}
+	}
+	nest := func() error {
+		chain++
+		if chain > maxOperatorChain {
+			return fmt.Errorf("%s:%d: expression nested too deeply (a chain of more than %d unary, '..' or '^' operators)", name, line, maxOperatorChain)
+		}
+		return nil
 	}
 	// longBracket returns the level of a long bracket "[==[" at i, or -1.
 	longBracket := func(i int) int {
@@ -79,9 +116,12 @@ func scanNesting(src []byte, name string) ([]opener, int, error) {
 	}
 	for i := 0; i < len(src); {
 		c := src[i]
+		var err error
 		switch {
 		case c == '\n':
 			line++
+			i++
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
 			i++
 		case c == '-' && i+1 < len(src) && src[i+1] == '-':
 			if lv := longBracket(i + 2); lv >= 0 {
@@ -94,19 +134,23 @@ func scanNesting(src []byte, name string) ([]opener, int, error) {
 		case c == '[':
 			if lv := longBracket(i); lv >= 0 {
 				i = skipLong(i, lv)
+				operand = true
 				continue
 			}
-			if err := push("["); err != nil {
-				return nil, line, err
-			}
+			err = push("[")
+			operand = false
 			i++
-		case c == '(' || c == '{':
-			if err := push(string(c)); err != nil {
-				return nil, line, err
-			}
+		case c == '(':
+			err = push("(")
+			operand = false
+			i++
+		case c == '{':
+			err = push("{")
+			operand = false
 			i++
 		case c == ')' || c == ']' || c == '}':
 			pop()
+			operand = true
 			i++
 		case c == '"' || c == '\'':
 			i++
@@ -120,27 +164,101 @@ func scanNesting(src []byte, name string) ([]opener, int, error) {
 				i++
 			}
 			i++
+			operand = true
+		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
+			// A numeral as Lua 5.1 reads it: digits and dots, an exponent
+			// with its sign, then letters (hex digits).
+			for i < len(src) && (src[i] >= '0' && src[i] <= '9' || src[i] == '.') {
+				i++
+			}
+			if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+				i++
+				if i < len(src) && (src[i] == '+' || src[i] == '-') {
+					i++
+				}
+			}
+			for i < len(src) && (src[i] == '_' || isAlnum(src[i])) {
+				i++
+			}
+			operand = true
 		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 			j := i
-			for j < len(src) && (src[j] == '_' || src[j] >= 'a' && src[j] <= 'z' || src[j] >= 'A' && src[j] <= 'Z' || src[j] >= '0' && src[j] <= '9') {
+			for j < len(src) && (src[j] == '_' || isAlnum(src[j])) {
 				j++
 			}
-			switch w := string(src[i:j]); w {
+			switch string(src[i:j]) {
 			case "function", "do", "then", "repeat":
-				if err := push(w); err != nil {
-					return nil, line, err
-				}
-			case "end", "until":
+				reset()
+				err = push(string(src[i:j]))
+				operand = false
+			case "end":
 				pop()
+				operand = true // a function expression may go on: "function() end .. x"
+			case "until":
+				pop()
+				reset()
+				operand = false
 			case "elseif":
 				pop() // its own "then" opens again
+				reset()
+				operand = false
+			case "not":
+				err = nest()
+				operand = false
+			case "nil", "true", "false":
+				operand = true
+			case "and", "or", "local", "return", "if", "else", "while", "for", "in", "break", "goto":
+				reset()
+				operand = false
+			default:
+				if operand {
+					reset() // a name after an operand starts a statement
+				}
+				operand = true
 			}
 			i = j
-		default:
+		case c == '.':
+			switch {
+			case i+2 < len(src) && src[i+1] == '.' && src[i+2] == '.':
+				i += 3
+				operand = true
+			case i+1 < len(src) && src[i+1] == '.':
+				err = nest()
+				i += 2
+				operand = false
+			default:
+				i++
+				operand = false
+			}
+		case c == '-' && !operand || c == '#' || c == '^':
+			err = nest()
+			operand = false
 			i++
+		case c == '=' || c == '<' || c == '>' || c == '~':
+			// A comparison or an assignment ends every run of this level.
+			reset()
+			operand = false
+			i++
+			if i < len(src) && src[i] == '=' {
+				i++
+			}
+		case c == ',' || c == ';':
+			reset()
+			operand = false
+			i++
+		default:
+			operand = false
+			i++
+		}
+		if err != nil {
+			return nil, line, err
 		}
 	}
 	return stack, line, nil
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // treeDepth checks the nesting of a parsed chunk without recursing more

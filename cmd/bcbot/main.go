@@ -1,9 +1,11 @@
 // Command bcbot is a headless Bridge Commander client: it joins a server
 // the way a stock client does (connect, checksum rounds answered from a
-// manifest, Settings, NewPlayerInGame), then chats, idles, and for
-// play-testing a mission flies a ship (-spawn), fires at another player
-// (-fire-at) and self-destructs (-self-destruct). With -discover it lists
-// the servers answering on the LAN instead.
+// manifest, Settings, NewPlayerInGame), then chats (-chat, again and again
+// with -chat-every), idles, and for play-testing a mission flies a ship
+// (-spawn, moving with -move-to), fires at another player (-fire-at) and
+// self-destructs (-self-destruct), logging the game's messages (scores,
+// teams, END_GAME) as a stock client would show them. With -discover it
+// lists the servers answering on the LAN instead.
 package main
 
 import (
@@ -50,7 +52,6 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		password = fs.String("password", "", "server password, sent in the connect request")
 		modem    = fs.Bool("modem", false, "report a dial-up modem in NewPlayerInGame (2A 21)")
 		manifest = fs.String("manifest", "", "hash manifest to answer checksum rounds from (default: vanilla 1.1)")
-		chat     = fs.String("chat", "", "chat line to send once in the game")
 		idle     = fs.Duration("idle", 0, "stay in the game this long, then leave (0 = until interrupted)")
 		timeout  = fs.Duration("timeout", 15*time.Second, "give up joining after this long")
 		discover = fs.Bool("discover", false, "list the servers answering a LAN \\status\\ sweep and exit")
@@ -78,8 +79,16 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fireAt   = fs.Int("fire-at", 0, "fire a forward phaser at this player id's ship every -fire-every")
 		every    = fs.Duration("fire-every", time.Second, "time between shots")
 		destruct = fs.Duration("self-destruct", 0, "self-destruct this long after joining (0 = never)")
+		moveTo   = fs.String("move-to", "", "fly from -pos to this point x,y,z and back, for ever (play-testing)")
+		speed    = fs.Float64("speed", 20, "with -move-to: world units a second")
+		chatEach = fs.Duration("chat-every", 0, "say the -chat lines one at a time, in turn, this often (0: each once, at join)")
+		chat     chatLines
 	)
+	fs.Var(&chat, "chat", "chat line to send once in the game; repeat the flag for more lines (see -chat-every)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	level := slog.LevelInfo
@@ -168,18 +177,27 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "bcbot: %v\n", err)
 		return 2
 	}
-	play := playOptions{Spawn: *spawn, Pos: p, FireAt: *fireAt, FireEvery: *every, SelfDestruct: *destruct}
+	play := playOptions{Spawn: *spawn, Pos: p, FireAt: *fireAt, FireEvery: *every, SelfDestruct: *destruct,
+		Chat: chatter{lines: chat, every: *chatEach}}
 	if play.FireEvery <= 0 {
 		play.FireEvery = time.Second
 	}
-	if err := join(ctx, cfg, *chat, *idle, *timeout, play, log); err != nil {
+	if *moveTo != "" {
+		to, err := parsePos(*moveTo)
+		if err != nil {
+			fmt.Fprintf(stderr, "bcbot: -move-to: %v\n", err)
+			return 2
+		}
+		play.Patrol = &patrol{from: p, to: to, speed: float32(*speed)}
+	}
+	if err := join(ctx, cfg, *idle, *timeout, play, log); err != nil {
 		fmt.Fprintf(stderr, "bcbot: %v\n", err)
 		return 1
 	}
 	return 0
 }
 
-func join(ctx context.Context, cfg bot.Config, chat string, idle, timeout time.Duration, play playOptions, log *slog.Logger) error {
+func join(ctx context.Context, cfg bot.Config, idle, timeout time.Duration, play playOptions, log *slog.Logger) error {
 	b, err := bot.New(cfg)
 	if err != nil {
 		return err
@@ -194,9 +212,12 @@ func join(ctx context.Context, cfg bot.Config, chat string, idle, timeout time.D
 	}
 	s := b.Settings()
 	log.Info("joined the game", "server", cfg.Server, "id", b.ID(), "name", b.Name(), "renamed", s.NameChanged, "slot", s.Slot, "map", string(s.Map), "game_time", s.GameTime)
-	if chat != "" {
-		if err := b.Chat(chat, false); err != nil {
-			return err
+	chat := play.Chat
+	if chat.every <= 0 {
+		for line, ok := chat.say(); ok; line, ok = chat.say() {
+			if err := b.Chat(line, false); err != nil {
+				return err
+			}
 		}
 	}
 	pl, err := newPlayer(b, play, log)
@@ -213,16 +234,37 @@ func join(ctx context.Context, cfg bot.Config, chat string, idle, timeout time.D
 	if play.SelfDestruct > 0 {
 		destruct = time.After(play.SelfDestruct)
 	}
-	var shots <-chan time.Time
+	var shots, lines <-chan time.Time
 	if play.FireAt > 0 {
 		t := time.NewTicker(play.FireEvery)
 		defer t.Stop()
 		shots = t.C
 	}
+	if chat.every > 0 && len(chat.lines) > 0 {
+		t := time.NewTicker(chat.every)
+		defer t.Stop()
+		lines = t.C
+	}
+	flying := time.Now()
+	// Ten position updates a second, as a stock client sends them; the
+	// respawn after an explosion waits on the same beat.
+	ticks := time.NewTicker(100 * time.Millisecond)
+	defer ticks.Stop()
 	for {
 		select {
 		case <-shots:
 			pl.fire()
+		case <-lines:
+			if line, ok := chat.say(); ok {
+				if err := b.Chat(line, false); err != nil {
+					return err
+				}
+			}
+		case now := <-ticks.C:
+			pl.respawn(now)
+			if play.Patrol != nil {
+				pl.move(*play.Patrol, now.Sub(flying))
+			}
 		case <-destruct:
 			log.Info("self-destructing")
 			if err := b.Send(bot.SelfDestruct(), true); err != nil {
@@ -251,7 +293,7 @@ func join(ctx context.Context, cfg bot.Config, chat string, idle, timeout time.D
 }
 
 func logMessage(log *slog.Logger, p []byte) {
-	if len(p) == 0 {
+	if len(p) == 0 || logGame(log, p) {
 		return
 	}
 	switch p[0] {

@@ -26,9 +26,12 @@ func TestBotJoinsAndDiscovers(t *testing.T) {
 	defer func() { cancel(); <-done }()
 
 	var out, errb bytes.Buffer
-	code := run([]string{"-addr", srv.Addr().String(), "-name", "Tester", "-chat", "hi", "-idle", "300ms", "-timeout", "5s"}, &out, &errb)
-	if code != 0 || !strings.Contains(errb.String(), "joined the game") || !strings.Contains(errb.String(), `text=hi`) {
+	code := run([]string{"-addr", srv.Addr().String(), "-name", "Tester", "-chat", "hi", "-chat", "there", "-idle", "300ms", "-timeout", "5s"}, &out, &errb)
+	if code != 0 || !strings.Contains(errb.String(), "joined the game") || !strings.Contains(errb.String(), `text=hi`) || !strings.Contains(errb.String(), `text=there`) {
 		t.Fatalf("exit %d\n%s", code, errb.String())
+	}
+	if code := run([]string{"-h"}, &out, &errb); code != 0 {
+		t.Fatalf("-h: exit %d", code)
 	}
 	out.Reset()
 	if code := run([]string{"-discover", "-targets", srv.Addr().String()}, &out, &errb); code != 0 || !strings.Contains(out.String(), `"bcserver"`) {

@@ -20,6 +20,8 @@ type playOptions struct {
 	FireAt       int           // player id whose ship to fire at; 0 = none
 	FireEvery    time.Duration // between shots
 	SelfDestruct time.Duration // after joining; 0 = never
+	Chat         chatter       // lines to say (playtest.go)
+	Patrol       *patrol       // flying back and forth; nil = stay at Pos
 }
 
 func parsePos(s string) ([3]float32, error) {
@@ -54,6 +56,9 @@ type player struct {
 	ships map[byte]int32
 	pos   map[int32][3]float32
 	fired int
+	// spawnedAt is when the current ship was sent; due when the next one
+	// is (after an explosion, as a stock client returns to ship select).
+	spawnedAt, due time.Time
 }
 
 func newPlayer(b *bot.Bot, o playOptions, log *slog.Logger) (*player, error) {
@@ -98,6 +103,7 @@ func (p *player) spawn() error {
 	}
 	p.spawns++
 	p.ship = id
+	p.spawnedAt = time.Now()
 	p.pos[id] = p.o.Pos
 	p.log.Info("ship spawned", "id", id, "species", p.species)
 	return p.b.Send(bot.Move(id, p.o.Pos, [3]float32{0, 1, 0}), false)
@@ -120,14 +126,33 @@ func (p *player) seen(m []byte) {
 			p.pos[u.ObjectID] = u.Position
 		}
 	case codec.OpPythonEvent:
-		if ev, err := codec.DecodeObjectExploding(m); err == nil && ev.Dst == p.ship {
-			p.log.Info("our ship was destroyed; respawning", "killer", ev.FiringPlayer)
+		if ev, err := codec.DecodeObjectExploding(m); err == nil && ev.Dst == p.ship && p.ship != 0 {
 			delete(p.pos, p.ship)
 			p.ship = 0
-			if err := p.spawn(); err != nil {
-				p.log.Warn("respawn failed", "err", err)
+			if time.Since(p.spawnedAt) < refusedWithin {
+				// The host refuses a ship at once (ship rules): picking
+				// the same class again would be refused again.
+				p.log.Warn("our ship died as it appeared: refused by the host (see its chat line); not respawning")
+				return
 			}
+			wait := time.Duration(float64(ev.Lifetime) * float64(time.Second))
+			p.log.Info("our ship was destroyed; respawning after the explosion", "killer", ev.FiringPlayer, "after", wait)
+			p.due = time.Now().Add(wait)
 		}
+	}
+}
+
+// refusedWithin: a ship that dies this soon after it was sent was refused.
+const refusedWithin = time.Second
+
+// respawn flies a new ship once the last one's explosion is over.
+func (p *player) respawn(now time.Time) {
+	if p.due.IsZero() || now.Before(p.due) {
+		return
+	}
+	p.due = time.Time{}
+	if err := p.spawn(); err != nil {
+		p.log.Warn("respawn failed", "err", err)
 	}
 }
 

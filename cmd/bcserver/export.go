@@ -26,7 +26,7 @@ const luarc = `{
     "package": "disable"
   },
   "workspace.library": ["types"],
-  "diagnostics.globals": ["bc"]
+  "diagnostics.globals": ["bc", "test"]
 }
 `
 
@@ -46,6 +46,9 @@ func missionsCommand(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	if fs.NArg() != 1 {

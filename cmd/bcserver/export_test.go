@@ -19,10 +19,14 @@ func TestMissionsExport(t *testing.T) {
 	if code := run([]string{"missions", "export", dir}, &out, &errb); code != 0 {
 		t.Fatalf("export: %d %s", code, errb.String())
 	}
-	for _, f := range []string{"deathmatch/main.lua", "lib/stock.lua", "lib/README.md", "last-ship-standing/README.md", "types/bc.lua", ".luarc.json"} {
+	for _, f := range []string{"deathmatch/main.lua", "lib/stock.lua", "lib/README.md", "last-ship-standing/README.md", "types/bc.lua", "types/test.lua", ".luarc.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("%s not exported: %v", f, err)
 		}
+	}
+	// The editor knows both globals: missions' bc and test files' test.
+	if b, err := os.ReadFile(filepath.Join(dir, ".luarc.json")); err != nil || !strings.Contains(string(b), `"diagnostics.globals": ["bc", "test"]`) {
+		t.Errorf(".luarc.json: %s %v", b, err)
 	}
 	errb.Reset()
 	if code := run([]string{"missions", "export", dir}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "use -force") {

@@ -70,6 +70,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // asked for: the usage is the answer
+		}
 		return 2
 	}
 	if *printConfig {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"strings"
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/checksum"
@@ -97,8 +98,20 @@ func (b *Bot) send(payload []byte, reliable bool) error {
 	return nil
 }
 
+// ErrRefused is returned by Spawn for a ship the host refused (ship
+// rules, a mission's veto); the error's text is the line the host said.
+var ErrRefused = errors.New("ship refused")
+
+// refusal is a refused spawn: the host's chat line.
+type refusal struct{ why string }
+
+func (r refusal) Error() string { return r.why }
+func (r refusal) Unwrap() error { return ErrRefused }
+
 // Spawn creates a ship of species at pos, facing +Y, with the next id of
-// the bot's block (as a stock client respawns).
+// the bot's block (as a stock client respawns). A ship the host refuses
+// returns an error wrapping ErrRefused whose text is the host's chat line;
+// the bot then has no ship, as a stock client back at ship select.
 func (b *Bot) Spawn(species int, pos [3]float32) (int32, error) {
 	if _, ok := b.w.ships.Class(species); !ok || species <= 0 || species > 255 {
 		return 0, fmt.Errorf("species %d is not a ship class", species)
@@ -108,10 +121,21 @@ func (b *Bot) Spawn(species int, pos [3]float32) (int32, error) {
 	if err != nil {
 		return 0, err
 	}
+	mark := len(b.inbox)
 	if err := b.send(msg, true); err != nil {
 		return 0, err
 	}
 	b.spawns++
+	if b.w.Game.Object(id) == nil {
+		b.ship = 0
+		why := "the host did not take the ship"
+		for _, m := range b.inbox[mark:] {
+			if c, err := codec.DecodeChat(m); err == nil && c.Sender == 1 && m[0] == codec.OpChat {
+				why = strings.TrimPrefix(string(c.Text), "[server] ")
+			}
+		}
+		return 0, refusal{why}
+	}
 	b.ship, b.species, b.pos = id, species, pos
 	return id, b.send(bot.Move(id, pos, [3]float32{0, 1, 0}), false)
 }

@@ -1,6 +1,7 @@
 package missiontest
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"time"
@@ -55,6 +56,13 @@ func (s *suite) botTable(L *glua.LState, w *World, b *Bot) *glua.LTable {
 		// By default the players line up 60 units apart: in phaser range,
 		// clear of each other.
 		id, err := b.Spawn(species, vec(L, 3, [3]float32{float32(b.slot) * 60, 0, 0}))
+		if errors.Is(err, ErrRefused) {
+			// Not a test failure: the rules may mean it. nil and the line
+			// the host said.
+			L.Push(glua.LNil)
+			L.Push(glua.LString(err.Error()))
+			return 2
+		}
 		check(L, err)
 		L.Push(glua.LNumber(id))
 		return 1

@@ -3,6 +3,7 @@ package missiontest
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -91,6 +92,9 @@ func (s *suite) open() {
 		return 0
 	})
 	L.SetGlobal("test", t)
+	// The API's data and constants, as the mission reads them: bc.END,
+	// bc.OP, bc.species, bc.ship_classes() ...
+	L.SetGlobal("bc", lua.DataModule(L, s.r.ships))
 }
 
 func msgOr(L *glua.LState, n int, def string) string {
@@ -148,20 +152,57 @@ func deepEqual(a, b glua.LValue, depth int) bool {
 	return eq && n == 0
 }
 
-// game is test.game{mode, config, addons}: a fresh game running the mode.
+// gameFields are the fields test.game takes.
+var gameFields = []string{"mode", "config", "addons", "storage", "record"}
+
+// game is test.game{mode, config, addons, storage, record}: a fresh game running
+// the mode. A misspelt field is an error, not a default.
 func (s *suite) game(L *glua.LState) int {
 	o := Options{Mode: s.mode, FS: s.r.FS, LibFS: s.r.LibFS}
-	if t, ok := L.Get(1).(*glua.LTable); ok {
-		if m, ok := t.RawGetString("mode").(glua.LString); ok {
+	switch t := L.Get(1).(type) {
+	case *glua.LNilType:
+	case *glua.LTable:
+		t.ForEach(func(k, _ glua.LValue) {
+			if ks, ok := k.(glua.LString); !ok || !slices.Contains(gameFields, string(ks)) {
+				L.RaiseError("test.game: unknown field %s (want %s)", show(k), strings.Join(gameFields, ", "))
+			}
+		})
+		switch m := t.RawGetString("mode").(type) {
+		case glua.LString:
 			o.Mode = string(m)
+		case *glua.LNilType:
+		default:
+			L.RaiseError("test.game: mode: want a folder name, got a %s value", m.Type())
 		}
-		if c, ok := t.RawGetString("config").(*glua.LTable); ok {
-			o.Config = plainMap(c)
+		switch c := t.RawGetString("config").(type) {
+		case *glua.LTable:
+			o.Config = plainMap(L, c, "config")
+		case *glua.LNilType:
+		default:
+			L.RaiseError("test.game: config: want a table (the [mission] table), got a %s value", c.Type())
 		}
 		o.Record = glua.LVAsBool(t.RawGetString("record"))
-		if a, ok := t.RawGetString("addons").(*glua.LTable); ok {
+		switch a := t.RawGetString("addons").(type) {
+		case *glua.LTable:
 			a.ForEach(func(_, v glua.LValue) { o.Addons = append(o.Addons, v.String()) })
+		case *glua.LNilType:
+		default:
+			L.RaiseError("test.game: addons: want a list of addon folders, got a %s value", a.Type())
 		}
+		switch st := t.RawGetString("storage").(type) {
+		case *glua.LTable:
+			// As a restarted server reads it from its storage file.
+			data, err := lua.Restarted(lua.PlainTable(st))
+			if err != nil {
+				L.RaiseError("test.game: storage: %v", err)
+			}
+			o.Storage = data
+		case *glua.LNilType:
+		default:
+			L.RaiseError("test.game: storage: want a table (bc.storage as the last run left it), got a %s value", st.Type())
+		}
+	default:
+		L.RaiseError("test.game: want a table {mode, config, addons, storage, record} or nothing, got a %s value", t.Type())
 	}
 	w, err := NewWorld(o)
 	if err != nil {
@@ -173,28 +214,46 @@ func (s *suite) game(L *glua.LState) int {
 }
 
 // plainMap converts a config table into what the TOML decoder would give:
-// integers as int64.
-func plainMap(t *glua.LTable) map[string]any {
+// integers as int64, lists as []any, tables as maps; anything else (a
+// function, a table key that is not a string) is an error naming it.
+func plainMap(L *glua.LState, t *glua.LTable, path string) map[string]any {
 	out := make(map[string]any)
 	t.ForEach(func(k, v glua.LValue) {
 		key, ok := k.(glua.LString)
 		if !ok {
-			return
+			L.RaiseError("test.game: %s: key %s: want a string key, as in TOML", path, show(k))
 		}
-		switch v := v.(type) {
-		case glua.LNumber:
-			if f := float64(v); f == math.Trunc(f) {
-				out[string(key)] = int64(f)
-			} else {
-				out[string(key)] = f
-			}
-		case glua.LString:
-			out[string(key)] = string(v)
-		case glua.LBool:
-			out[string(key)] = bool(v)
-		}
+		out[string(key)] = plainValue(L, v, path+"."+string(key), 0)
 	})
 	return out
+}
+
+func plainValue(L *glua.LState, v glua.LValue, path string, depth int) any {
+	if depth > 16 {
+		L.RaiseError("test.game: %s: nested too deeply", path)
+	}
+	switch v := v.(type) {
+	case glua.LNumber:
+		if f := float64(v); f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return int64(f)
+		}
+		return float64(v)
+	case glua.LString:
+		return string(v)
+	case glua.LBool:
+		return bool(v)
+	case *glua.LTable:
+		if n := v.Len(); n > 0 {
+			list := make([]any, 0, n)
+			for i := 1; i <= n; i++ {
+				list = append(list, plainValue(L, v.RawGetInt(i), fmt.Sprintf("%s[%d]", path, i), depth+1))
+			}
+			return list
+		}
+		return plainMap(L, v, path)
+	}
+	L.RaiseError("test.game: %s: a %s value cannot be configuration", path, v.Type())
+	return nil
 }
 
 func (s *suite) gameTable(L *glua.LState, w *World) *glua.LTable {
@@ -219,6 +278,16 @@ func (s *suite) gameTable(L *glua.LState, w *World) *glua.LTable {
 	fn("storage", func(L *glua.LState) int {
 		L.Push(toLua(L, w.Host.Storage()))
 		return 1
+	})
+	fn("memory", func(L *glua.LState) int {
+		L.Push(toLua(L, w.Host.Memory()))
+		return 1
+	})
+	fn("restart", func(L *glua.LState) int {
+		if err := w.Restart(); err != nil {
+			L.RaiseError("restart: %v", err)
+		}
+		return 0
 	})
 	fn("game_over", func(L *glua.LState) int {
 		L.Push(glua.LBool(w.Game.GameOver()))
@@ -281,7 +350,13 @@ func (s *suite) gameTable(L *glua.LState, w *World) *glua.LTable {
 		return 1
 	})
 	fn("reload", func(L *glua.LState) int {
+		before := len(w.MissionErrors())
 		if err := w.Host.ReloadNow(); err != nil {
+			// The case holds the error: it is not one the case missed
+			// (which would report it a second time).
+			if s.seen[w] == before {
+				s.seen[w] = len(w.MissionErrors())
+			}
 			L.Push(glua.LString(err.Error()))
 			return 1
 		}

@@ -31,6 +31,10 @@ type Runner struct {
 	Out   io.Writer
 	// Match, if set, runs only the test files whose path contains it.
 	Match string
+	// Dir, if set, is the one folder of FS whose tests run (a mode's:
+	// `bcserver test-missions missions/arena`); nothing else of FS is
+	// walked.
+	Dir string
 
 	ships *ships.Registry
 }
@@ -40,9 +44,12 @@ type Summary struct{ Files, Passed, Failed int }
 
 // Files lists the test files: every *_test.lua below a mode's or an
 // addon's folder, sorted.
-func Files(fsys fs.FS) ([]string, error) {
+func Files(fsys fs.FS) ([]string, error) { return FilesIn(fsys, ".") }
+
+// FilesIn lists the test files below dir of fsys.
+func FilesIn(fsys fs.FS, dir string) ([]string, error) {
 	var out []string
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -55,15 +62,27 @@ func Files(fsys fs.FS) ([]string, error) {
 	return out, err
 }
 
+// load reads the ship data the tests' bc and bots use.
+func (r *Runner) load() error {
+	reg, err := ships.Vanilla()
+	if err != nil {
+		return err
+	}
+	r.ships = reg
+	return nil
+}
+
 // Run runs the tests and writes a report to Out.
 func (r *Runner) Run() (Summary, error) {
 	var sum Summary
-	reg, err := ships.Vanilla()
-	if err != nil {
+	if err := r.load(); err != nil {
 		return sum, err
 	}
-	r.ships = reg
-	files, err := Files(r.FS)
+	dir := "."
+	if r.Dir != "" {
+		dir = r.Dir
+	}
+	files, err := FilesIn(r.FS, dir)
 	if err != nil {
 		return sum, fmt.Errorf("listing tests: %w", err)
 	}
@@ -77,7 +96,7 @@ func (r *Runner) Run() (Summary, error) {
 		sum.Failed += fl
 	}
 	if sum.Files == 0 {
-		fmt.Fprintf(r.Out, "no *%s files\n", TestSuffix)
+		fmt.Fprintf(r.Out, "no *%s files (they go in a mode's folder: my-mode/my-mode%s)\n", TestSuffix, TestSuffix)
 		return sum, nil
 	}
 	status := "ok"

@@ -9,6 +9,7 @@ package missiontest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -43,6 +44,9 @@ type Options struct {
 	// Record records the game's matches (plugins/record) into a
 	// temporary folder; Recording reads the last one back.
 	Record bool
+	// Storage, when set, is bc.storage as a previous run of the server left
+	// it (plain data); the mission opens with it as after a restart.
+	Storage any
 }
 
 // World is one game under test. Use it from one goroutine.
@@ -51,6 +55,7 @@ type World struct {
 	Host *lua.Host
 	Now  time.Time
 
+	opts     Options
 	wire     *wire
 	bots     []*Bot
 	logs     *logBuf
@@ -106,7 +111,15 @@ func NewWorld(o Options) (*World, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &World{Now: Epoch, wire: &wire{}, logs: &logBuf{}, ships: reg, manifest: man, nextPort: 40000}
+	w := &World{Now: Epoch, opts: o, wire: &wire{}, logs: &logBuf{}, ships: reg, manifest: man, nextPort: 40000}
+	if err := w.start(o); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// start makes the game and loads the mission, at the world's clock.
+func (w *World) start(o Options) error {
 	log := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	cfg := engine.DefaultConfig()
 	if o.MaxPlayers > 0 {
@@ -114,16 +127,21 @@ func NewWorld(o Options) (*World, error) {
 	}
 	g, err := engine.NewGame(engine.Options{Config: cfg, Out: w.wire, Now: w.Now, Logger: log})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if o.StepTime <= 0 {
 		o.StepTime = 100 * time.Nanosecond
 	}
 	// A fixed seed: bc.random gives every run of a test the same game.
 	h := lua.New(g, lua.Options{Mode: o.Mode, FS: o.FS, LibFS: o.LibFS, Config: o.Config, Addons: o.Addons, Logger: log,
-		Seed: 1, Limits: lua.Limits{StepTime: o.StepTime}})
+		Seed: 1, Restore: o.Storage, Limits: lua.Limits{StepTime: o.StepTime}})
 	if err := g.AddPlugin(h.Plugin()); err != nil {
-		return nil, err
+		// The engine names the plugin ("plugin/missions: ..."); a test's
+		// author wants the mission's own words.
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner
+		}
+		return err
 	}
 	w.Game, w.Host = g, h
 	g.On(engine.EvWeaponHit, func(e engine.Event) {
@@ -134,10 +152,30 @@ func NewWorld(o Options) (*World, error) {
 	})
 	if o.Record {
 		if err := w.startRecording(o.Mode); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return w, nil
+	return nil
+}
+
+// Restart stops the server and starts it again as a host with a storage
+// folder would: mission_unload runs, bc.storage goes through the storage
+// file's format and comes back, bc.memory does not; every player is gone
+// (join new bots), and the mission starts with mission_start.
+func (w *World) Restart() error {
+	w.Close()
+	data, err := lua.Restarted(w.Host.Storage())
+	if err != nil {
+		return fmt.Errorf("writing bc.storage out: %w", err)
+	}
+	for _, b := range w.bots {
+		b.gone = true
+	}
+	w.bots = nil
+	w.wire.out = nil
+	o := w.opts
+	o.Storage = data
+	return w.start(o)
 }
 
 // Hit is one weapon hit the host applied (weapon_hit), as a test sees it.

@@ -50,6 +50,8 @@ type Engine struct {
 	accept   bool
 	over     bool
 	world    *world.World // host ships; built on first use
+
+	shipRules *engine.ShipRules
 }
 
 type sub struct {

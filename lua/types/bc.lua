@@ -18,6 +18,7 @@
 ---| "script_message"   # a message >= 0x2B from a client (not chat); return true when handled
 ---| "chat"             # a chat or team chat line; return false to stop the relay
 ---| "tick"             # every game tick (~100 ms)
+---| "ship_requested"   # a player picked a ship the rules allow, before the host accepts it; return false, reason to refuse
 ---| "ship_created"     # a ship now exists
 ---| "ship_damaged"     # a ship took damage (weapon hit or collision)
 ---| "ship_destroyed"   # a ship exploded (the stock "object exploding")
@@ -151,6 +152,7 @@ function Ship:remove() end
 
 ---@class bc.ShipClass
 ---@field name string
+---@field flyable boolean   offered on the stock ship-select screen (species 1..15)
 ---@field species integer
 ---@field faction string
 ---@field radius number      world units
@@ -170,11 +172,13 @@ function Ship:remove() end
 ---@field mode string
 ---@field version integer
 ---@field reload boolean
+---@field restored boolean  bc.storage was read back from the last run (first load after a restart)
 ---@field config table
 
 ---@class bc.ReloadEvent
 ---@field version integer
 ---@field previous_version integer
+---@field suspended boolean  the previous version had been suspended for its errors
 
 ---@class bc.UnloadEvent
 ---@field reason "reload"|"shutdown"
@@ -457,7 +461,8 @@ function log.error(msg, fields) end
 ---@field mode string          the mission folder
 ---@field version integer      1 on first load, +1 per reload
 ---@field host_id integer      1
----@field storage table        plain data kept across reloads
+---@field storage table        plain data kept across reloads and, with [lua] storage_dir, restarts
+---@field memory table         plain data kept across reloads only: empty after a restart
 ---@field config table         the [mission] options
 ---@field msg bc.msg
 ---@field parse bc.parse
@@ -560,9 +565,37 @@ function bc.ship_of(player_id) end
 ---@param spec bc.ShipSpec
 ---@return bc.Ship
 function bc.create_ship(spec) end
----@param class string|integer class name or species index
+---@param class string|integer class name (any case) or species index; an unknown one is an error listing the classes
 ---@return bc.ShipClass
 function bc.ship_class(class) end
+---Every class the server has ship data for, by species index.
+---@return bc.ShipClass[]
+function bc.ship_classes() end
+
+---@class bc.ShipRules
+---@field classes (string|integer)[]?                 every player's classes; nil: any
+---@field teams table<integer, (string|integer)[]>?  a team's list replaces classes for its players
+
+---Set the classes players may fly, enforced by the host (nil: any class). Staged while a version loads.
+---@param rules bc.ShipRules?
+function bc.set_ship_rules(rules) end
+---The rules in force, as class names; nil when any class is allowed.
+---@return bc.ShipRules?
+function bc.ship_rules() end
+---Whether the rules let a player fly a class; when not, also the line he would read.
+---@param player_id integer
+---@param class string|integer
+---@return boolean allowed
+---@return string? why
+function bc.ship_allowed(player_id, class) end
+
+---@class bc.ShipRequestEvent
+---@field player bc.Player
+---@field ship_id integer      the object id the ship would have
+---@field species integer
+---@field class_name string?
+---@field name string          the ship's name
+---@field team integer?        the player's team (bc.set_team)
 ---@param point number[] {x, y, z}
 ---@param radius number world units
 ---@return boolean free no live ship touches the sphere

@@ -5,13 +5,14 @@
 -- behaviours are here; a mod registers its own with ai.behaviour(name, def).
 -- missions/survival/README.md is the tutorial.
 --
--- All AI state is plain data in bc.storage.ai, keyed by ship id, so a
--- reload carries every ship's brain over:
+-- All AI state is plain data in bc.memory.ai, keyed by ship id, so a
+-- reload carries every ship's brain over, and a restart of the server
+-- (which makes the ships anew) starts without stale brains:
 --   S.ai.brains[id] = { behaviour = name, born = game time, next = game time, ... }
 --   S.ai.groups[name] = { [ship name] = true }   the stock ObjectGroup
 local ai = {}
 
-local S = bc.storage
+local S = bc.memory
 S.ai = S.ai or {}
 S.ai.brains = S.ai.brains or {}
 S.ai.groups = S.ai.groups or {}

@@ -34,8 +34,9 @@ local TIERS = {
   { "CardHybrid", "KessokHeavy" },
 }
 
+local M = bc.memory -- host ship ids: kept over a reload, not over a restart
 S.wave = S.wave or 0
-S.raiders = S.raiders or {}  -- [ship id] = true while the wave lives
+M.raiders = M.raiders or {}  -- [ship id] = true while the wave lives
 S.best_wave = S.best_wave or 0
 
 local function say(text)
@@ -71,7 +72,7 @@ local function start_wave()
   local count = math.min(opt.max_wave_ships, 1 + math.floor(n / 2))
   local tier = TIERS[math.min(#TIERS, 1 + math.floor((n - 1) / 3))]
   local c0 = centre(players)
-  S.raiders = {}
+  M.raiders = {}
   for k = 1, count do
     local angle = 2 * math.pi * (k / count + bc.random())
     local pos = {
@@ -81,7 +82,7 @@ local function start_wave()
     }
     local class = tier[bc.random(#tier)]
     local ship = bc.create_ship { class = class, name = ("Raider %d-%d"):format(n, k), team = RAIDERS, position = pos }
-    S.raiders[ship.id] = true
+    M.raiders[ship.id] = true
     ai.attach(ship, "attack", { enemy_team = PLAYERS, range = 45 })
   end
   say(("Wave %d: %d %s"):format(n, count, count == 1 and "raider" or "raiders"))
@@ -89,7 +90,7 @@ end
 
 local function raiders_left()
   local n = 0
-  for _ in pairs(S.raiders) do n = n + 1 end
+  for _ in pairs(M.raiders) do n = n + 1 end
   return n
 end
 
@@ -120,8 +121,8 @@ function mode.kill(K, _, kills_K)
 end
 
 function mode.after_death(ship)
-  if S.raiders[ship.id] then
-    S.raiders[ship.id] = nil
+  if M.raiders[ship.id] then
+    M.raiders[ship.id] = nil
     if raiders_left() == 0 then wave_cleared() end
   elseif ship.is_player_ship and S.wave > 0 and #player_ships() == 0 then
     say(("Every ship is lost on wave %d"):format(S.wave))
@@ -153,7 +154,7 @@ bc.on("second", "survival", function()
 end)
 
 function mode.on_restart()
-  S.wave, S.raiders, S.next_wave = 0, {}, nil
+  S.wave, M.raiders, S.next_wave = 0, {}, nil
 end
 
 stock.install(mode)

@@ -1,0 +1,125 @@
+package missiontest
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// run runs a missions folder's tests and returns the report.
+func run(t *testing.T, fsys fstest.MapFS) (Summary, string) {
+	t.Helper()
+	var out bytes.Buffer
+	sum, err := (&Runner{FS: fsys, Out: &out}).Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum, out.String()
+}
+
+// A test file has bc's data and constants; test.game refuses a misspelt
+// field rather than running with a default, and takes nested config.
+func TestTestFilesHaveBCAndGameChecksItsFields(t *testing.T) {
+	sum, out := run(t, fstest.MapFS{
+		"m/main.lua": {Data: []byte(`bc.storage.lives = bc.config.lives; bc.storage.classes = bc.config.classes; bc.storage.team = bc.config.teams and bc.config.teams.red`)},
+		"m/m_test.lua": {Data: []byte(`
+test.case("bc", function()
+  test.eq(bc.END.TIME_UP, 1)
+  test.eq(bc.OP.END_GAME, 0x38)
+  test.eq(bc.species[5].script, "Sovereign")
+  test.eq(bc.ship_class("galor").name, "Galor")
+  test.eq(#bc.ship_classes(), 23)
+  test.eq(bc.host_id, 1)
+end)
+test.case("misspelt", function() test.game { confg = { lives = 1 } } end)
+test.case("config", function()
+  local g = test.game { config = { lives = 2, classes = { "Galaxy", "Akira" }, teams = { red = 0 } } }
+  test.eq(g:storage(), { lives = 2, classes = { "Galaxy", "Akira" }, team = 0 })
+end)
+`)},
+	})
+	if sum.Passed != 2 || sum.Failed != 1 || !strings.Contains(out, `m/m_test.lua:10: test.game: unknown field "confg" (want mode, config, addons, storage, record)`) {
+		t.Fatalf("%+v\n%s", sum, out)
+	}
+}
+
+// test.game{storage = ...} starts a game as after a restart with that
+// bc.storage; g:restart() restarts the server: bc.storage comes back
+// through the storage file's format, bc.memory does not, the players are
+// gone and mission_start runs again.
+func TestSeedingStorageAndRestarting(t *testing.T) {
+	sum, out := run(t, fstest.MapFS{
+		"koth/main.lua": {Data: []byte(`
+local S, M = bc.storage, bc.memory
+S.standings = S.standings or {}
+bc.on("mission_load", function(ev) S.restored = ev.restored end)
+bc.on("mission_start", function() S.starts = (S.starts or 0) + 1; M.guard = bc.create_ship { class = "Galor" }.id end)
+bc.on("player_in_game", function(ev)
+  M.holder = ev.player.id
+  S.standings[ev.player.name] = (S.standings[ev.player.name] or 0) + 1
+end)
+`)},
+		"koth/koth_test.lua": {Data: []byte(`
+test.case("seeded", function()
+  local g = test.game { storage = { standings = { Alice = 5 }, [2] = "two" } }
+  test.eq(g:storage().restored, true)
+  test.eq(g:storage()[2], "two", "number keys stay numbers, as from the file")
+  g:join("Alice")
+  test.eq(g:storage().standings.Alice, 6)
+end)
+test.case("restart", function()
+  local g = test.game {}
+  local alice = g:join("Alice")
+  test.eq(g:memory().holder, alice.id)
+  local guard = g:memory().guard
+  test.eq(#g:ships(), 1)
+  g:restart()
+  test.eq(g:memory().holder, nil, "bc.memory starts empty")
+  test.ok(g:memory().guard ~= nil)
+  test.eq(#g:ships(), 1, "the guard made once more, not twice")
+  local s = g:storage()
+  test.eq(s.standings.Alice, 1)
+  test.eq(s.starts, 2)
+  test.eq(s.restored, true)
+  test.ok(not pcall(alice.chat, alice, "hi"), "the old players are gone")
+  local bob = g:join("Bob")
+  test.eq(g:storage().standings.Bob, 1)
+end)
+`)},
+	})
+	if sum.Passed != 2 || sum.Failed != 0 {
+		t.Fatalf("%+v\n%s", sum, out)
+	}
+}
+
+// A failed g:reload() hands the case its error once: the runner does not
+// report it again as a mission error the case did not look at.
+func TestFailedReloadIsReportedOnce(t *testing.T) {
+	sum, out := run(t, fstest.MapFS{
+		"m/main.lua": {Data: []byte(`if bc.storage.loaded then bc.on("player_joind", function() end) end bc.storage.loaded = true`)},
+		"m/m_test.lua": {Data: []byte(`
+test.case("a broken reload", function()
+  local g = test.game {}
+  local err = g:reload()
+  test.ok(err and err:find('unknown event "player_joind"', 1, true), err)
+end)
+`)},
+	})
+	if sum.Passed != 1 || strings.Contains(out, "unknown event") {
+		t.Fatalf("%+v\n%s", sum, out)
+	}
+}
+
+// A mission that fails to load fails test.game with the mission's own
+// words: no engine-internal "plugin/missions:" prefix.
+func TestLoadErrorInTheMissionsWords(t *testing.T) {
+	sum, out := run(t, fstest.MapFS{
+		"m/main.lua":   {Data: []byte(`bc.on("mission_start", function() bc.create_ship { class = "Starbase" } end)`)},
+		"m/m_test.lua": {Data: []byte("test.case(\"load\", function()\n  test.game {}\nend)\n")},
+	})
+	want := `m/m_test.lua:2: test.game: mission "m": mission_start handler: m/main.lua:1: bc.create_ship: class: no ship class "Starbase" (did you mean CardStarbase or FedStarbase?`
+	if sum.Failed != 1 || !strings.Contains(out, want) || strings.Contains(out, "plugin/") {
+		t.Fatalf("%+v\n%s", sum, out)
+	}
+}
