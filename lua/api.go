@@ -141,6 +141,7 @@ func (m *mission) api() *glua.LTable {
 
 	m.shipAPI(fn)
 	m.shipRulesAPI(fn)
+	m.modifiersAPI(fn)
 
 	// Messages.
 	fn("writer", func(L *glua.LState) int {

@@ -245,6 +245,9 @@ func (m *mission) shipMethodTable() map[string]glua.LGFunction {
 	for k, v := range m.shipControls() {
 		t[k] = v
 	}
+	for k, v := range m.modifierMethods() {
+		t[k] = v
+	}
 	return t
 }
 

@@ -111,7 +111,7 @@ func (w *World) collide(o *Object, points [][3]float32, damage float32, info hit
 	if !o.Alive() {
 		return
 	}
-	damage *= o.mod(collided)
+	damage *= w.mod(o, collided)
 	total := damage
 	var hullHit, lethal bool
 	for _, p := range points {

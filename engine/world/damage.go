@@ -63,7 +63,7 @@ func (w *World) applyHit(o *Object, h *hit) hitResult {
 	}
 	rest := h.damage
 	if h.facing != noShields {
-		rest = shieldHit(o, h.facing, rest)
+		rest = w.shieldHit(o, h.facing, rest)
 		res.absorbed = h.damage - rest
 	}
 	res.passed = rest
@@ -71,7 +71,7 @@ func (w *World) applyHit(o *Object, h *hit) hitResult {
 		m := o.Model
 		hull := m.Class().Hull
 		if h.hull == hullFull {
-			setHP(m, hull, hp(m, hull)-rest*o.mod(hullDmg))
+			setHP(m, hull, hp(m, hull)-rest*w.mod(o, hullDmg))
 			res.hull = true
 			w.subsystemHit(o, hull)
 		}
@@ -114,9 +114,9 @@ func (w *World) distribute(o *Object, h *hit, damage float32) (overflow float32,
 		n++
 	}
 	for _, i := range members[:n] {
-		taken := damage * o.mod(subDmg)
+		taken := damage * w.mod(o, subDmg)
 		if i == c.Hull {
-			taken = damage * o.mod(hullDmg)
+			taken = damage * w.mod(o, hullDmg)
 		}
 		left := hp(m, i) - taken
 		if left < 0 {
@@ -170,7 +170,7 @@ func shieldPass(f float32) float32 {
 // shields and returns what passes. The facing absorbs the share it stops,
 // as far as its points go; one below 10 % no longer stops the shot at all
 // and is left as it is.
-func shieldHit(o *Object, f int, damage float32) float32 {
+func (w *World) shieldHit(o *Object, f int, damage float32) float32 {
 	c := o.Model.Class()
 	if f < 0 || f >= len(c.ShieldHP) || !shieldsUp(o) {
 		return damage
@@ -185,7 +185,7 @@ func shieldHit(o *Object, f int, damage float32) float32 {
 	}
 	// The facing stops its share of the hit as far as its points go; a
 	// ShieldDamage modifier changes what stopping it costs the facing.
-	k := o.mod(shieldDmg)
+	k := w.mod(o, shieldDmg)
 	absorbed := damage * (1 - pass)
 	if k > 0 {
 		absorbed = min(absorbed, s/k)

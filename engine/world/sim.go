@@ -82,7 +82,7 @@ func (w *World) Tick(now time.Time) {
 		}
 		secs := float32(step.Seconds())
 		w.repairTick(o, secs)
-		shieldTick(o, step)
+		w.shieldTick(o, step)
 		for now.Sub(st.lastPower) >= powerPeriod {
 			st.lastPower = st.lastPower.Add(powerPeriod)
 			powerTick(o.Model)
@@ -103,7 +103,7 @@ func (w *World) Tick(now time.Time) {
 // same at any power setting [measured §5.3 S5]. A generator below its
 // disabled percentage holds every facing at 0; one switched off, or a
 // cloaked ship's, keeps its facings as they are and regains nothing.
-func shieldTick(o *Object, dt time.Duration) {
+func (w *World) shieldTick(o *Object, dt time.Duration) {
 	c := o.Model.Class()
 	gen := float32(1)
 	if g := c.ShieldGenerator; g >= 0 {
@@ -123,7 +123,7 @@ func shieldTick(o *Object, dt time.Duration) {
 		o.sim.shieldClock -= shieldStep
 		for i := range o.sim.shields {
 			if i < len(c.ShieldHP) && i < len(c.ShieldRecharge) {
-				o.sim.shields[i] = min(c.ShieldHP[i], o.sim.shields[i]+c.ShieldRecharge[i]*shieldStepGain*gen*o.mod(recharge))
+				o.sim.shields[i] = min(c.ShieldHP[i], o.sim.shields[i]+c.ShieldRecharge[i]*shieldStepGain*gen*w.mod(o, recharge))
 			}
 		}
 	}
@@ -189,7 +189,7 @@ func (w *World) repairTick(o *Object, dt float32) {
 	if teams <= 0 {
 		teams = 1
 	}
-	pool := points * frac * dt * o.mod(repairRate)
+	pool := points * frac * dt * w.mod(o, repairRate)
 	active := min(len(st.repair), teams)
 	share := pool / float32(active)
 	for k := 0; k < active && k < len(st.repair); {

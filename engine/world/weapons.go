@@ -44,7 +44,7 @@ func (w *World) weaponHit(shooter *Object, firing int, x *Object, h *hit, ref we
 	if w.noWeaponDamage || !x.Alive() {
 		return
 	}
-	h.damage *= shooter.mod(dealt)
+	h.damage *= w.mod(shooter, dealt)
 	res := w.applyHit(x, h)
 	w.stats.WeaponHits.Add(1)
 	name := weaponName(shooter, ref)

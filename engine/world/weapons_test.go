@@ -285,7 +285,7 @@ func TestShieldPassRamp(t *testing.T) {
 		{"down", 0, 1000, 1000, 0},
 	} {
 		o.sim.shields[facingRear] = tt.before
-		pass := shieldHit(o, facingRear, tt.damage)
+		pass := b.w.shieldHit(o, facingRear, tt.damage)
 		if math.Abs(float64(pass-tt.wantPass)) > 0.01 || math.Abs(float64(o.sim.shields[facingRear]-tt.wantNow)) > 0.01 {
 			t.Errorf("%s: %v of %v passed, facing %v -> %v; want %v passed, facing %v", tt.name, pass, tt.damage, tt.before, o.sim.shields[facingRear], tt.wantPass, tt.wantNow)
 		}

@@ -132,6 +132,7 @@ type World struct {
 	// Options.CollisionPowerPlant.
 	noWeaponDamage bool
 	collisionPP    bool
+	rules          *ModifierRules // nil: no class or team modifiers
 	collisions     map[[2]int32]time.Time
 	integrity      map[int]uint16 // species -> reference integrity hash
 	checkHash      bool

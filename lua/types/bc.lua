@@ -122,6 +122,12 @@ function Ship:stop_firing(group) end
 ---@param group bc.WeaponGroup?
 ---@return boolean taken
 function Ship:set_single_fire(on, group) end
+---Any ship: its own damage and durability factors (nil removes them); they go with the ship.
+---@param factors bc.Modifiers?
+function Ship:set_modifiers(factors) end
+---Every factor in force for the ship: its own × its class's × its team's (1 where none is set).
+---@return bc.Modifiers
+function Ship:modifiers() end
 ---Host ships: blow it up (the stock death sequence, no killer).
 ---@return boolean taken
 function Ship:destroy() end
@@ -588,6 +594,26 @@ function bc.ship_rules() end
 ---@return boolean allowed
 ---@return string? why
 function bc.ship_allowed(player_id, class) end
+
+---@class bc.Modifiers
+---@field damage_dealt number?      the damage of every weapon hit the ship deals
+---@field shield_damage number?     what its shield facings lose for what they absorb
+---@field hull_damage number?       what its hull loses
+---@field subsystem_damage number?  what its other subsystems lose
+---@field collision_damage number?  the collision damage it takes
+---@field shield_recharge number?   its shields' regeneration
+---@field repair_rate number?       its repair teams' work
+
+---@class bc.ModifierRules
+---@field classes table<string|integer, bc.Modifiers>?  by class name or species index
+---@field teams table<integer, bc.Modifiers>?           by team (bc.set_team)
+
+---Set damage and durability factors by class and by team (nil: none); 0..1000, 0 turns a step off. Staged while a version loads.
+---@param rules bc.ModifierRules?
+function bc.set_modifiers(rules) end
+---The class and team factors in force (only those set).
+---@return bc.ModifierRules
+function bc.modifiers() end
 
 ---@class bc.ShipRequestEvent
 ---@field player bc.Player

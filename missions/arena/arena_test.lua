@@ -42,7 +42,7 @@ test.case("two against two: a full team refuses a third pilot", function()
   test.ok(a:spawn("Sovereign"))
 end)
 
-test.case("kills are scored as Team Death-Match and told by how", function()
+test.case("kills are scored as Team Death-Match and told by weapon", function()
   local g = test.game {}
   local alice, bob, carol = join(g, "Alice", 0), join(g, "Bob", 1), join(g, "Carol", 1)
   alice:spawn("Sovereign")
@@ -58,7 +58,7 @@ test.case("kills are scored as Team Death-Match and told by how", function()
   -- A ram ends with one ship destroyed; whose depends on the collision
   -- model, the board's line on who.
   test.ok(alice:ram(carol, 50) > 0)
-  local want = alice:alive() and "Alice: 1 collision, 1 weapon" or "Alice: 1 weapon; Carol: 1 collision"
+  local want = alice:alive() and "Alice: 1 collision, 1 phaser" or "Alice: 1 phaser; Carol: 1 collision"
   bob:chat("!kills")
   test.eq(bob:last("chat").text, want)
 end)
@@ -97,7 +97,7 @@ test.case("a reload keeps the rules and the board", function()
   bob:spawn("Warbird")
   alice:kill(bob)
   test.eq(g:reload(), nil)
-  test.eq(g:memory().by_how[alice.id].weapon, 1)
+  test.eq(g:memory().by_how[alice.id].phaser, 1)
   local _, why = bob:spawn("Galaxy")
   test.ok(why, "still refused after the reload")
 end)
@@ -111,4 +111,31 @@ test.case("the classes come from [mission]", function()
   local bob = join(g, "Bob", 0)
   local _, full = bob:spawn("Shuttle")
   test.eq(full, "Team 1 is full (1 of 1). Pick the other team.")
+end)
+
+test.case("a team's damage factors come from [mission] and reach the host's model", function()
+  -- The same duel twice, the second with Team 2's weapons at 2x and Team
+  -- 1's hull at 0.5x: Bob's beams deal twice the damage, and Alice's hull
+  -- (shields down) loses the same.
+  local function duel(config)
+    local g = test.game { config = config }
+    local alice, bob = join(g, "Alice", 0), join(g, "Bob", 1)
+    alice:spawn("Sovereign", { 0, 0, 0 })
+    bob:spawn("Warbird", { 0, 40, 0 })
+    g:set_condition(alice:ship(), "Shield Generator", 0)
+    g:set_condition(alice:ship(), "Repair", 0) -- no repairs meanwhile
+    bob:fire(alice)
+    g:advance(4)
+    bob:stop_firing()
+    local dealt = 0
+    for _, h in ipairs(g:hits()) do
+      if h.target == alice:ship() then dealt = dealt + h.damage end
+    end
+    return dealt, 1 - g:ship(alice:ship()).hull
+  end
+  local dealt, lost = duel({})
+  test.ok(dealt > 0 and lost > 0, "Bob's beams hit Alice's hull")
+  local dealt2, lost2 = duel({ team1_damage_dealt = 2, team0_hull_damage = 0.5 })
+  test.near(dealt2, 2 * dealt, 1e-3, "twice the damage")
+  test.near(lost2, lost, 1e-4, "half of it on the hull")
 end)

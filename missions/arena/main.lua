@@ -4,7 +4,8 @@
 -- custom ruleset needs:
 --   * which ships each team may fly, enforced by the host (bc.set_ship_rules);
 --   * at most team_size players flying per team (a ship_requested veto);
---   * a "kills by how" board for the match (!kills);
+--   * damage and durability factors per team, from [mission];
+--   * a "kills by weapon" board for the match (!kills);
 --   * standings by player name that outlive restarts of the server (!standings).
 -- Written only against the public API (docs/lua-api.md) and lib/;
 -- README.md explains the rules and the options.
@@ -76,15 +77,10 @@ bc.on("ship_requested", "arena", function(ev)
   end
 end)
 
--- 3. Kills by how, for this match. ship_destroyed says how a ship died
--- (cause: weapon, collision, self_destruct, environment).
---
--- Room for the lead: rule 11 (kill details) adds the weapon to
--- ship_destroyed (its subsystem id, name and kind: phaser, pulse,
--- torpedo, collision, self-destruct). Once it is there, count by
--- ev.weapon.kind instead of ev.cause in how() and the board reads
--- "3 phaser, 1 torpedo"; nothing else here changes.
+-- 3. Kills by how, for this match: ship_destroyed names what killed
+-- (kind: phaser, pulse, torpedo, collision, self_destruct).
 local function how(ev)
+  if ev.kind ~= "" then return ev.kind end
   return ev.cause
 end
 
@@ -97,11 +93,34 @@ bc.on("ship_destroyed", "arena", function(ev)
   row[h] = (row[h] or 0) + 1
 end)
 
--- Room for the lead: rule 10 (damage and durability modifiers per class,
--- team or ship). The arena means its classes to be evenly matched; once
--- the API has modifiers, set them here from [mission] (for instance
--- team1_damage = 1.1 to give the smaller ships of Team 2 a tenth more
--- weapon damage) in mission_load, next to the ship rules.
+-- 4. Evening out the fleets: damage and durability factors per team from
+-- [mission] (docs/lua-api.md "Damage and durability modifiers"); the host's
+-- combat model applies them, so every client sees the result. Set on every
+-- load, next to the ship rules.
+local FACTORS = { "damage_dealt", "hull_damage", "shield_recharge" }
+
+local function team_factors(t)
+  local f, any = {}, false
+  for _, k in ipairs(FACTORS) do
+    local v = c[("team%d_%s"):format(t, k)]
+    if v ~= nil then
+      f[k], any = v, true
+    end
+  end
+  return any and f or nil
+end
+
+bc.on("mission_load", "arena-modifiers", function()
+  local teams_f = {}
+  local any = false
+  for t = 0, 1 do
+    local f = team_factors(t)
+    if f then
+      teams_f[t], any = f, true
+    end
+  end
+  bc.set_modifiers(any and { teams = teams_f } or nil)
+end)
 
 bc.command("kills", function(ev)
   local lines = {}
