@@ -134,3 +134,26 @@ func BenchmarkMissionMemory(b *testing.B) {
 	}
 	b.ReportMetric(per, "B/mission")
 }
+
+// BenchmarkIdleTick is one 100 ms tick of an empty game running the stock
+// deathmatch on the real engine: what every idle game costs the process
+// ten times a second (the engine's tick, the mission's timers and every
+// event the runtime listens to).
+func BenchmarkIdleTick(b *testing.B) {
+	g, err := engine.NewGame(engine.Options{Config: engine.DefaultConfig(), Now: t0})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := lua.New(g, lua.Options{Mode: "deathmatch", FS: missions.FS(), Limits: lua.Limits{StepTime: -1}})
+	if err := h.Open(); err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	now := t0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		now = now.Add(100 * time.Millisecond)
+		g.Advance(now)
+	}
+}
