@@ -18,11 +18,11 @@ import (
 // ACKs that boot.
 const spareTransportPeers = 8
 
-// Admit implements net.Events. It runs before anything is allocated for
+// admit is net.Events.Admit (peerEvents). It runs before anything is allocated for
 // the stranger, in the stock order (transport.md 4.5): the ban list
 // (reason 5), then the password when one is set (reason 2). A game that
 // is not taking players refuses with reason 2 as well.
-func (g *Game) Admit(addr netip.AddrPort, req *bcnet.ConnectRequest) bcnet.BootReason {
+func (g *Game) admit(addr netip.AddrPort, req *bcnet.ConnectRequest) bcnet.BootReason {
 	if e, banned := g.bans.BannedAddr(addr.Addr()); banned {
 		g.refused(addr, "banned", "ban", e.String())
 		return bcnet.BootBanned
@@ -65,13 +65,13 @@ func (g *Game) freeSlot() int {
 	return -1
 }
 
-// Connected implements net.Events: send checksum round 0, which leaves in
+// connected is net.Events.Connected (peerEvents): send checksum round 0, which leaves in
 // the same datagram as the connect reply. Past the player limit the stock
 // host boots the newcomer with reason 3 right after the reply
 // (handshake.md 2.1). The player gets a slot only once it has answered
 // the reply (Verified): a connect that never answers (a spoofed address, a
 // flood of sessions) holds no slot and is forgotten by the transport.
-func (g *Game) Connected(peer *bcnet.Peer) {
+func (g *Game) connected(peer *bcnet.Peer) {
 	if g.freeSlot() < 0 || g.NumPlayers(false) >= g.cfg.MaxPlayers {
 		g.Stats.Refused.Add(1)
 		g.log.Info("server full", "addr", peer.Addr, "max_players", g.cfg.MaxPlayers)
@@ -83,15 +83,15 @@ func (g *Game) Connected(peer *bcnet.Peer) {
 	g.log.Debug("player connecting", "player", p.ID, "addr", p.Addr)
 	g.sendRound(p, 0)
 	if peer.Verified() {
-		g.Verified(peer)
+		g.verified(peer)
 	}
 }
 
-// Verified implements net.Verifier: the joiner answered its connect reply
+// verified is net.Verifier.Verified (peerEvents): the joiner answered its connect reply
 // and takes the lowest free slot. If the game filled up meanwhile, or its
 // address already has JoinsPerAddress players joining, it gets the stock
 // "server full" boot (reason 3) as a joiner past the limit does.
-func (g *Game) Verified(peer *bcnet.Peer) {
+func (g *Game) verified(peer *bcnet.Peer) {
 	p := g.byID[peer.ID]
 	if p == nil || p.peer != peer || p.Slot >= 0 {
 		return
@@ -127,7 +127,7 @@ func (g *Game) joiningFrom(addr netip.AddrPort) int {
 	return n
 }
 
-// Identity implements net.Events: the player's name from its identity
+// identity is net.Events.Identity (peerEvents): the player's name from its identity
 // message. A banned name is booted with reason 5: the name is only known
 // here, after the connect reply (README, "Bans"). A name is data, never
 // structure: one with control, line-break or bidi characters is cleaned
@@ -136,7 +136,7 @@ func (g *Game) joiningFrom(addr netip.AddrPort) int {
 // Settings has fixed the name, a change that clashes with another
 // player's, or that needs cleaning, is not taken (and not relayed); the
 // stock client only re-sends its identity to adopt a rename.
-func (g *Game) Identity(peer *bcnet.Peer, id bcnet.Identity) bool {
+func (g *Game) identity(peer *bcnet.Peer, id bcnet.Identity) bool {
 	p := g.byID[peer.ID]
 	if p == nil || p.peer != peer {
 		return false

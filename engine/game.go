@@ -140,7 +140,7 @@ func NewGame(opts Options) (*Game, error) {
 		bans:      banList,
 	}
 	g.world = world.New(world.Options{
-		Host:                (*worldHost)(g),
+		Env:                 (*worldEnv)(g),
 		Ships:               reg,
 		Logger:              log,
 		Epoch:               now,
@@ -162,7 +162,7 @@ func NewGame(opts Options) (*Game, error) {
 		Query:    g.handleQuery,
 		LocalIP:  opts.LocalIP,
 		Answers:  cfg.Answers,
-	}, g, opts.Out)
+	}, (*peerEvents)(g), opts.Out)
 	g.warnBroadBans()
 	g.logModSetup()
 	return g, nil
@@ -181,8 +181,9 @@ func (g *Game) MaxPlayers() int { return g.cfg.MaxPlayers }
 // Ships returns the ship data registry.
 func (g *Game) Ships() *ships.Registry { return g.world.Ships() }
 
-// Host exposes the transport host (for stats and tests).
-func (g *Game) Host() *bcnet.Host { return g.host }
+// TransportStats returns what the transport dropped or refused so far
+// (a copy; game goroutine).
+func (g *Game) TransportStats() bcnet.HostStats { return g.host.Stats }
 
 // Now returns the time of the event being processed.
 func (g *Game) Now() time.Time { return g.now }

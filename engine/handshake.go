@@ -19,9 +19,9 @@ func (g *Game) sendRound(p *Player, i int) {
 	_ = g.send(p, g.buf, true)
 }
 
-// Message implements net.Events: one game-layer message from a peer,
+// message is net.Events.Message (peerEvents): one game-layer message from a peer,
 // handled according to the sender's join state.
-func (g *Game) Message(peer *bcnet.Peer, payload []byte, reliable bool) {
+func (g *Game) message(peer *bcnet.Peer, payload []byte, reliable bool) {
 	p := g.byID[peer.ID]
 	if p == nil || len(payload) == 0 {
 		g.Stats.Malformed.Add(1)
@@ -188,8 +188,8 @@ func (g *Game) gameMessage(p *Player, payload []byte, reliable bool) {
 	}
 }
 
-// Left implements net.Events: the leave procedure (handshake.md 5).
-func (g *Game) Left(peer *bcnet.Peer, reason bcnet.LeaveReason) {
+// left is net.Events.Left (peerEvents): the leave procedure (handshake.md 5).
+func (g *Game) left(peer *bcnet.Peer, reason bcnet.LeaveReason) {
 	p := g.byID[peer.ID]
 	if p == nil || p.peer != peer {
 		return

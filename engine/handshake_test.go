@@ -436,10 +436,10 @@ func FuzzGameMessage(f *testing.F) {
 		p.State = []PlayerState{StateChecksum, StateLoading, StateInGame, StateRejected}[state%4]
 		if p.State == StateInGame && state&4 != 0 {
 			// With a ship, so collision, weapon and state paths run too.
-			g.Message(p.peer, akiraSpawn, true)
-			g.Message(p.peer, moveMsg(shipA, [3]float32{1, 2, 3}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127}), false)
+			g.message(p.peer, akiraSpawn, true)
+			g.message(p.peer, moveMsg(shipA, [3]float32{1, 2, 3}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127}), false)
 		}
-		g.Message(p.peer, payload, true)
+		g.message(p.peer, payload, true)
 		g.Advance(t0.Add(time.Second))
 		g.Advance(t0.Add(20 * time.Second))
 	})

@@ -174,7 +174,7 @@ func TestUDPMalformedFloodDuringJoin(t *testing.T) {
 	defer cancel()
 	var st bcnet.HostStats
 	var players int
-	_ = srv.Do(ctx, func(g *engine.Game) { st = g.Host().Stats; players = g.NumPlayers(false) })
+	_ = srv.Do(ctx, func(g *engine.Game) { st = g.TransportStats(); players = g.NumPlayers(false) })
 	if players != 2 {
 		t.Fatalf("%d players after the flood", players)
 	}

@@ -16,11 +16,11 @@ import (
 // ticks, or fails MaxErrors times, within ErrorWindow is suspended.
 
 // tickKey numbers the tick the engine clock is in.
-func (h *Host) tickKey() int64 {
+func (h *Runtime) tickKey() int64 {
 	return h.eng.Now().UnixNano() / int64(h.opts.TickInterval)
 }
 
-func (h *Host) syncTick() {
+func (h *Runtime) syncTick() {
 	if k := h.tickKey(); k != h.tick {
 		h.tick = k
 		h.tickSpent = 0
@@ -28,7 +28,7 @@ func (h *Host) syncTick() {
 }
 
 // tickBudgetLeft is what the current tick still allows.
-func (h *Host) tickBudgetLeft() time.Duration {
+func (h *Runtime) tickBudgetLeft() time.Duration {
 	h.syncTick()
 	return h.opts.TickBudget - h.tickSpent
 }
@@ -42,7 +42,7 @@ const (
 	budgetLoad
 )
 
-func (h *Host) budgetMessage(k budgetKind, limit time.Duration) string {
+func (h *Runtime) budgetMessage(k budgetKind, limit time.Duration) string {
 	switch k {
 	case budgetLoad:
 		return fmt.Sprintf("time budget exceeded: loading may take %v per call, %v in all", h.opts.LoadBudget, loadCalls*h.opts.LoadBudget)
@@ -59,7 +59,7 @@ func (h *Host) budgetMessage(k budgetKind, limit time.Duration) string {
 const loadCalls = 4
 
 // callBudget is the limit of the next outermost call of m.
-func (h *Host) callBudget(m *mission) (time.Duration, budgetKind, error) {
+func (h *Runtime) callBudget(m *mission) (time.Duration, budgetKind, error) {
 	if m.building {
 		left := loadCalls*h.opts.LoadBudget - m.loadTime
 		if left <= 0 {
@@ -79,7 +79,7 @@ func (h *Host) callBudget(m *mission) (time.Duration, budgetKind, error) {
 
 // spend charges a finished call to the tick, or to the load (loading is
 // not a tick's work: a reload runs between ticks).
-func (h *Host) spend(m *mission, d time.Duration) {
+func (h *Runtime) spend(m *mission, d time.Duration) {
 	if m.building {
 		m.loadTime += d
 		return
@@ -89,7 +89,7 @@ func (h *Host) spend(m *mission, d time.Duration) {
 
 // now is bc.clock's time: the engine's clock plus the time the mission's
 // calls took so far this tick, so it advances inside a call.
-func (h *Host) now(m *mission) time.Time {
+func (h *Runtime) now(m *mission) time.Time {
 	t := h.eng.Now()
 	if !m.building {
 		h.syncTick()
@@ -99,14 +99,14 @@ func (h *Host) now(m *mission) time.Time {
 }
 
 // skipped reports work not run because the tick budget is spent.
-func (h *Host) skipped(m *mission, what string) {
+func (h *Runtime) skipped(m *mission, what string) {
 	h.errLogs.log(h.log, slogWarn, "mission tick budget used up; "+what+" deferred to the next tick", "version", m.version, "budget", h.opts.TickBudget)
 	h.count(m, &luaError{overrun: true})
 }
 
 // count records a failure of m and marks it for suspension when it fails
 // too often.
-func (h *Host) count(m *mission, le *luaError) {
+func (h *Runtime) count(m *mission, le *luaError) {
 	now := h.eng.Now()
 	prune := func(ts []time.Time) []time.Time {
 		keep := ts[:0]
@@ -143,7 +143,7 @@ func (h *Host) count(m *mission, le *luaError) {
 }
 
 // settle suspends m if it failed too often, once no call into it runs.
-func (h *Host) settle(m *mission) {
+func (h *Runtime) settle(m *mission) {
 	if m.failed != "" && m.depth == 0 && !m.building {
 		h.suspend(m)
 	}
@@ -152,7 +152,7 @@ func (h *Host) settle(m *mission) {
 // suspend stops a mission that keeps failing. The game goes on without
 // it (no scoring); its storage waits for the next version, which a reload
 // (a saved file, SIGHUP) loads.
-func (h *Host) suspend(m *mission) {
+func (h *Runtime) suspend(m *mission) {
 	if h.cur != m {
 		return
 	}
@@ -173,7 +173,7 @@ const (
 
 // restartAfter is the one rule for every mode: [mission] restart_after
 // seconds after END_GAME the game restarts; 0 or -1 never.
-func (h *Host) restartAfter() time.Duration {
+func (h *Runtime) restartAfter() time.Duration {
 	v, ok := h.opts.Config["restart_after"]
 	if !ok {
 		return DefaultRestartAfter
@@ -199,7 +199,7 @@ func (h *Host) restartAfter() time.Duration {
 // is not set.
 const DefaultRestartAfter = 30 * time.Second
 
-func (h *Host) gameEnded(engine.Event) {
+func (h *Runtime) gameEnded(engine.Event) {
 	d := h.restartAfter()
 	if d <= 0 {
 		return
@@ -216,7 +216,7 @@ func (h *Host) gameEnded(engine.Event) {
 	})
 }
 
-func (h *Host) gameRestarted(engine.Event) {
+func (h *Runtime) gameRestarted(engine.Event) {
 	if h.restart != nil {
 		h.restart()
 		h.restart = nil

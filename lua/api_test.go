@@ -73,7 +73,7 @@ func TestStoragePersistsAcrossRestarts(t *testing.T) {
 		bc.storage[true] = "bool key"
 	`
 	fsys := fstest.MapFS{"m/main.lua": {Data: []byte(src)}}
-	run := func() (*luatest.Engine, *lua.Host) {
+	run := func() (*luatest.Engine, *lua.Runtime) {
 		e := luatest.New(t0)
 		h := lua.New(e, lua.Options{Mode: "m", FS: fsys, StorageDir: dir, StorageSave: 10 * time.Second, Limits: lua.Limits{StepTime: 100 * time.Nanosecond}})
 		if err := h.Open(); err != nil {

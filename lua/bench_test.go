@@ -120,7 +120,7 @@ func BenchmarkMissionMemory(b *testing.B) {
 		const n = 8
 		e := luatestEngine()
 		before := heap()
-		hs := make([]*lua.Host, n)
+		hs := make([]*lua.Runtime, n)
 		for i := range hs {
 			hs[i] = lua.New(e, lua.Options{Mode: "deathmatch", FS: missions.FS()})
 			if err := hs[i].Open(); err != nil {

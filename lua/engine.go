@@ -1,7 +1,6 @@
 package lua
 
 import (
-	"log/slog"
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
@@ -17,7 +16,6 @@ import (
 // Every method is called on the game goroutine only, except Post.
 type Engine interface {
 	On(name string, fn engine.Handler) (off func())
-	Emit(ev engine.Event)
 
 	Players() []*engine.Player
 	Player(id byte) *engine.Player
@@ -61,7 +59,6 @@ type Engine interface {
 	RestartGame()
 	GameOver() bool
 
-	Logger() *slog.Logger
 	Post(fn func()) bool
 }
 

@@ -16,7 +16,7 @@ import (
 // The rule: a player who leaves and connects again with the same name from
 // the same IP address (any port) within Grace gets his old uid back;
 // anyone else gets a new one. One Identities may serve every game of a
-// process (it locks); each Host makes its own if none is given.
+// process (it locks); each Runtime makes its own if none is given.
 type Identities struct {
 	// Grace is how long a departed player's uid waits for him (default
 	// DefaultIdentityGrace).

@@ -34,7 +34,7 @@ func TestMemorySurvivesReloadsOnlyStorageRestarts(t *testing.T) {
 		end)
 	`
 	fsys := fstest.MapFS{"m/main.lua": {Data: []byte(src)}}
-	run := func() (*luatest.Engine, *lua.Host) {
+	run := func() (*luatest.Engine, *lua.Runtime) {
 		e := luatest.New(t0)
 		h := lua.New(e, lua.Options{Mode: "m", FS: fsys, StorageDir: dir, Limits: lua.Limits{StepTime: 100 * time.Nanosecond}})
 		if err := h.Open(); err != nil {
@@ -42,7 +42,7 @@ func TestMemorySurvivesReloadsOnlyStorageRestarts(t *testing.T) {
 		}
 		return e, h
 	}
-	load := func(h *lua.Host, i int) (restored, reload any) {
+	load := func(h *lua.Runtime, i int) (restored, reload any) {
 		l := h.Storage().Get("loads").(*lua.Table).Get(float64(i)).(*lua.Table)
 		return l.Get("restored"), l.Get("reload")
 	}

@@ -14,7 +14,7 @@ import (
 // mission is one loaded version of a mission: its Lua state and what it
 // registered. It is used only on the game goroutine.
 type mission struct {
-	h       *Host
+	h       *Runtime
 	L       *glua.LState
 	meter   *meter
 	mem     *memAccount
@@ -67,7 +67,7 @@ const (
 	registryMaxSize = 256 * 1024
 )
 
-func newMission(h *Host, src *source, version int, data *carried) (*mission, error) {
+func newMission(h *Runtime, src *source, version int, data *carried) (*mission, error) {
 	L := glua.NewState(glua.Options{
 		SkipOpenLibs:        true,
 		CallStackSize:       callStackSize,

@@ -108,7 +108,7 @@ func (l *Limits) fill() {
 	seti(&l.MaxShips, DefaultMaxShips)
 }
 
-// Options configures a Host.
+// Options configures a Runtime.
 type Options struct {
 	// Mode is the mission folder to run, e.g. "deathmatch".
 	Mode string

@@ -65,7 +65,7 @@ func (t *luaTimers) due(now time.Time) *luaTimer {
 }
 
 // runTimers runs the running mission's due timers, once per tick.
-func (h *Host) runTimers() {
+func (h *Runtime) runTimers() {
 	h.logs.flush(h.log)
 	h.errLogs.flush(h.log)
 	m := h.cur

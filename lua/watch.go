@@ -243,7 +243,7 @@ func poll(ctx context.Context, opts WatchOptions, log *slog.Logger, last map[str
 // Affects reports whether a changed file (slash path relative to the
 // missions root) belongs to this host's mission: its folder, its addons'
 // or lib/.
-func (h *Host) Affects(rel string) bool {
+func (h *Runtime) Affects(rel string) bool {
 	for _, a := range h.opts.Addons {
 		if strings.HasPrefix(rel, AddonsDir+"/"+a+"/") {
 			return true

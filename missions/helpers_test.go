@@ -18,7 +18,7 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 type game struct {
 	*luatest.Engine
-	host *lua.Host
+	host *lua.Runtime
 	logs *luatest.Logs
 }
 

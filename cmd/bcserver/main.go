@@ -149,7 +149,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // serve runs the server until ctx ends. started, if set, is called once
 // the server takes traffic (tests use it).
-func serve(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logger, started func(*engine.Server, *lua.Host)) error {
+func serve(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logger, started func(*engine.Server, *lua.Runtime)) error {
 	return serveFull(ctx, uc, rc, log, func(s *served) {
 		if started != nil {
 			started(s.srv, s.missions.current())

@@ -142,7 +142,7 @@ func TestServeDefault(t *testing.T) {
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, uc, rc, slog.New(slog.DiscardHandler), func(srv *engine.Server, _ *lua.Host) { ready <- srv.Addr().String() })
+		done <- serve(ctx, uc, rc, slog.New(slog.DiscardHandler), func(srv *engine.Server, _ *lua.Runtime) { ready <- srv.Addr().String() })
 	}()
 	var addr netip.AddrPort
 	select {

@@ -57,7 +57,7 @@ func TestServeHeartbeatsItsPort(t *testing.T) {
 	ready := make(chan netip.AddrPort, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, uc, rc, slog.New(slog.NewTextHandler(&logs, nil)), func(srv *engine.Server, _ *lua.Host) { ready <- srv.Addr() })
+		done <- serve(ctx, uc, rc, slog.New(slog.NewTextHandler(&logs, nil)), func(srv *engine.Server, _ *lua.Runtime) { ready <- srv.Addr() })
 	}()
 	var addr netip.AddrPort
 	select {

@@ -69,7 +69,7 @@ func (l *lockedBuf) String() string {
 // running is a served configuration with its bots.
 type running struct {
 	srv  *engine.Server
-	host *lua.Host
+	host *lua.Runtime
 	logs *lockedBuf
 }
 

@@ -24,7 +24,7 @@ type missionSlot struct {
 	where string
 	opts  lua.Options // the template; Mode and Config change per switch
 	log   *slog.Logger
-	cur   atomic.Pointer[lua.Host]
+	cur   atomic.Pointer[lua.Runtime]
 	// failed is why the mission could not start ("" while one runs).
 	failed atomic.Value
 
@@ -46,9 +46,9 @@ func newMissionSlot(g *engine.Game, fsys fs.FS, where string, opts lua.Options, 
 
 // current returns the running host (any goroutine; its methods other
 // than Reload and Affects belong to the game goroutine).
-func (m *missionSlot) current() *lua.Host { return m.cur.Load() }
+func (m *missionSlot) current() *lua.Runtime { return m.cur.Load() }
 
-func (m *missionSlot) build(mode string, conf map[string]any) *lua.Host {
+func (m *missionSlot) build(mode string, conf map[string]any) *lua.Runtime {
 	o := m.opts
 	o.Mode, o.Config = mode, conf
 	var eng lua.Engine = m.g

@@ -124,7 +124,7 @@ func (w *World) collide(o *Object, points [][3]float32, damage float32, info hit
 		lethal = lethal || res.lethal
 		damage = res.overflow
 	}
-	w.host.Emit(&ShipDamaged{Ship: o, Attacker: info.attacker, AttackerID: info.attackerID, Cause: info.cause, Damage: float64(total), HullHit: hullHit, Kind: KindCollision})
+	w.env.Emit(&ShipDamaged{Ship: o, Attacker: info.attacker, AttackerID: info.attackerID, Cause: info.cause, Damage: float64(total), HullHit: hullHit, Kind: KindCollision})
 	if lethal {
 		w.killShip(o, info)
 	}

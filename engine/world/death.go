@@ -62,7 +62,7 @@ func (w *World) killShip(o *Object, hit hitInfo) {
 	if hit.attacker != o {
 		killer = hit.attacker
 	}
-	w.host.Emit(&ShipDestroyed{Victim: o, Killer: killer, KillerID: hit.attackerID, Cause: hit.cause, Lifetime: lifetime,
+	w.env.Emit(&ShipDestroyed{Victim: o, Killer: killer, KillerID: hit.attackerID, Cause: hit.cause, Lifetime: lifetime,
 		Weapon: hit.weapon.id, WeaponName: hit.weaponName, Kind: hit.weapon.kind})
 }
 
@@ -85,12 +85,12 @@ func (w *World) SelfDestruct(now time.Time, owner *Owner) {
 		m.SetHull(0)
 	}
 	gameTime := w.GameTime(now)
-	w.viewers = w.host.Viewers(w.viewers[:0])
+	w.viewers = w.env.Viewers(w.viewers[:0])
 	for range 3 {
 		for _, r := range w.viewers {
 			if b := w.appendStateUpdate(w.buf[:0], o, r, gameTime); len(b) > 0 {
 				w.buf = b
-				w.host.Send(r, w.buf, false)
+				w.env.Send(r, w.buf, false)
 			}
 		}
 	}
@@ -100,7 +100,7 @@ func (w *World) SelfDestruct(now time.Time, owner *Owner) {
 	}
 	w.killShip(o, hitInfo{cause: CauseSelfDestruct, weapon: weaponRef{sub: -1, kind: KindSelfDestruct}})
 	if len(later) > 0 {
-		w.host.After(repairEventsAfterSelfDestruct, func(now time.Time) {
+		w.env.After(repairEventsAfterSelfDestruct, func(now time.Time) {
 			w.now = now
 			for _, i := range later {
 				if w.objects[o.ID] == o {

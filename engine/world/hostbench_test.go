@@ -37,7 +37,7 @@ func BenchmarkHostShips(b *testing.B) {
 			Position: [3]float32{float32(k%8)*30 - 100, 200 + float32(k/8)*30, 0}})
 		host = append(host, o)
 	}
-	bt.w.host = discardHost{bt.h}
+	bt.w.env = discardHost{bt.h}
 	order := func() {
 		for k, o := range host {
 			t := bt.w.ShipOf(bt.owners[k%16])

@@ -157,7 +157,7 @@ func (w *World) AddHostShip(now time.Time, o *Object) error {
 	w.buf = append(w.buf[:0], o.Create...)
 	w.broadcast()
 	w.log.Debug("host ship created", "ship", o.ID, "species", o.Species, "name", o.Name)
-	w.host.Emit(&ShipCreated{Ship: o})
+	w.env.Emit(&ShipCreated{Ship: o})
 	return nil
 }
 

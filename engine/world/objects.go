@@ -144,7 +144,7 @@ func (w *World) Create(now time.Time, owner *Owner, payload []byte) (*Object, er
 	}
 	w.add(o)
 	if o.IsShip() {
-		w.host.Emit(&ShipCreated{Ship: o})
+		w.env.Emit(&ShipCreated{Ship: o})
 	}
 	return o, nil
 }
@@ -222,5 +222,5 @@ func (w *World) remove(o *Object) {
 	if o.Owner != nil && o.Owner.ShipID == o.ID {
 		o.Owner.ShipID = 0
 	}
-	w.host.Emit(&ObjectDestroyed{Object: o})
+	w.env.Emit(&ObjectDestroyed{Object: o})
 }

@@ -134,7 +134,7 @@ func (w *World) StateUpdate(now time.Time, owner *Owner, m *codec.StateUpdate) (
 func (w *World) SendStateUpdates(now time.Time) {
 	w.now = now
 	gameTime := w.GameTime(now)
-	w.viewers = w.host.Viewers(w.viewers[:0])
+	w.viewers = w.env.Viewers(w.viewers[:0])
 	for _, o := range w.objects {
 		if !o.IsShip() {
 			continue
@@ -142,7 +142,7 @@ func (w *World) SendStateUpdates(now time.Time) {
 		for _, r := range w.viewers {
 			w.buf = w.appendStateUpdate(w.buf[:0], o, r, gameTime)
 			if len(w.buf) > 0 {
-				w.host.Send(r, w.buf, false)
+				w.env.Send(r, w.buf, false)
 			}
 		}
 	}

@@ -104,7 +104,7 @@ func BenchmarkTick16(b *testing.B) {
 		bt.create(i, retarget(vec(b, "simulation.json", "objcreateteam_sovereign_collision_test"), i, 1, 7))
 		bt.move(i, codec.FirstObjectID(i), [3]float32{float32(i * 20), 0, 0}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127})
 	}
-	bt.w.host = discardHost{bt.h}
+	bt.w.env = discardHost{bt.h}
 	now := bt.now
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -48,9 +48,9 @@ func (w *World) weaponHit(shooter *Object, firing int, x *Object, h *hit, ref we
 	res := w.applyHit(x, h)
 	w.stats.WeaponHits.Add(1)
 	name := weaponName(shooter, ref)
-	w.host.Emit(&WeaponHit{ShooterID: firing, Shooter: shooter, Target: x, Damage: float64(h.damage), HullHit: res.hull,
+	w.env.Emit(&WeaponHit{ShooterID: firing, Shooter: shooter, Target: x, Damage: float64(h.damage), HullHit: res.hull,
 		Absorbed: float64(res.absorbed), Weapon: ref.id, WeaponName: name, Kind: ref.kind})
-	w.host.Emit(&ShipDamaged{Ship: x, Attacker: shooter, AttackerID: firing, Cause: CauseWeapon, Damage: float64(h.damage), HullHit: res.hull, Kind: ref.kind})
+	w.env.Emit(&ShipDamaged{Ship: x, Attacker: shooter, AttackerID: firing, Cause: CauseWeapon, Damage: float64(h.damage), HullHit: res.hull, Kind: ref.kind})
 	if res.lethal {
 		w.killShip(x, hitInfo{cause: CauseWeapon, attacker: shooter, attackerID: firing, weapon: ref, weaponName: name})
 	}

@@ -9,11 +9,11 @@ import (
 	"github.com/bcserver/bcserver/engine/ships"
 )
 
-// Host is the world's way out to the players: the engine implements it
+// Env is the world's way out to the players: the engine implements it
 // with its sessions, its broadcast group and its timers; a test passes a
 // recording fake. The world calls it only from the goroutine that owns the
 // game, and only while one of its own methods runs.
-type Host interface {
+type Env interface {
 	// Emit raises an event to missions and plugins.
 	Emit(ev Event)
 	// Broadcast sends a reliable message to every player in the game (the
@@ -71,8 +71,8 @@ type Stats struct {
 
 // Options configures a World.
 type Options struct {
-	// Host receives the world's events and outgoing messages. Required.
-	Host Host
+	// Env receives the world's events and outgoing messages. Required.
+	Env Env
 	// Ships is the ship data ships are modelled with; nil models none
 	// (every ship is then relayed only, as one of unknown species).
 	Ships  *ships.Registry
@@ -116,7 +116,7 @@ const DefaultHostSlot = 15
 // methods must be called from the goroutine that owns the game; every
 // method that makes time pass takes the time as an argument.
 type World struct {
-	host    Host
+	env     Env
 	log     *slog.Logger
 	ships   *ships.Registry
 	stats   *Stats
@@ -156,7 +156,7 @@ func New(opts Options) *World {
 		st = new(Stats)
 	}
 	w := &World{
-		host:           opts.Host,
+		env:            opts.Env,
 		log:            log.With("component", "world"),
 		ships:          opts.Ships,
 		stats:          st,
@@ -230,4 +230,4 @@ func (w *World) ShipOf(o *Owner) *Object {
 }
 
 // broadcast sends w.buf, just built, to every player in the game.
-func (w *World) broadcast() { w.host.Broadcast(w.buf) }
+func (w *World) broadcast() { w.env.Broadcast(w.buf) }

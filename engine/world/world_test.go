@@ -101,7 +101,7 @@ func newBattle(t testing.TB, players int, opts Options) *battle {
 		t.Fatal(err)
 	}
 	h := &fakeHost{now: t0, msgs: make(map[*Owner][][]byte), on: make(map[string][]func(Event))}
-	opts.Host = h
+	opts.Env = h
 	opts.Ships = reg
 	opts.Epoch = t0
 	b := &battle{t: t, w: New(opts), h: h, now: t0}

@@ -34,7 +34,7 @@ bc.on("player_in_game", function(ev) bc.set_team(ev.player.id, 0) end)
 // respawns of dead players are off the clock.
 func BenchmarkHostShipGame(b *testing.B) {
 	fsys := fstest.MapFS{"bench/main.lua": {Data: []byte(benchMission)}}
-	w, err := NewWorld(Options{Mode: "bench", FS: fsys, LibFS: missions.FS(), MaxPlayers: 16})
+	w, err := NewMatch(Options{Mode: "bench", FS: fsys, LibFS: missions.FS(), MaxPlayers: 16})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,10 +13,10 @@ import (
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
-// Bot is a scripted client in a World: it joins as a stock client does and
+// Bot is a scripted client in a Match: it joins as a stock client does and
 // plays with the messages a stock client sends.
 type Bot struct {
-	w      *World
+	w      *Match
 	name   string
 	addr   netip.AddrPort
 	c      *bcnet.Client

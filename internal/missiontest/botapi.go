@@ -14,7 +14,7 @@ import (
 const maxShots = 1000
 
 // botTable is the Lua face of a bot: bot.id, bot.name and the actions.
-func (s *suite) botTable(L *glua.LState, w *World, b *Bot) *glua.LTable {
+func (s *suite) botTable(L *glua.LState, w *Match, b *Bot) *glua.LTable {
 	t := L.NewTable()
 	t.RawSetString("id", glua.LNumber(b.id))
 	t.RawSetString("name", glua.LString(b.name))

@@ -32,9 +32,9 @@ func TestTestAPIDocumented(t *testing.T) {
 	}
 	L := glua.NewState(glua.Options{SkipOpenLibs: true})
 	defer L.Close()
-	s := &suite{r: r, file: "m/m_test.lua", mode: "m", L: L, seen: map[*World]int{}}
+	s := &suite{r: r, file: "m/m_test.lua", mode: "m", L: L, seen: map[*Match]int{}}
 	s.open()
-	w, err := NewWorld(Options{Mode: "m", FS: r.FS})
+	w, err := NewMatch(Options{Mode: "m", FS: r.FS})
 	if err != nil {
 		t.Fatal(err)
 	}

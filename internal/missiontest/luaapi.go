@@ -21,8 +21,8 @@ type suite struct {
 	L     *glua.LState
 	cases []testCase
 
-	worlds []*World // of the running case, closed after it
-	seen   map[*World]int
+	worlds []*Match // of the running case, closed after it
+	seen   map[*Match]int
 }
 
 type testCase struct {
@@ -204,7 +204,7 @@ func (s *suite) game(L *glua.LState) int {
 	default:
 		L.RaiseError("test.game: want a table {mode, config, addons, storage, record} or nothing, got a %s value", t.Type())
 	}
-	w, err := NewWorld(o)
+	w, err := NewMatch(o)
 	if err != nil {
 		L.RaiseError("test.game: %v", err)
 	}
@@ -256,7 +256,7 @@ func plainValue(L *glua.LState, v glua.LValue, path string, depth int) any {
 	return nil
 }
 
-func (s *suite) gameTable(L *glua.LState, w *World) *glua.LTable {
+func (s *suite) gameTable(L *glua.LState, w *Match) *glua.LTable {
 	g := L.NewTable()
 	fn := func(name string, f glua.LGFunction) { g.RawSetString(name, L.NewFunction(f)) }
 	fn("join", func(L *glua.LState) int {
@@ -276,11 +276,11 @@ func (s *suite) gameTable(L *glua.LState, w *World) *glua.LTable {
 		return 0
 	})
 	fn("storage", func(L *glua.LState) int {
-		L.Push(toLua(L, w.Host.Storage()))
+		L.Push(toLua(L, w.Runtime.Storage()))
 		return 1
 	})
 	fn("memory", func(L *glua.LState) int {
-		L.Push(toLua(L, w.Host.Memory()))
+		L.Push(toLua(L, w.Runtime.Memory()))
 		return 1
 	})
 	fn("restart", func(L *glua.LState) int {
@@ -298,7 +298,7 @@ func (s *suite) gameTable(L *glua.LState, w *World) *glua.LTable {
 		return 1
 	})
 	fn("loaded", func(L *glua.LState) int {
-		L.Push(glua.LBool(w.Host.Loaded()))
+		L.Push(glua.LBool(w.Runtime.Loaded()))
 		return 1
 	})
 	fn("errors", func(L *glua.LState) int {
@@ -351,7 +351,7 @@ func (s *suite) gameTable(L *glua.LState, w *World) *glua.LTable {
 	})
 	fn("reload", func(L *glua.LState) int {
 		before := len(w.MissionErrors())
-		if err := w.Host.ReloadNow(); err != nil {
+		if err := w.Runtime.ReloadNow(); err != nil {
 			// The case holds the error: it is not one the case missed
 			// (which would report it a second time).
 			if s.seen[w] == before {

@@ -15,7 +15,7 @@ type recorder struct {
 	sink *record.FileSink
 }
 
-func (w *World) startRecording(mode string) error {
+func (w *Match) startRecording(mode string) error {
 	dir, err := os.MkdirTemp("", "bcserver-missiontest-")
 	if err != nil {
 		return err
@@ -30,7 +30,7 @@ func (w *World) startRecording(mode string) error {
 	return w.Game.AddPlugin(record.NewCapture(record.CaptureOptions{Mode: func() string { return mode }, Writer: "test"}, r.sink))
 }
 
-func (w *World) stopRecording() {
+func (w *Match) stopRecording() {
 	if r := w.rec; r != nil {
 		w.rec = nil
 		r.sink.Close()
@@ -41,7 +41,7 @@ func (w *World) stopRecording() {
 
 // Recording reads back the last match recorded to its end (nil when none
 // has ended yet, or the game records nothing).
-func (w *World) Recording() (*record.Summary, error) {
+func (w *Match) Recording() (*record.Summary, error) {
 	r := w.rec
 	if r == nil {
 		return nil, nil
@@ -63,7 +63,7 @@ func (w *World) Recording() (*record.Summary, error) {
 
 // recordingTable is g:recording(): the last finished match as read back
 // from its file, or nil.
-func recordingTable(L *glua.LState, w *World) glua.LValue {
+func recordingTable(L *glua.LState, w *Match) glua.LValue {
 	s, err := w.Recording()
 	if err != nil {
 		L.RaiseError("recording: %v", err)

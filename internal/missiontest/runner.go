@@ -128,7 +128,7 @@ func (r *Runner) runFile(file string) (passed, failed int) {
 	defer L.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), FileTimeout)
 	defer cancel()
-	s := &suite{r: r, file: file, mode: defaultMode(file), L: L, seen: make(map[*World]int)}
+	s := &suite{r: r, file: file, mode: defaultMode(file), L: L, seen: make(map[*Match]int)}
 	s.open()
 	L.SetContext(ctx)
 	fnc, err := L.Load(strings.NewReader(string(src)), file)

@@ -44,7 +44,7 @@ func vecTable(L *glua.LState, v [3]float32) *glua.LTable {
 }
 
 // shipFuncs adds g:ships(), g:ship(id) and g:set_condition(id, name, f).
-func shipFuncs(L *glua.LState, w *World, fn func(string, glua.LGFunction)) {
+func shipFuncs(L *glua.LState, w *Match, fn func(string, glua.LGFunction)) {
 	fn("ships", func(L *glua.LState) int {
 		t := L.NewTable()
 		for _, o := range w.Game.Objects() {

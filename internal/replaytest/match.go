@@ -52,7 +52,7 @@ type Match struct {
 // him with phasers; Bob respawns and self-destructs; then both
 // self-destruct and the mission ends the game.
 func Play(sinks ...record.Sink) (*Match, error) {
-	w, err := missiontest.NewWorld(missiontest.Options{Mode: "survival", FS: missions.FS(),
+	w, err := missiontest.NewMatch(missiontest.Options{Mode: "survival", FS: missions.FS(),
 		Config: map[string]any{"wave_delay": int64(5), "restart_after": int64(-1)}})
 	if err != nil {
 		return nil, err
@@ -189,7 +189,7 @@ func Play(sinks ...record.Sink) (*Match, error) {
 
 // wear takes a ship down to frac of its hull and destroys its shield
 // generator, so a test's weapons finish it in seconds.
-func wear(w *missiontest.World, id int32, frac float32) {
+func wear(w *missiontest.Match, id int32, frac float32) {
 	o := w.Game.Object(id)
 	if o == nil || o.Model == nil {
 		return

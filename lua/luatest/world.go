@@ -17,7 +17,7 @@ func (e *Engine) World() *world.World {
 		if err != nil {
 			panic(err) // the embedded data set always loads
 		}
-		e.world = world.New(world.Options{Host: (*worldHost)(e), Ships: reg, Epoch: e.Epoch})
+		e.world = world.New(world.Options{Env: (*worldEnv)(e), Ships: reg, Epoch: e.Epoch})
 	}
 	return e.world
 }
@@ -43,14 +43,14 @@ func (e *Engine) RemoveHostShip(o *engine.Object) { e.World().RemoveHostShip(e.C
 // DestroyHostShip implements lua.Engine.
 func (e *Engine) DestroyHostShip(o *engine.Object) { e.World().DestroyHostShip(e.Clock, o) }
 
-// worldHost is the fake as the world's host.
-type worldHost Engine
+// worldEnv is the fake as the world's Env.
+type worldEnv Engine
 
-func (h *worldHost) Emit(ev world.Event) { (*Engine)(h).Emit(ev) }
+func (h *worldEnv) Emit(ev world.Event) { (*Engine)(h).Emit(ev) }
 
-func (h *worldHost) Broadcast(payload []byte) { (*Engine)(h).SendInGame(payload, nil) }
+func (h *worldEnv) Broadcast(payload []byte) { (*Engine)(h).SendInGame(payload, nil) }
 
-func (h *worldHost) Viewers(dst []*world.Owner) []*world.Owner {
+func (h *worldEnv) Viewers(dst []*world.Owner) []*world.Owner {
 	for _, p := range (*Engine)(h).Players() {
 		if p.InGame() {
 			dst = append(dst, &p.Owner)
@@ -60,13 +60,13 @@ func (h *worldHost) Viewers(dst []*world.Owner) []*world.Owner {
 }
 
 // Send records reliable messages only: StateUpdates would drown the rest.
-func (h *worldHost) Send(to *world.Owner, payload []byte, reliable bool) {
+func (h *worldEnv) Send(to *world.Owner, payload []byte, reliable bool) {
 	if reliable {
 		h.Out = append(h.Out, Sent{To: to.ID, Payload: append([]byte(nil), payload...)})
 	}
 }
 
-func (h *worldHost) After(d time.Duration, fn func(now time.Time)) func() {
+func (h *worldEnv) After(d time.Duration, fn func(now time.Time)) func() {
 	e := (*Engine)(h)
 	return e.After(d, func() { fn(e.Clock) })
 }

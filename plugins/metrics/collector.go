@@ -30,7 +30,7 @@ type snapshot struct {
 }
 
 func (m *Metrics) take(g *engine.Game) snapshot {
-	s := snapshot{gameOver: g.GameOver(), conns: m.departed, host: g.Host().Stats}
+	s := snapshot{gameOver: g.GameOver(), conns: m.departed, host: g.TransportStats()}
 	for _, p := range g.Players() {
 		if p.InGame() {
 			s.inGame++

@@ -27,7 +27,7 @@ func TestSpectatePageInBrowser(t *testing.T) {
 	if exe == "" {
 		t.Skip("no chromium binary installed (apt-get install chromium)")
 	}
-	w, err := missiontest.NewWorld(missiontest.Options{Mode: "deathmatch", FS: missions.FS()})
+	w, err := missiontest.NewMatch(missiontest.Options{Mode: "deathmatch", FS: missions.FS()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func shipAt(v View, id int32) ([3]float32, bool) {
 // appeared, and shows it where it was then, not where it is now (fake
 // clock: the game advances, nothing sleeps).
 func TestSpectatorSeesShipsOnlyAfterTheDelay(t *testing.T) {
-	w, err := missiontest.NewWorld(missiontest.Options{Mode: "deathmatch", FS: missions.FS()})
+	w, err := missiontest.NewMatch(missiontest.Options{Mode: "deathmatch", FS: missions.FS()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 func TestWorldPlaysADeathmatchKill(t *testing.T) {
-	w, err := NewWorld(Options{Mode: "deathmatch", FS: missions.FS()})
+	w, err := NewMatch(Options{Mode: "deathmatch", FS: missions.FS()})
 	if err != nil {
 		t.Fatal(err)
 	}

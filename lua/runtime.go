@@ -13,9 +13,9 @@ import (
 	"github.com/bcserver/bcserver/engine"
 )
 
-// Host runs one mission on one game. Every method except Reload must be
+// Runtime runs one mission on one game. Every method except Reload must be
 // called on the game goroutine.
-type Host struct {
+type Runtime struct {
 	eng  Engine
 	opts Options
 	log  *slog.Logger
@@ -70,10 +70,10 @@ func Events() []string {
 	return append([]string{EvMissionLoad, EvMissionStart, EvMissionReload, EvMissionUnload, EvSecond, EvTimer}, engineEvents...)
 }
 
-// New prepares a Host; Open loads the mission.
-func New(eng Engine, opts Options) *Host {
+// New prepares a Runtime; Open loads the mission.
+func New(eng Engine, opts Options) *Runtime {
 	opts.fill()
-	h := &Host{eng: eng, opts: opts, log: opts.Logger.With("component", "lua", "mission", opts.Mode), tick: -1}
+	h := &Runtime{eng: eng, opts: opts, log: opts.Logger.With("component", "lua", "mission", opts.Mode), tick: -1}
 	base := time.Now()
 	h.clock = func() time.Duration { return time.Since(base) }
 	seed := opts.Seed
@@ -87,20 +87,20 @@ func New(eng Engine, opts Options) *Host {
 }
 
 // Mode returns the mission folder name.
-func (h *Host) Mode() string { return h.opts.Mode }
+func (h *Runtime) Mode() string { return h.opts.Mode }
 
 // Version returns the version of the running mission: 1 after Open, +1
 // per successful reload; 0 before Open.
-func (h *Host) Version() int { return h.version }
+func (h *Runtime) Version() int { return h.version }
 
 // Loaded reports whether a mission is running (false after it was
 // suspended, until a reload succeeds).
-func (h *Host) Loaded() bool { return h.cur != nil }
+func (h *Runtime) Loaded() bool { return h.cur != nil }
 
 // Open compiles and starts the mission and subscribes to the engine's
 // events: main.lua, mission_load and mission_start run, and what they do
 // to the game is applied only if all of them succeed.
-func (h *Host) Open() error {
+func (h *Runtime) Open() error {
 	if h.started {
 		return errors.New("mission host already open")
 	}
@@ -141,7 +141,7 @@ func (h *Host) Open() error {
 }
 
 // saveStorage writes bc.storage to the storage file (if there is one).
-func (h *Host) saveStorage(async bool) {
+func (h *Runtime) saveStorage(async bool) {
 	if h.persist == nil {
 		return
 	}
@@ -161,7 +161,7 @@ func (h *Host) saveStorage(async bool) {
 }
 
 // Close unloads the mission (mission_unload runs) and unsubscribes.
-func (h *Host) Close() {
+func (h *Runtime) Close() {
 	h.closed = true
 	if m := h.cur; m != nil {
 		m.emit(EvMissionUnload, unloadPayload("shutdown"))
@@ -202,7 +202,7 @@ func unloadPayload(reason string) func(L *glua.LState) *glua.LTable {
 // ReloadNow compiles the mission from the FS and swaps it in, on the game
 // goroutine. On failure the running mission stays and the error (with
 // file:line) is returned and logged.
-func (h *Host) ReloadNow() error {
+func (h *Runtime) ReloadNow() error {
 	src, err := compileSource(h.opts.FS, h.opts.LibFS, h.opts.Mode, h.opts.Addons)
 	if err != nil {
 		h.log.Error("mission reload failed, keeping the running version", "version", h.version, "err", err)
@@ -215,7 +215,7 @@ func (h *Host) ReloadNow() error {
 // mission on the caller's goroutine and hands the swap to the game
 // goroutine with Post, so it happens between two loop iterations, never
 // inside an event. done, if not nil, receives the outcome.
-func (h *Host) Reload(done func(error)) {
+func (h *Runtime) Reload(done func(error)) {
 	if done == nil {
 		done = func(error) {}
 	}
@@ -239,7 +239,7 @@ func (h *Host) Reload(done func(error)) {
 
 // swap builds the new version beside the running one and replaces it on
 // success. Nothing the candidate did reaches the game before that.
-func (h *Host) swap(src *source) error {
+func (h *Runtime) swap(src *source) error {
 	if !h.started || h.closed {
 		return errors.New("mission host not open")
 	}
@@ -287,13 +287,13 @@ type carried struct{ storage, memory any }
 // carry copies the plain data of a mission's bc.storage and bc.memory for
 // the next version, each within the storage limits: what does not fit is
 // dropped with a warning, never failing the reload.
-func (h *Host) carry(m *mission) *carried {
+func (h *Runtime) carry(m *mission) *carried {
 	return &carried{storage: h.carryStorage(m), memory: h.carryTable(m.memory, "bc.memory")}
 }
 
-func (h *Host) carryStorage(m *mission) any { return h.carryTable(m.storage, "bc.storage") }
+func (h *Runtime) carryStorage(m *mission) any { return h.carryTable(m.storage, "bc.storage") }
 
-func (h *Host) carryTable(t *glua.LTable, name string) any {
+func (h *Runtime) carryTable(t *glua.LTable, name string) any {
 	data, rep := toPlainNamed(t, name, h.opts.StorageDepth, h.opts.StorageSize)
 	if rep.dropped > 0 {
 		h.log.Warn(name+" held values that are not plain data; they were not carried over", "dropped", rep.dropped)
@@ -309,7 +309,7 @@ func (h *Host) carryTable(t *glua.LTable, name string) any {
 // each under the load budget. resumed marks a reload that ends a
 // suspension. What they do to the game is staged; any error discards the
 // state and with it everything staged.
-func (h *Host) build(src *source, version int, data *carried, resumed bool) (*mission, error) {
+func (h *Runtime) build(src *source, version int, data *carried, resumed bool) (*mission, error) {
 	reload := version > 1
 	// Only the first load can find bc.storage read back from the last run.
 	restored := !reload && data.storage != nil
@@ -365,7 +365,7 @@ func (h *Host) build(src *source, version int, data *carried, resumed bool) (*mi
 const HostID = 1
 
 // dispatchEngine forwards one engine event to the running mission.
-func (h *Host) dispatchEngine(ev engine.Event) {
+func (h *Runtime) dispatchEngine(ev engine.Event) {
 	m := h.cur
 	if m == nil {
 		return
@@ -378,7 +378,7 @@ func (h *Host) dispatchEngine(ev engine.Event) {
 }
 
 // fire raises a runtime event (second) on the running mission.
-func (h *Host) fire(name string, payload func(L *glua.LState) *glua.LTable) {
+func (h *Runtime) fire(name string, payload func(L *glua.LState) *glua.LTable) {
 	m := h.cur
 	if m == nil || len(m.handlers[name]) == 0 {
 		return
@@ -389,7 +389,7 @@ func (h *Host) fire(name string, payload func(L *glua.LState) *glua.LTable) {
 
 // Storage returns a plain-data copy of the running mission's bc.storage
 // (nil when no mission runs), for admin tools and tests.
-func (h *Host) Storage() *Table {
+func (h *Runtime) Storage() *Table {
 	if h.cur == nil {
 		if h.kept != nil {
 			t, _ := h.kept.storage.(*Table)
@@ -404,7 +404,7 @@ func (h *Host) Storage() *Table {
 
 // Memory returns a plain-data copy of the running mission's bc.memory (a
 // suspended one's while it waits; nil when there is none), for tests.
-func (h *Host) Memory() *Table {
+func (h *Runtime) Memory() *Table {
 	if h.cur == nil {
 		if h.kept != nil {
 			t, _ := h.kept.memory.(*Table)
@@ -421,7 +421,7 @@ func (h *Host) Memory() *Table {
 // converts it), or nil. It copies only that key's value, so a caller
 // polling a few keys does not copy the whole storage. Call it on the game
 // goroutine.
-func (h *Host) StorageGet(key string) any {
+func (h *Runtime) StorageGet(key string) any {
 	if h.cur == nil {
 		if h.kept == nil {
 			return nil
@@ -437,18 +437,18 @@ func (h *Host) StorageGet(key string) any {
 	return out
 }
 
-// Plugin adapts a Host on a real game to engine.Plugin: Start opens the
+// Plugin adapts a Runtime on a real game to engine.Plugin: Start opens the
 // mission, Stop unloads it at shutdown before the players are told.
-func (h *Host) Plugin() engine.Plugin { return hostPlugin{h} }
+func (h *Runtime) Plugin() engine.Plugin { return runtimePlugin{h} }
 
-type hostPlugin struct{ h *Host }
+type runtimePlugin struct{ h *Runtime }
 
-func (p hostPlugin) Name() string             { return "missions" }
-func (p hostPlugin) Start(*engine.Game) error { return p.h.Open() }
-func (p hostPlugin) Stop(*engine.Game)        { p.h.Close() }
+func (p runtimePlugin) Name() string             { return "missions" }
+func (p runtimePlugin) Start(*engine.Game) error { return p.h.Open() }
+func (p runtimePlugin) Stop(*engine.Game)        { p.h.Close() }
 
 // tell sends a line of chat from the host to every player.
-func (h *Host) tell(msg string) {
+func (h *Runtime) tell(msg string) {
 	text := engine.Name8("[server] " + msg)
 	if len(text) > codec.MaxChatText {
 		text = text[:codec.MaxChatText]

@@ -78,17 +78,17 @@ func (g *Game) PlayerOf(o *Object) *Player {
 // go unnoticed by the host while it is off).
 func (g *Game) SetWeaponDamage(on bool) { g.world.SetWeaponDamage(on) }
 
-// worldHost is the Game as the world's Host: the world's events go on the
+// worldEnv is the Game as the world's Env: the world's events go on the
 // game's event bus and its messages to the players in the game.
-type worldHost Game
+type worldEnv Game
 
-var _ world.Host = (*worldHost)(nil)
+var _ world.Env = (*worldEnv)(nil)
 
-func (h *worldHost) Emit(ev world.Event) { h.bus.emit(ev) }
+func (h *worldEnv) Emit(ev world.Event) { h.bus.emit(ev) }
 
-func (h *worldHost) Broadcast(payload []byte) { (*Game)(h).SendInGame(payload, nil) }
+func (h *worldEnv) Broadcast(payload []byte) { (*Game)(h).SendInGame(payload, nil) }
 
-func (h *worldHost) Viewers(dst []*world.Owner) []*world.Owner {
+func (h *worldEnv) Viewers(dst []*world.Owner) []*world.Owner {
 	for _, p := range h.bySlot {
 		if p != nil && p.InGame() {
 			dst = append(dst, &p.Owner)
@@ -97,13 +97,13 @@ func (h *worldHost) Viewers(dst []*world.Owner) []*world.Owner {
 	return dst
 }
 
-func (h *worldHost) Send(to *world.Owner, payload []byte, reliable bool) {
+func (h *worldEnv) Send(to *world.Owner, payload []byte, reliable bool) {
 	if p := h.byID[to.ID]; p != nil && &p.Owner == to {
 		_ = p.peer.Send(payload, reliable)
 	}
 }
 
-func (h *worldHost) After(d time.Duration, fn func(now time.Time)) (cancel func()) {
+func (h *worldEnv) After(d time.Duration, fn func(now time.Time)) (cancel func()) {
 	g := (*Game)(h)
 	return g.After(d, func() { fn(g.now) })
 }

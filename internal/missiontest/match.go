@@ -29,7 +29,7 @@ import (
 // Epoch is the fake clock's start.
 var Epoch = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
-// Options configures a World.
+// Options configures a Match.
 type Options struct {
 	Mode   string
 	FS     fs.FS // the missions root
@@ -49,10 +49,10 @@ type Options struct {
 	Storage any
 }
 
-// World is one game under test. Use it from one goroutine.
-type World struct {
+// Match is one game under test. Use it from one goroutine.
+type Match struct {
 	Game *engine.Game
-	Host *lua.Host
+	Runtime *lua.Runtime
 	Now  time.Time
 
 	opts     Options
@@ -101,8 +101,8 @@ func (l *logBuf) String() string {
 	return l.b.String()
 }
 
-// NewWorld starts a game running the mission.
-func NewWorld(o Options) (*World, error) {
+// NewMatch starts a game running the mission.
+func NewMatch(o Options) (*Match, error) {
 	reg, err := ships.Vanilla()
 	if err != nil {
 		return nil, err
@@ -111,7 +111,7 @@ func NewWorld(o Options) (*World, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &World{Now: Epoch, opts: o, wire: &wire{}, logs: &logBuf{}, ships: reg, manifest: man, nextPort: 40000}
+	w := &Match{Now: Epoch, opts: o, wire: &wire{}, logs: &logBuf{}, ships: reg, manifest: man, nextPort: 40000}
 	if err := w.start(o); err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func NewWorld(o Options) (*World, error) {
 }
 
 // start makes the game and loads the mission, at the world's clock.
-func (w *World) start(o Options) error {
+func (w *Match) start(o Options) error {
 	log := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	cfg := engine.DefaultConfig()
 	if o.MaxPlayers > 0 {
@@ -143,7 +143,7 @@ func (w *World) start(o Options) error {
 		}
 		return err
 	}
-	w.Game, w.Host = g, h
+	w.Game, w.Runtime = g, h
 	g.On(engine.EvWeaponHit, func(e engine.Event) {
 		if h := e.(*engine.WeaponHit); len(w.hits) < maxHits {
 			w.hits = append(w.hits, Hit{At: w.Now.Sub(Epoch), Shooter: h.Shooter, ShooterID: h.ShooterID, Target: h.Target,
@@ -162,9 +162,9 @@ func (w *World) start(o Options) error {
 // folder would: mission_unload runs, bc.storage goes through the storage
 // file's format and comes back, bc.memory does not; every player is gone
 // (join new bots), and the mission starts with mission_start.
-func (w *World) Restart() error {
+func (w *Match) Restart() error {
 	w.Close()
-	data, err := lua.Restarted(w.Host.Storage())
+	data, err := lua.Restarted(w.Runtime.Storage())
 	if err != nil {
 		return fmt.Errorf("writing bc.storage out: %w", err)
 	}
@@ -193,19 +193,19 @@ type Hit struct {
 const maxHits = 100000
 
 // Hits returns the weapon hits the host applied so far, in order.
-func (w *World) Hits() []Hit { return w.hits }
+func (w *Match) Hits() []Hit { return w.hits }
 
 // Close stops the mission and the game.
-func (w *World) Close() {
+func (w *Match) Close() {
 	w.Game.Shutdown(w.Now)
 	w.stopRecording()
 }
 
 // Logs is everything the server logged.
-func (w *World) Logs() string { return w.logs.String() }
+func (w *Match) Logs() string { return w.logs.String() }
 
 // MissionErrors lists the mission's failed and aborted callbacks so far.
-func (w *World) MissionErrors() []string {
+func (w *Match) MissionErrors() []string {
 	var out []string
 	for _, l := range strings.Split(w.logs.String(), "\n") {
 		if strings.Contains(l, `msg="mission callback failed"`) || strings.Contains(l, `msg="mission callback aborted"`) ||
@@ -220,7 +220,7 @@ func (w *World) MissionErrors() []string {
 const maxPump = 1000
 
 // pump moves datagrams between the bots and the game until nothing moves.
-func (w *World) pump() {
+func (w *Match) pump() {
 	for i := 0; i < maxPump; i++ {
 		moved := false
 		for _, b := range w.bots {
@@ -250,7 +250,7 @@ func (w *World) pump() {
 }
 
 // Advance runs the game for d in ticks of at most 100 ms.
-func (w *World) Advance(d time.Duration) {
+func (w *Match) Advance(d time.Duration) {
 	end := w.Now.Add(d)
 	for w.Now.Before(end) {
 		w.Now = w.Now.Add(min(100*time.Millisecond, end.Sub(w.Now)))
@@ -265,7 +265,7 @@ func (w *World) Advance(d time.Duration) {
 }
 
 // Join connects a bot and plays the stock join until it is in the game.
-func (w *World) Join(name string) (*Bot, error) {
+func (w *Match) Join(name string) (*Bot, error) {
 	w.nextPort++
 	b := &Bot{w: w, name: name, addr: netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), w.nextPort)}
 	b.c = bcnet.NewClient(bcnet.Config{}, (*botEvents)(b), bcnet.ClientOptions{IP: [4]byte{127, 0, 0, 1}, Name: name}, w.Now)
