@@ -8,7 +8,7 @@
 // The model of the game's objects — ships, damage, weapons, collisions,
 // deaths, repair, the host's StateUpdates — is the world (engine/world):
 // the routing table hands it the messages it consumes, the tick advances
-// it, and the Game is its Host, carrying its events on the event bus and
+// it, and the Game is its Env, carrying its events on the event bus and
 // its messages to the players. The world's types keep their engine names
 // (Object, ShipDestroyed, ...) for missions and plugins. Missions make
 // ships of the host's own through PrepareHostShip and AddHostShip

@@ -19,45 +19,6 @@ func (g *Game) sendRound(p *Player, i int) {
 	_ = g.send(p, g.buf, true)
 }
 
-// message is net.Events.Message (peerEvents): one game-layer message from a peer,
-// handled according to the sender's join state.
-func (g *Game) message(peer *bcnet.Peer, payload []byte, reliable bool) {
-	p := g.byID[peer.ID]
-	if p == nil || len(payload) == 0 {
-		g.Stats.Malformed.Add(1)
-		return
-	}
-	op := payload[0]
-	switch p.State {
-	case StateChecksum:
-		switch {
-		case op == codec.OpFileTransferAck:
-			g.fileAck(p, payload)
-		case op != codec.OpChecksumResponse:
-			g.dropHandshake(p, op, "game message before validation")
-		case p.push != nil:
-			g.dropHandshake(p, op, "checksum response during the file push")
-		default:
-			g.checksumResponse(p, payload)
-		}
-	case StateLoading:
-		if op != codec.OpNewPlayerInGame {
-			g.dropHandshake(p, op, "game message before NewPlayerInGame")
-			return
-		}
-		g.newPlayerInGame(p, payload)
-	case StateInGame:
-		g.gameMessage(p, payload, reliable)
-	default:
-		g.dropHandshake(p, op, "message from a rejected player")
-	}
-}
-
-func (g *Game) dropHandshake(p *Player, op byte, why string) {
-	g.Stats.HandshakeDropped.Add(1)
-	g.log.Debug("message dropped", "player", p.ID, "state", p.State, "opcode", codec.OpcodeName(op), "why", why)
-}
-
 func (g *Game) checksumResponse(p *Player, payload []byte) {
 	req := g.requests[p.round]
 	resp, err := codec.DecodeChecksumResponse(payload)
@@ -168,82 +129,6 @@ func (g *Game) newPlayerInGame(p *Player, payload []byte) {
 	g.Stats.Joins.Add(1)
 	g.log.Info("player joined", "player", p.ID, "name", p.Name, "slot", p.Slot, "addr", p.Addr)
 	g.bus.emit(&PlayerInGame{Player: p})
-}
-
-// gameMessage handles a message from an in-game player: chat to the core
-// relay, other script messages to the mission layer, engine opcodes to the
-// routing table.
-func (g *Game) gameMessage(p *Player, payload []byte, reliable bool) {
-	if !g.allow(p, len(payload)) {
-		return
-	}
-	op := payload[0]
-	switch {
-	case op == codec.OpChat || op == codec.OpTeamChat:
-		g.chat(p, payload)
-	case codec.IsScriptOpcode(op):
-		g.scriptMessage(p, payload)
-	default:
-		g.route(p, payload, reliable)
-	}
-}
-
-// left is net.Events.Left (peerEvents): the leave procedure (handshake.md 5).
-func (g *Game) left(peer *bcnet.Peer, reason bcnet.LeaveReason) {
-	p := g.byID[peer.ID]
-	if p == nil || p.peer != peer {
-		return
-	}
-	g.byID[p.ID] = nil
-	p.push = nil // a push in progress ends with its peer (mods.md 5.10 rule 8)
-	if p.Slot < 0 {
-		// It never answered its connect reply: nobody, missions included,
-		// heard of it.
-		p.State = 0
-		g.log.Debug("connect never answered", "player", p.ID, "addr", p.Addr, "reason", reason)
-		return
-	}
-	g.bySlot[p.Slot] = nil
-	wasInGame := p.InGame()
-	why := leaveReason(reason, p.State)
-	// At shutdown every client has its own notice and nobody is told of
-	// the others (transport.md 10.4).
-	if wasInGame && reason != bcnet.LeftShutdown {
-		g.world.RemoveOwner(&p.Owner)
-		g.buf = codec.PlayerListEvent{Code: codec.EventPlayerLeft, PeerID: p.ID}.AppendTo(g.buf[:0])
-		g.SendInGame(g.buf, nil)
-		// Stock clients look the "has left" text up in a TGL file and crash
-		// on an empty name, so never send one without a name.
-		if name := Name8(p.Name); len(name) > 0 {
-			g.buf = codec.DeletePlayerAnim{Name: name}.AppendTo(g.buf[:0])
-			g.SendInGame(g.buf, nil)
-		}
-		g.Stats.Leaves.Add(1)
-		g.log.Info("player left", "player", p.ID, "name", p.Name, "reason", why)
-	} else {
-		g.log.Debug("player dropped before joining", "player", p.ID, "addr", p.Addr, "reason", why)
-	}
-	p.State = 0
-	g.bus.emit(&PlayerLeft{Player: p, Reason: why, WasInGame: wasInGame})
-}
-
-func leaveReason(r bcnet.LeaveReason, st PlayerState) LeaveReason {
-	switch r {
-	case bcnet.LeftDisconnect:
-		return LeaveQuit
-	case bcnet.LeftTimeout:
-		return LeaveTimeout
-	case bcnet.LeftOverflow:
-		return LeaveOverflow
-	case bcnet.LeftShutdown:
-		return LeaveShutdown
-	case bcnet.LeftReplaced:
-		return LeaveReconnected
-	}
-	if st == StateRejected {
-		return LeaveRejected
-	}
-	return LeaveKicked
 }
 
 // checkDeadlines drops players whose handshake step ran out of time and
