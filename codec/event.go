@@ -205,9 +205,32 @@ func DecodeObjPtrEvent(payload []byte) (ObjPtrEvent, error) {
 	var m ObjPtrEvent
 	d := newDecoder(payload, "object-pointer event")
 	m.Op, _, m.Code, m.Src, m.Dst = readEventHeader(&d, FactoryObjPtr)
+	m.readTail(&d)
+	return m, d.result()
+}
+
+// AsObjPtr reads e, decoded by DecodeEvent, as a FactoryObjPtr event: only
+// its tail is parsed, so a message is read once however many of its
+// classes a receiver tries. It fails where DecodeObjPtrEvent would.
+func (e *Event) AsObjPtr() (ObjPtrEvent, error) {
+	m := ObjPtrEvent{Op: e.Op, Code: e.Code, Src: e.Src, Dst: e.Dst}
+	d := e.tailDecoder("object-pointer event", FactoryObjPtr)
+	m.readTail(&d)
+	return m, d.result()
+}
+
+func (m *ObjPtrEvent) readTail(d *decoder) {
 	m.Obj = d.at("object").I32()
 	d.end()
-	return m, d.result()
+}
+
+// tailDecoder reads e's class tail as an event of class factory.
+func (e *Event) tailDecoder(msg string, factory uint32) decoder {
+	d := newDecoder(e.Tail, msg)
+	if e.Factory != factory {
+		d.fail("factory", "factory 0x%X, want 0x%X", e.Factory, factory)
+	}
+	return d
 }
 
 // ObjectExploding is an event of class FactoryObjectExploding (25 bytes),
@@ -279,11 +302,24 @@ func DecodeStartFiring(payload []byte) (StartFiring, error) {
 	var m StartFiring
 	d := newDecoder(payload, "start firing")
 	m.Op, _, m.Code, m.Src, m.Dst = readEventHeader(&d, FactoryStartFiring)
+	m.readTail(&d)
+	return m, d.result()
+}
+
+// AsStartFiring reads e, decoded by DecodeEvent, as a FactoryStartFiring
+// event, parsing only its tail. It fails where DecodeStartFiring would.
+func (e *Event) AsStartFiring() (StartFiring, error) {
+	m := StartFiring{Op: e.Op, Code: e.Code, Src: e.Src, Dst: e.Dst}
+	d := e.tailDecoder("start firing", FactoryStartFiring)
+	m.readTail(&d)
+	return m, d.result()
+}
+
+func (m *StartFiring) readTail(d *decoder) {
 	m.Target = d.at("target").I32()
 	m.Offset.Dir = d.at("aim offset").dir3()
 	m.Offset.Dist = d.at("aim offset").U8()
 	d.end()
-	return m, d.result()
 }
 
 // StartWarp is an event of class FactoryStartWarp, the event-forward

@@ -213,3 +213,31 @@ func TestCollisionEffectVectors(t *testing.T) {
 		t.Errorf("partial contact %X", got)
 	}
 }
+
+// FuzzEventAs: reading the tail of a decoded Event as a class (the
+// engine's decode-once routing) accepts and yields exactly what decoding
+// the whole message as that class does.
+func FuzzEventAs(f *testing.F) {
+	for _, p := range sampleMessages() {
+		f.Add(p)
+	}
+	for _, p := range gameVectors(f) {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ev, err := DecodeEvent(data)
+		if err != nil {
+			return
+		}
+		sf, err1 := ev.AsStartFiring()
+		want, err2 := DecodeStartFiring(data)
+		if (err1 == nil) != (err2 == nil) || err1 == nil && sf != want {
+			t.Fatalf("start firing: %+v %v, whole: %+v %v", sf, err1, want, err2)
+		}
+		op, err1 := ev.AsObjPtr()
+		wantOp, err2 := DecodeObjPtrEvent(data)
+		if (err1 == nil) != (err2 == nil) || err1 == nil && op != wantOp {
+			t.Fatalf("object pointer: %+v %v, whole: %+v %v", op, err1, wantOp, err2)
+		}
+	})
+}

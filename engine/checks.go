@@ -86,12 +86,12 @@ func (g *Game) maxObjCreate() int {
 // and a subsystem tail that follows the grammar of the class its species
 // names (simulation.md 3.4). A species the host has no data for is relayed
 // as stock does, with its tail only bounded.
-func checkObjBody(g *Game, payload []byte) error {
+func checkObjBody(g *Game, payload []byte, m *codec.ObjCreate) error {
 	if limit := g.maxObjCreate(); len(payload) > limit {
 		return fmt.Errorf("%d bytes, larger than any real one (%d)", len(payload), limit)
 	}
-	m, err := codec.DecodeObjCreate(payload)
-	if err != nil {
+	var err error
+	if *m, err = codec.DecodeObjCreate(payload); err != nil {
 		return err
 	}
 	switch m.ClassID {
@@ -110,12 +110,9 @@ func checkObjBody(g *Game, payload []byte) error {
 	return nil
 }
 
-func checkObjCreate(g *Game, p *Player, payload []byte) bool {
-	m, err := codec.DecodeObjCreateHeader(payload)
-	if err == nil {
-		err = checkObjBody(g, payload)
-	}
-	if err != nil {
+func checkObjCreate(g *Game, p *Player, in *inbound) bool {
+	payload, m := in.payload, &in.obj
+	if err := checkObjBody(g, payload, m); err != nil {
 		g.malformed(p, payload[0], err)
 		return false
 	}
@@ -133,46 +130,56 @@ func checkObjCreate(g *Game, p *Player, payload []byte) bool {
 		g.violation(p, payload[0], "object id outside the sender's block", m.ObjectID)
 		return false
 	}
-	g.noteRelayOnly(p, payload)
+	g.noteRelayOnly(p, m)
 	return true
 }
 
 // checkEventSource validates an event-forward message: it must parse and
 // its source object must be the sender's (opcodes.md 4.5).
-func checkEventSource(g *Game, p *Player, payload []byte) bool {
-	ev, err := codec.DecodeEvent(payload)
-	if err != nil {
-		g.malformed(p, payload[0], err)
+func checkEventSource(g *Game, p *Player, in *inbound) bool {
+	ev, ok := g.decodeEvent(p, in)
+	if !ok {
 		return false
 	}
 	if !owns(p, ev.Src) {
-		g.violation(p, payload[0], "event source is not the sender's", ev.Src)
+		g.violation(p, ev.Op, "event source is not the sender's", ev.Src)
 		return false
 	}
 	return true
 }
 
-func checkTorpedo(g *Game, p *Player, payload []byte) bool {
-	m, err := codec.DecodeTorpedoFire(payload)
-	if err != nil {
-		g.malformed(p, payload[0], err)
-		return false
+// decodeEvent decodes an event forward into in.ev.
+func (g *Game) decodeEvent(p *Player, in *inbound) (*codec.Event, bool) {
+	var err error
+	if in.ev, err = codec.DecodeEvent(in.payload); err != nil {
+		g.malformed(p, in.payload[0], err)
+		return nil, false
 	}
-	if !owns(p, m.TubeID) {
-		g.violation(p, payload[0], "torpedo tube is not the sender's", m.TubeID)
-		return false
-	}
-	return true
+	return &in.ev, true
 }
 
-func checkPulse(g *Game, p *Player, payload []byte) bool {
-	m, err := codec.DecodePulseFire(payload)
-	if err != nil {
-		g.malformed(p, payload[0], err)
+func checkTorpedo(g *Game, p *Player, in *inbound) bool {
+	var err error
+	if in.torp, err = codec.DecodeTorpedoFire(in.payload); err != nil {
+		g.malformed(p, in.payload[0], err)
 		return false
 	}
-	if !owns(p, m.CannonID) {
-		g.violation(p, payload[0], "pulse cannon is not the sender's", m.CannonID)
+	return g.checkLauncher(p, in, in.torp.TubeID, "torpedo tube is not the sender's")
+}
+
+func checkPulse(g *Game, p *Player, in *inbound) bool {
+	var err error
+	if in.pulse, err = codec.DecodePulseFire(in.payload); err != nil {
+		g.malformed(p, in.payload[0], err)
+		return false
+	}
+	return g.checkLauncher(p, in, in.pulse.CannonID, "pulse cannon is not the sender's")
+}
+
+// checkLauncher checks that the weapon firing a shot is the sender's.
+func (g *Game) checkLauncher(p *Player, in *inbound, id int32, why string) bool {
+	if !owns(p, id) {
+		g.violation(p, in.payload[0], why, id)
 		return false
 	}
 	return true
@@ -186,12 +193,12 @@ func checkPulse(g *Game, p *Player, payload []byte) bool {
 // destination must name one of the sender's objects as its source (the
 // ship-addressed SetPhaserLevel of some notes), and a source, when given,
 // must be the sender's.
-func checkWeaponEvent(g *Game, p *Player, payload []byte) bool {
-	ev, err := codec.DecodeEvent(payload)
-	if err != nil {
-		g.malformed(p, payload[0], err)
+func checkWeaponEvent(g *Game, p *Player, in *inbound) bool {
+	ev, ok := g.decodeEvent(p, in)
+	if !ok {
 		return false
 	}
+	payload := in.payload
 	switch {
 	case ev.Src != 0 && !owns(p, ev.Src):
 		g.violation(p, payload[0], "event source is not the sender's", ev.Src)

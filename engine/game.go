@@ -81,7 +81,8 @@ type Game struct {
 	world        *world.World
 	bans         *bans.List
 	refusedLogAt time.Time
-	buf          []byte // scratch for building messages
+	buf          []byte  // scratch for building messages
+	in           inbound // the message being routed (routing.go)
 	inbox        chan func()
 	wake         func() // makes the loop look at the inbox (Server); nil in tests
 	plugins      []Plugin

@@ -20,9 +20,8 @@ type modState struct {
 // damage or 0x20 (mods.md 4.3 rule 6). The species byte is unsigned to the
 // server; a stock receiver widens it as signed (4.1), which the log shows
 // for 128..255.
-func (g *Game) noteRelayOnly(p *Player, payload []byte) {
-	m, err := codec.DecodeObjCreate(payload)
-	if err != nil || m.ClassID != codec.ClassShip {
+func (g *Game) noteRelayOnly(p *Player, m *codec.ObjCreate) {
+	if m.ClassID != codec.ClassShip {
 		return
 	}
 	species := int(m.Ship.Species)

@@ -57,7 +57,8 @@ func BenchmarkCheckObjCreate(b *testing.B) {
 	spawn := vec(b, "simulation.json", "objcreateteam_akira_spawn")
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := checkObjBody(g, spawn); err != nil {
+		var m codec.ObjCreate
+		if err := checkObjBody(g, spawn, &m); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -34,12 +34,28 @@ type relayAction uint8
 // route is one row of the routing table.
 type route struct {
 	action relayAction
-	// check validates a message before anything happens; it returns false
-	// for a message the sender may not send (and counts why).
-	check func(g *Game, p *Player, payload []byte) bool
-	// apply runs after check: the host's own use of the message (objects,
-	// state, events). For actRelay it runs before the relay.
-	apply func(g *Game, p *Player, payload []byte, reliable bool)
+	// check validates a message before anything happens and decodes what
+	// its apply needs into in; it returns false for a message the sender
+	// may not send (and counts why).
+	check func(g *Game, p *Player, in *inbound) bool
+	// apply runs after check, on what check decoded: the host's own use
+	// of the message (objects, state, events). For actRelay it runs
+	// before the relay.
+	apply func(g *Game, p *Player, in *inbound)
+}
+
+// inbound is the message being routed: its bytes, and what its row's check
+// decoded of it for the row's apply, so each message is decoded once. The
+// game keeps one and reuses it; the decoded slices point into the payload
+// and are valid only while it is routed.
+type inbound struct {
+	payload  []byte
+	reliable bool
+
+	ev    codec.Event       // the event forwards (checkEventSource, checkWeaponEvent)
+	obj   codec.ObjCreate   // ObjCreate and ObjCreateTeam, decoded whole (checkObjCreate)
+	torp  codec.TorpedoFire // checkTorpedo
+	pulse codec.PulseFire   // checkPulse
 }
 
 // routes is the routing table for opcodes 0x00..0x2A; script messages
@@ -99,11 +115,13 @@ func (g *Game) route(p *Player, payload []byte, reliable bool) {
 		g.log.Debug("opcode not accepted from a client", "player", p.ID, "opcode", codec.OpcodeName(op))
 		return
 	}
-	if r.check != nil && !r.check(g, p, payload) {
+	in := &g.in
+	in.payload, in.reliable = payload, reliable
+	if r.check != nil && !r.check(g, p, in) {
 		return
 	}
 	if r.apply != nil {
-		r.apply(g, p, payload, reliable)
+		r.apply(g, p, in)
 	}
 	if r.action == actRelay {
 		g.relay(p, payload, reliable)

@@ -157,23 +157,22 @@ func className(reg *ships.Registry, species int) string {
 // ObjCreateTeam once checkObjCreate passed: a new ship the rules or a
 // veto refuse is turned down; anything else (an allowed ship, a torpedo) is
 // taken into the world and relayed as before.
-func acceptShip(g *Game, p *Player, payload []byte, reliable bool) {
-	if id, why, refused := g.admitShip(p, payload); refused {
+func acceptShip(g *Game, p *Player, in *inbound) {
+	if id, why, refused := g.admitShip(p, &in.obj); refused {
 		g.refuseShip(p, id, why)
 		return
 	}
-	applyObjCreate(g, p, payload, reliable)
-	g.relay(p, payload, reliable)
+	applyObjCreate(g, p, in)
+	g.relay(p, in.payload, in.reliable)
 }
 
 // admitShip applies the ship rules and the ShipRequested veto to a new
 // ship of p.
-func (g *Game) admitShip(p *Player, payload []byte) (id int32, why string, refused bool) {
+func (g *Game) admitShip(p *Player, m *codec.ObjCreate) (id int32, why string, refused bool) {
 	if g.shipGate.rules == nil && !g.bus.has(EvShipRequested) {
 		return 0, "", false
 	}
-	m, err := codec.DecodeObjCreate(payload)
-	if err != nil || m.ClassID != codec.ClassShip {
+	if m.ClassID != codec.ClassShip {
 		return 0, "", false
 	}
 	// The ship the player flies, announced again: not a new choice.

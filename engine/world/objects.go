@@ -80,11 +80,18 @@ func (o *Object) Shields() [6]float32 { return o.sim.shields }
 // simulation.md 3.1, 11). A new ship replaces the owner's previous one.
 // The engine has checked that the object is the owner's to create.
 func (w *World) Create(now time.Time, owner *Owner, payload []byte) (*Object, error) {
-	w.now = now
-	m, err := codec.DecodeObjCreateHeader(payload)
+	m, err := codec.DecodeObjCreate(payload)
 	if err != nil {
 		return nil, fmt.Errorf("object creation: %w", err)
 	}
+	return w.CreateFrom(now, owner, payload, &m), nil
+}
+
+// CreateFrom is Create for a message its caller decoded already (the
+// engine's routing check did): m is payload decoded whole. payload is
+// kept for late joiners.
+func (w *World) CreateFrom(now time.Time, owner *Owner, payload []byte, m *codec.ObjCreate) *Object {
+	w.now = now
 	o := &Object{
 		ID: m.ObjectID, ClassID: m.ClassID, OwnerSlot: int(m.OwnerSlot), Owner: owner,
 		Create: append([]byte(nil), payload...),
@@ -102,15 +109,12 @@ func (w *World) Create(now time.Time, owner *Owner, payload []byte) (*Object, er
 		w.keepTorpedo(owner, o.ID)
 	}
 	if o.IsShip() {
-		var tail []byte
-		if full, err := codec.DecodeObjCreate(payload); err == nil {
-			o.Species = int(full.Ship.Species)
-			o.Name = string(full.Ship.Name)
-			o.Set = string(full.Ship.Set)
-			o.state.pos = full.Ship.Position
-			o.state.hasPos = true
-			tail = full.Ship.Tail
-		}
+		o.Species = int(m.Ship.Species)
+		o.Name = string(m.Ship.Name)
+		o.Set = string(m.Ship.Set)
+		o.state.pos = m.Ship.Position
+		o.state.hasPos = true
+		tail := m.Ship.Tail
 		if w.ships != nil {
 			if model, ok := w.ships.NewShip(o.Species, o.ID); ok {
 				o.Model = model
@@ -146,7 +150,7 @@ func (w *World) Create(now time.Time, owner *Owner, payload []byte) (*Object, er
 	if o.IsShip() {
 		w.env.Emit(&ShipCreated{Ship: o})
 	}
-	return o, nil
+	return o
 }
 
 // add makes an object live; a modelled ship joins the fleet in id order.
