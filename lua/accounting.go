@@ -159,6 +159,7 @@ func (h *Runtime) suspend(m *mission) {
 	h.kept = h.carry(m)
 	m.close()
 	h.cur = nil
+	h.unlisten()
 	msg := fmt.Sprintf("mission %q %s; fix it and save to reload", h.opts.Mode, m.failed)
 	h.log.Error(msg, "version", h.version)
 	h.tell(suspendedText)

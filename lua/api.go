@@ -265,6 +265,7 @@ func (m *mission) on(L *glua.LState) int {
 		L.RaiseError("bc.on: event %q already has %d handlers, the most it may have (remove some with bc.off, or register under an id to replace)", name, maxHandlers)
 	}
 	m.handlers[name] = append(hs, handler{id: id, fn: fn})
+	m.h.listen(name)
 	L.Push(glua.LString(id))
 	return 1
 }
@@ -277,6 +278,9 @@ func (m *mission) off(L *glua.LState) int {
 	for i := range hs {
 		if hs[i].id == id {
 			m.handlers[name] = append(hs[:i:i], hs[i+1:]...)
+			if m == m.h.cur && len(m.handlers[name]) == 0 {
+				m.h.unlisten()
+			}
 			L.Push(glua.LTrue)
 			return 1
 		}

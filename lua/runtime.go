@@ -31,6 +31,7 @@ type Runtime struct {
 	// loads (and, after Close, the last bc.storage).
 	kept    *carried
 	offs    []func()
+	subs    map[string]func() // engine events the mission handles (listen.go)
 	timers  []func() // the second event and the timer driver
 	restart func()   // the pending automatic restart
 	persist *persister
@@ -97,8 +98,8 @@ func (h *Runtime) Version() int { return h.version }
 // suspended, until a reload succeeds).
 func (h *Runtime) Loaded() bool { return h.cur != nil }
 
-// Open compiles and starts the mission and subscribes to the engine's
-// events: main.lua, mission_load and mission_start run, and what they do
+// Open compiles and starts the mission and subscribes to the engine events
+// it handles (listen.go): main.lua, mission_load and mission_start run, and what they do
 // to the game is applied only if all of them succeed.
 func (h *Runtime) Open() error {
 	if h.started {
@@ -119,13 +120,13 @@ func (h *Runtime) Open() error {
 	}
 	m, err := h.build(src, 1, &carried{storage: stored}, false)
 	if err != nil {
+		h.unlisten()
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
 	}
 	h.started = true
 	h.cur, h.version = m, 1
-	for _, name := range engineEvents {
-		h.offs = append(h.offs, h.eng.On(name, h.dispatchEngine))
-	}
+	h.listen(engine.EvChat)
+	h.unlisten() // what only a version that failed to load wanted
 	h.offs = append(h.offs, h.eng.On(engine.EvGameEnded, h.gameEnded), h.eng.On(engine.EvGameRestarted, h.gameRestarted),
 		h.eng.On(engine.EvPlayerLeft, func(ev engine.Event) { h.opts.Identities.Left(ev.(*engine.PlayerLeft).Player, h.eng.Now()) }))
 	h.timers = append(h.timers,
@@ -177,6 +178,7 @@ func (h *Runtime) Close() {
 		h.persist.wait()
 		h.saveStorage(false)
 	}
+	h.unlisten()
 	for _, off := range h.offs {
 		off()
 	}
@@ -258,7 +260,9 @@ func (h *Runtime) swap(src *source) error {
 	resumed := old == nil
 	start := time.Now()
 	m, err := h.build(src, h.version+1, data, resumed)
+	h.listen(engine.EvChat)
 	if err != nil {
+		h.unlisten()
 		h.log.Error("mission reload failed, keeping the running version", "version", h.version, "err", err)
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
 	}
@@ -269,6 +273,7 @@ func (h *Runtime) swap(src *source) error {
 	h.cur = m
 	h.version++
 	h.kept = nil
+	h.unlisten()
 	m.apply()
 	h.settle(m)
 	h.log.Info(fmt.Sprintf("mission %q reloaded (v%d)", h.opts.Mode, h.version), "took", time.Since(start).Round(time.Microsecond))

@@ -93,7 +93,11 @@ func (e *Engine) On(name string, fn engine.Handler) func() {
 	}
 }
 
-// Emit implements lua.Engine.
+// Listening reports whether anyone subscribed to the event called name
+// (the runtime subscribes on demand).
+func (e *Engine) Listening(name string) bool { return len(e.subs[name]) > 0 }
+
+// Emit raises an event to the subscribers.
 func (e *Engine) Emit(ev engine.Event) {
 	for _, s := range e.subs[ev.Name()] {
 		s.fn(ev)
