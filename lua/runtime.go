@@ -32,8 +32,8 @@ type Runtime struct {
 	kept    *carried
 	offs    []func()
 	subs    map[string]func() // engine events the mission handles (listen.go)
-	timers  []func() // the second event and the timer driver
-	restart func()   // the pending automatic restart
+	timers  []func()          // the second event and the timer driver
+	restart func()            // the pending automatic restart
 	persist *persister
 	started bool
 	closed  bool // after Close: a reload posted before shutdown does nothing
