@@ -9,6 +9,7 @@ import (
 	"time"
 
 	bcnet "github.com/bcserver/bcserver/net"
+	"github.com/bcserver/bcserver/server"
 )
 
 // The packaging keeps state and fits the server (issue 21): the image
@@ -41,7 +42,7 @@ func TestPackagingFitsTheServer(t *testing.T) {
 	f := string(fleet)
 	capm := regexp.MustCompile(`initialCapacity: (\d+)`).FindStringSubmatch(f)
 	maxm := regexp.MustCompile(`BCSERVER_SERVER_MAX_PLAYERS\s+value: "(\d+)"`).FindStringSubmatch(f)
-	def := DefaultUserConfig().Server.MaxPlayers
+	def := server.DefaultConfig().Server.MaxPlayers
 	if capm == nil || maxm == nil || capm[1] != maxm[1] || capm[1] != strconv.Itoa(def) {
 		t.Errorf("fleet initialCapacity %v, max players %v, default limit %d", capm, maxm, def)
 	}

@@ -5,30 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path"
-	"path/filepath"
-	"strings"
 
-	"github.com/bcserver/bcserver/lua"
-	"github.com/bcserver/bcserver/missions"
+	"github.com/bcserver/bcserver/server"
 )
-
-// luarc points the Lua language server at the exported annotations.
-const luarc = `{
-  "runtime.version": "Lua 5.1",
-  "runtime.builtin": {
-    "io": "disable",
-    "os": "disable",
-    "debug": "disable",
-    "coroutine": "disable",
-    "package": "disable"
-  },
-  "workspace.library": ["types"],
-  "diagnostics.globals": ["bc", "test"]
-}
-`
 
 // missionsCommand is `bcserver missions export [-force] DIR`.
 func missionsCommand(args []string, stdout, stderr io.Writer) int {
@@ -55,64 +34,11 @@ func missionsCommand(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	n, err := exportMissions(fs.Arg(0), *force)
+	n, err := server.ExportMissions(fs.Arg(0), *force)
 	if err != nil {
 		fmt.Fprintf(stderr, "bcserver: missions export: %v\n", err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "wrote %d files to %s; run them with -missions-dir %s\n", n, fs.Arg(0), fs.Arg(0))
 	return 0
-}
-
-// exportMissions writes the built-in missions, lib/, the annotations and a
-// .luarc.json under dir. Without force it refuses to overwrite anything
-// (and writes nothing).
-func exportMissions(dir string, force bool) (int, error) {
-	type file struct {
-		rel  string
-		data []byte
-	}
-	var files []file
-	collect := func(fsys fs.FS, prefix string) error {
-		return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			b, err := fs.ReadFile(fsys, p)
-			if err != nil {
-				return err
-			}
-			files = append(files, file{path.Join(prefix, p), b})
-			return nil
-		})
-	}
-	if err := collect(missions.FS(), ""); err != nil {
-		return 0, err
-	}
-	if err := collect(lua.TypesFS(), ""); err != nil {
-		return 0, err
-	}
-	files = append(files, file{".luarc.json", []byte(luarc)})
-	if !force {
-		var exist []string
-		for _, f := range files {
-			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f.rel))); err == nil {
-				exist = append(exist, f.rel)
-			}
-		}
-		if len(exist) > 0 {
-			return 0, fmt.Errorf("%s already has %s; use -force to overwrite", dir, strings.Join(exist, ", "))
-		}
-	}
-	var errs []error
-	for _, f := range files {
-		target := filepath.Join(dir, filepath.FromSlash(f.rel))
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return 0, err
-		}
-		if err := os.WriteFile(target, f.data, 0o644); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return len(files), errors.Join(errs...)
 }

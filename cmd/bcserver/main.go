@@ -9,21 +9,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
+	"net/http"
 	"os"
 	"os/signal"
-	"runtime/debug"
-	"strconv"
 	"syscall"
 	"time"
 
-	"github.com/bcserver/bcserver/engine"
-	"github.com/bcserver/bcserver/lua"
-	"github.com/bcserver/bcserver/missions"
-	bcnet "github.com/bcserver/bcserver/net"
-	"github.com/bcserver/bcserver/plugins/admin"
-	"github.com/bcserver/bcserver/plugins/metrics"
+	"github.com/bcserver/bcserver/server"
 )
 
 func main() {
@@ -76,7 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *printConfig {
-		stdout.Write(defaultTOML)
+		stdout.Write(server.DefaultTOML())
 		return 0
 	}
 	if *showVersion {
@@ -89,7 +81,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *cfgPath == "" {
 		*cfgPath = os.Getenv("BCSERVER_CONFIG")
 	}
-	flags := func(uc *UserConfig) {
+	flags := func(uc *server.Config) {
 		if *port >= 0 {
 			uc.Server.Port = *port
 		}
@@ -120,10 +112,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if *adminAddr != "" {
 			uc.Admin.Listen = *adminAddr
 		}
-		uc.copies = *copies
+		uc.Copies(*copies)
 	}
 	_, statErr := os.Stat(*cfgPath)
-	uc, err := loadLayers(*cfgPath, os.Environ(), flags)
+	uc, err := server.Load(*cfgPath, os.Environ(), flags)
 	if err != nil {
 		fmt.Fprintf(stderr, "bcserver: configuration: %v\n", err)
 		return 1
@@ -131,188 +123,39 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *cfgPath != "" && errors.Is(statErr, os.ErrNotExist) {
 		fmt.Fprintf(stderr, "bcserver: %s did not exist: wrote the default configuration there\n", *cfgPath)
 	}
-	rc, err := uc.Runtime()
-	if err != nil {
+	if _, err := uc.Runtime(); err != nil {
 		fmt.Fprintf(stderr, "bcserver: configuration: %v\n", err)
 		return 1
 	}
-	log := newLogger(stderr, uc.Server)
+	log := server.NewLogger(stderr, uc.Server)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, uc, rc, log, nil); err != nil {
+	srv, err := server.New(ctx, uc, server.Options{Logger: log, Version: versionString()})
+	if err == nil {
+		err = srv.Run(ctx)
+	}
+	if err != nil {
 		log.Error("server failed", "err", err)
 		return 1
 	}
 	return 0
 }
 
-// serve runs the server until ctx ends. started, if set, is called once
-// the server takes traffic (tests use it).
-func serve(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logger, started func(*engine.Server, *lua.Runtime)) error {
-	return serveFull(ctx, uc, rc, log, func(s *served) {
-		if started != nil {
-			started(s.srv, s.missions.current())
-		}
-	})
-}
-
-// served is a running server as the tests see it: the first game, and
-// all of them.
-type served struct {
-	srv      *engine.Server
-	missions *missionSlot
-	op       *operator
-	games    []*gameUnit
-}
-
-func serveFull(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.Logger, started func(*served)) error {
-	// The log tail feeds the console; every logger below writes through it.
-	tail := admin.NewTail(300)
-	log = slog.New(tail.Handler(log.Handler()))
-	specs, err := uc.games()
+// probe is -healthcheck: a container health check without curl in the
+// image.
+func probe(url string, stderr io.Writer) int {
+	c := &http.Client{Timeout: 5 * time.Second}
+	resp, err := c.Get(url)
 	if err != nil {
-		return err
+		fmt.Fprintf(stderr, "bcserver: health check: %v\n", err)
+		return 1
 	}
-	multi := len(specs) > 1
-	p := &process{log: log, answers: bcnet.NewAnswerBudget(int(uc.Limits.AnswerBytes)), watches: newMissionWatches(ctx, log)}
-	if multi {
-		p.registry = metrics.NewRegistry()
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+	if resp.StatusCode != http.StatusOK {
+		fmt.Fprintf(stderr, "bcserver: health check: %s\n", resp.Status)
+		return 1
 	}
-	var units []*gameUnit
-	defer func() {
-		if err != nil {
-			for _, u := range units {
-				u.srv.Close()
-			}
-		}
-	}()
-	for i, g := range specs {
-		grc := rc
-		if multi {
-			if grc, err = g.Runtime(); err != nil {
-				return fmt.Errorf("game on port %d: %w", g.Server.Port, err)
-			}
-		}
-		grc.TickPhase = time.Duration(i) * grc.TickInterval / time.Duration(len(specs))
-		label := strconv.Itoa(g.Server.Port)
-		if g.Server.Port == 0 {
-			label = "game" + strconv.Itoa(i)
-		}
-		var u *gameUnit
-		if u, err = startGame(p, g, grc, label, multi); err != nil {
-			return fmt.Errorf("game %s: %w", label, err)
-		}
-		units = append(units, u)
-	}
-	if multi {
-		log.Info("games in this process", "games", len(units))
-	}
-	op, err := startOperator(uc, units, tail, log)
-	if err != nil {
-		return err
-	}
-	defer op.stop()
-	stopHUP := watchHUP(ctx, units, log)
-	defer stopHUP()
-	op.ready()
-	// Loading ship data, manifests and missions leaves megabytes of
-	// garbage that an idle server would otherwise keep until its heap
-	// grows enough for a collection: hand it back now.
-	debug.FreeOSMemory()
-	if n, err := releaseStartupPages(); err != nil {
-		log.Debug("start-up pages of the program file kept", "err", err)
-	} else if n > 0 {
-		log.Debug("start-up pages of the program file released", "bytes", n)
-	}
-	if started != nil {
-		started(&served{srv: units[0].srv, missions: units[0].missions, op: op, games: units})
-	}
-	return runGames(ctx, units, log)
-}
-
-// ids gives players uids that are stable for the life of the process,
-// across every game it runs.
-var ids = lua.NewIdentities()
-
-// startMission loads the configured mission on the game (before it runs)
-// and reloads it when its files change, until ctx ends.
-func startMission(watches *missionWatches, uc UserConfig, g *engine.Game, log *slog.Logger, m *metrics.Metrics) (*missionSlot, error) {
-	fsys, where, err := uc.MissionsFS()
-	if err != nil {
-		return nil, err
-	}
-	opts, err := uc.Lua.options()
-	if err != nil {
-		return nil, err
-	}
-	opts.Mode, opts.FS, opts.Config, opts.Logger, opts.Addons = uc.Game.Mode, fsys, uc.Mission, log, uc.Game.Addons
-	opts.Identities = ids
-	opts.Stats = careerLookup(g)
-	if where != builtinMissions {
-		// A host's own folder still reaches the built-in lib/ (the stock
-		// rules the tutorial builds on) for modules it does not have.
-		opts.LibFS = missions.FS()
-	}
-	ms := newMissionSlot(g, fsys, where, opts, log)
-	budget := opts.Budget
-	if budget <= 0 {
-		budget = lua.DefaultBudget
-	}
-	ms.wrap = func(g *engine.Game, mode string) lua.Engine {
-		return timedGame{Game: g, m: m, mode: mode, budget: budget}
-	}
-	ms.reloaded = m.Reloaded
-	if err := g.AddPlugin(ms); err != nil {
-		return nil, err
-	}
-	if ms.Failure() == "" {
-		log.Info("mission running", "component", "lua", "mission", uc.Game.Mode, "from", where)
-	}
-	reload := func(why string) {
-		h := ms.current()
-		if h == nil {
-			// The game has no mission (it failed to start): any change
-			// in the folder is another try.
-			log.Info("starting the mission again", "component", "lua", "why", why)
-			g.Post(func() { _ = ms.retry() })
-			return
-		}
-		log.Info("reloading the mission", "component", "lua", "mission", h.Mode(), "why", why)
-		h.Reload(func(err error) { m.Reloaded(h.Mode(), err) })
-	}
-	if where != builtinMissions && uc.Lua.Watch != "off" {
-		wo := lua.WatchOptions{Dir: where, Logger: log}
-		if uc.Lua.Watch == "poll" {
-			wo.Poll = time.Duration(uc.Lua.PollInterval)
-			if wo.Poll <= 0 {
-				wo.Poll = lua.DefaultPollInterval
-			}
-		}
-		err := watches.subscribe(wo, func(paths []string) {
-			for _, p := range paths {
-				if h := ms.current(); h == nil || h.Affects(p) {
-					reload("changed " + p)
-					return
-				}
-			}
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	return ms, nil
-}
-
-func newLogger(w io.Writer, s ServerSection) *slog.Logger {
-	lvl, _ := parseLevel(s.LogLevel)
-	opts := &slog.HandlerOptions{Level: lvl}
-	if s.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
-}
-
-func netListenUDP() (*net.UDPConn, error) {
-	return net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	return 0
 }

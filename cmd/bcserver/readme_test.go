@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/bcserver/bcserver/server"
 )
 
 // -h and --help print the usage and exit 0; a wrong flag exits 2.
@@ -54,7 +56,7 @@ func TestREADMEDocumentsFlagsAndConfig(t *testing.T) {
 		}
 	}
 	section = ""
-	for _, l := range strings.Split(string(defaultTOML), "\n") {
+	for _, l := range strings.Split(string(server.DefaultTOML()), "\n") {
 		if m := regexp.MustCompile(`^\[([a-z.]+)\]`).FindStringSubmatch(l); m != nil {
 			section = m[1]
 			if !have[section] {
@@ -63,5 +65,18 @@ func TestREADMEDocumentsFlagsAndConfig(t *testing.T) {
 		} else if m := regexp.MustCompile(`^([a-z_]+)\s*=`).FindStringSubmatch(l); m != nil && !have[section+"."+m[1]] {
 			t.Errorf("README's configuration block lacks %s.%s", section, m[1])
 		}
+	}
+}
+
+func TestFlagsAndPrintConfig(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"-print-config"}, &out, &errb); code != 0 || !bytes.Equal(out.Bytes(), server.DefaultTOML()) {
+		t.Fatalf("print-config: %d %s", code, errb.String())
+	}
+	if code := run([]string{"-max-players", "40"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "max_players") {
+		t.Fatalf("bad flag value: %d %s", code, errb.String())
+	}
+	if code := run([]string{"-nope"}, &out, &errb); code != 2 {
+		t.Fatalf("unknown flag: %d", code)
 	}
 }

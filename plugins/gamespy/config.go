@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/bcserver/bcserver/config"
 )
 
 // Config is the host-editable configuration of the plugin (the README's
@@ -17,13 +19,13 @@ type Config struct {
 	// by default). Empty means LAN only: no heartbeats.
 	Masters []string `toml:"masters"`
 	// Heartbeat is the time between repeated heartbeats (30s).
-	Heartbeat time.Duration `toml:"heartbeat"`
+	Heartbeat config.Duration `toml:"heartbeat"`
 	// HeartbeatRepeats is how many repeats follow the first heartbeat or a
 	// state change before they stop (10; negative: never stop).
 	HeartbeatRepeats int `toml:"heartbeat_repeats"`
 	// HeartbeatIdle, when positive, keeps heartbeats going at this pace
 	// after the repeats instead of stopping (0; the GameSpy SDK uses 5m).
-	HeartbeatIdle time.Duration `toml:"heartbeat_idle"`
+	HeartbeatIdle config.Duration `toml:"heartbeat_idle"`
 	// HostEntry is the `player_0` name the server lists for itself
 	// ("Dedicated Server"); NoHostEntry leaves that entry out.
 	HostEntry   string `toml:"host_entry"`
@@ -42,7 +44,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		Enabled:          true,
-		Heartbeat:        DefaultHeartbeatInterval,
+		Heartbeat:        config.Duration(DefaultHeartbeatInterval),
 		HeartbeatRepeats: DefaultHeartbeatRepeats,
 		HostEntry:        DefaultHostEntry,
 		RateLimit:        true,
@@ -57,10 +59,10 @@ func DefaultConfig() Config {
 func (c Config) Validate() error {
 	var errs []error
 	if c.Heartbeat < 0 {
-		errs = append(errs, fmt.Errorf("heartbeat: %v is negative", c.Heartbeat))
+		errs = append(errs, fmt.Errorf("heartbeat: %v is negative", time.Duration(c.Heartbeat)))
 	}
 	if c.HeartbeatIdle < 0 {
-		errs = append(errs, fmt.Errorf("heartbeat_idle: %v is negative", c.HeartbeatIdle))
+		errs = append(errs, fmt.Errorf("heartbeat_idle: %v is negative", time.Duration(c.HeartbeatIdle)))
 	}
 	if c.RateBurst < 0 {
 		errs = append(errs, fmt.Errorf("rate_burst: %d is negative", c.RateBurst))
@@ -108,9 +110,9 @@ func (c Config) HeartbeatOptions(gamePort int, resolve Resolver, log *slog.Logge
 	return HeartbeatOptions{
 		Masters:      c.Masters,
 		GamePort:     gamePort,
-		Interval:     c.Heartbeat,
+		Interval:     time.Duration(c.Heartbeat),
 		MaxRepeats:   c.HeartbeatRepeats,
-		IdleInterval: c.HeartbeatIdle,
+		IdleInterval: time.Duration(c.HeartbeatIdle),
 		Resolve:      resolve,
 		Logger:       log,
 	}

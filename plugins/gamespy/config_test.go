@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bcserver/bcserver/config"
 )
 
 func TestConfig(t *testing.T) {
@@ -25,7 +27,7 @@ func TestConfig(t *testing.T) {
 	}
 
 	bad := DefaultConfig()
-	bad.Heartbeat = -time.Second
+	bad.Heartbeat = config.Duration(-time.Second)
 	bad.RateBurst = -1
 	bad.MaxDatagrams = -1
 	bad.Masters = []string{"host:0"}

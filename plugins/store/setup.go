@@ -1,0 +1,60 @@
+package store
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+
+	"github.com/bcserver/bcserver/config"
+)
+
+//go:embed default.toml
+var defaultTOML []byte
+
+// DefaultTOML is the [store] section of the default configuration file,
+// with its comments.
+func DefaultTOML() []byte { return slices.Clone(defaultTOML) }
+
+// Section is [store]: the match-history database.
+type Section struct {
+	// Path is the SQLite file; empty turns match history off.
+	Path string `toml:"path"`
+	// KeepMatches and KeepDays bound the history (0: no bound), applied
+	// at start and then daily.
+	KeepMatches int `toml:"keep_matches"`
+	KeepDays    int `toml:"keep_days"`
+}
+
+// Validate reports bad values, naming their keys.
+func (s Section) Validate() error {
+	if s.KeepMatches < 0 || s.KeepDays < 0 {
+		return errors.New("store.keep_matches, store.keep_days: must not be negative (0 keeps everything)")
+	}
+	return nil
+}
+
+// Setup opens the database the section names (a relative path is
+// relative to dir) and keeps it pruned to the section's bounds until stop
+// is called; stop does not close the store. A section without a path
+// opens nothing: (nil, a no-op, nil).
+func Setup(s Section, dir config.Dir, log *slog.Logger) (st *Store, stop func(), err error) {
+	stop = func() {}
+	if s.Path == "" {
+		return nil, stop, nil
+	}
+	st, err = Open(dir.Resolve(s.Path), Options{Logger: log})
+	if err != nil {
+		return nil, stop, fmt.Errorf("plugin/store: %w", err)
+	}
+	keep := Retention{KeepMatches: s.KeepMatches, KeepDays: s.KeepDays}
+	if !keep.Off() {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { st.KeepPruned(ctx, keep, 0, nil); close(done) }()
+		stop = func() { cancel(); <-done }
+	}
+	return st, stop, nil
+}

@@ -1,0 +1,475 @@
+package server
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/bcserver/bcserver/config"
+	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/bans"
+	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/engine/ships"
+	"github.com/bcserver/bcserver/lua"
+	"github.com/bcserver/bcserver/missions"
+	"github.com/bcserver/bcserver/plugins/admin"
+	"github.com/bcserver/bcserver/plugins/agones"
+	"github.com/bcserver/bcserver/plugins/gamespy"
+	"github.com/bcserver/bcserver/plugins/record"
+	"github.com/bcserver/bcserver/plugins/spectate"
+	"github.com/bcserver/bcserver/plugins/store"
+)
+
+// Config is the TOML file a host edits: the server's own sections and
+// each plugin's (plugins/<name>/setup.go owns its section's keys, defaults
+// and checks). Runtime converts it into the engine's Config; New runs it.
+type Config struct {
+	Server   ServerSection    `toml:"server"`
+	Bans     BansSection      `toml:"bans"`
+	Game     GameSection      `toml:"game"`
+	Mission  MissionSection   `toml:"mission"`
+	Lua      LuaSection       `toml:"lua"`
+	Checksum ChecksumSection  `toml:"checksum"`
+	Limits   LimitsSection    `toml:"limits"`
+	Sim      SimSection       `toml:"simulation"`
+	Plugins  PluginsSection   `toml:"plugins"`
+	Admin    admin.Section    `toml:"admin"`
+	Store    store.Section    `toml:"store"`
+	Agones   agones.Section   `toml:"agones"`
+	Record   record.Section   `toml:"record"`
+	Spectate spectate.Section `toml:"spectate"`
+	// Mod is [mod]: a modded game's packs, manifest and client scripts
+	// (modconfig.go).
+	Mod ModSection `toml:"mod"`
+	// Games are [[games]] tables: more games in this process, each on its
+	// own port (games.go).
+	Games []GameTable `toml:"games"`
+
+	// copies is -games N: N copies of the top-level game on consecutive
+	// ports (Copies).
+	copies int
+
+	// reload re-reads the layers this configuration came from (SIGHUP);
+	// nil for a configuration built in code.
+	reload func() (Config, error)
+
+	// dir is the folder of the configuration file: relative paths in it
+	// (bans.file) are relative to it.
+	dir config.Dir
+}
+
+// Duration and ByteSize are the value types of the file's durations and
+// sizes (package config).
+type (
+	Duration = config.Duration
+	ByteSize = config.ByteSize
+)
+
+// Copies makes the configuration run n copies of its top-level game on
+// consecutive ports from server.port (the -games flag, for load tests).
+func (c *Config) Copies(n int) { c.copies = n }
+
+// BansSection is [bans]: fixed bans, and the ban list file the server
+// keeps (bans added or lifted at run time are written there).
+type BansSection struct {
+	File      string   `toml:"file"`
+	Addresses []string `toml:"addresses"`
+	Names     []string `toml:"names"`
+}
+
+// SimSection is [simulation].
+type SimSection struct {
+	DataFolders     []string `toml:"data_folders"`
+	Integrity       string   `toml:"integrity"`
+	ExplosionRadius float32  `toml:"explosion_radius"`
+	ExplosionDamage float32  `toml:"explosion_damage"`
+	WeaponDamage    bool     `toml:"weapon_damage"`
+	// CollisionPowerPlant puts the power plant in every collision
+	// contact's hit set (the stock code's reading; simulation.md 15).
+	CollisionPowerPlant bool `toml:"collision_power_plant"`
+}
+
+// LimitsSection is [limits]: per-player abuse limits.
+type LimitsSection struct {
+	FlowRate        float64  `toml:"flow_rate"`
+	FlowBurst       float64  `toml:"flow_burst"`
+	FlowBytes       ByteSize `toml:"flow_bytes"`
+	FlowByteBurst   ByteSize `toml:"flow_byte_burst"`
+	FlowBoot        Duration `toml:"flow_boot"`
+	SpoofLimit      int      `toml:"spoof_limit"`
+	JoinsPerAddress int      `toml:"joins_per_address"`
+	// AnswerBytes bounds what the whole process sends a second to
+	// addresses that are not players (GameSpy replies, refusals).
+	AnswerBytes ByteSize `toml:"answer_bytes"`
+}
+
+// ServerSection is [server].
+type ServerSection struct {
+	Name       string `toml:"name"`
+	Address    string `toml:"address"`
+	Port       int    `toml:"port"`
+	MaxPlayers int    `toml:"max_players"`
+	Password   string `toml:"password"`
+	LogLevel   string `toml:"log_level"`
+	LogFormat  string `toml:"log_format"`
+}
+
+// GameSection is [game].
+type GameSection struct {
+	// Mode is the mission folder to run.
+	Mode string `toml:"mode"`
+	// MissionsDir holds the mission folders; empty means ./missions when
+	// it exists (so edits to the checked-out missions reload live), else
+	// the copy built into the binary.
+	MissionsDir     string `toml:"missions_dir"`
+	CollisionDamage bool   `toml:"collision_damage"`
+	JoinInProgress  bool   `toml:"join_in_progress"`
+	// Addons are folders under missions_dir/addons loaded into the mode's
+	// Lua state after its main.lua, in this order.
+	Addons []string `toml:"addons"`
+}
+
+// MissionSection is [mission]: options for the game mode, handed to the
+// mission as bc.config. The keys below are checked here; any other key is
+// the mission's business.
+type MissionSection map[string]any
+
+// ChecksumSection is [checksum].
+type ChecksumSection struct {
+	Validation   string   `toml:"validation"`
+	Manifest     string   `toml:"manifest"`
+	RoundTimeout Duration `toml:"round_timeout"`
+	// RequireFiles also fails a client that lacks a manifest file
+	// (stricter than stock, which fails only differing content).
+	RequireFiles bool `toml:"require_files"`
+}
+
+// PluginsSection is [plugins.*].
+type PluginsSection struct {
+	Gamespy gamespy.Config `toml:"gamespy"`
+}
+
+// DefaultConfig returns the default configuration (DefaultTOML).
+func DefaultConfig() Config {
+	var c Config
+	c.Plugins.Gamespy = gamespy.DefaultConfig()
+	if err := decodeStrict(defaultTOML, &c); err != nil {
+		panic(fmt.Sprintf("the default configuration: %v", err)) // a build defect, caught by the tests
+	}
+	return c
+}
+
+func decodeStrict(b []byte, c *Config) error {
+	dec := toml.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(c); err != nil {
+		var sme *toml.StrictMissingError
+		if errors.As(err, &sme) {
+			var keys []string
+			for _, e := range sme.Errors {
+				keys = append(keys, strings.Join(e.Key(), "."))
+			}
+			return fmt.Errorf("unknown key(s) %s", strings.Join(keys, ", "))
+		}
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			row, col := de.Position()
+			if k := de.Key(); len(k) > 0 {
+				return fmt.Errorf("line %d column %d: %s: %s", row, col, strings.Join(k, "."), de.Error())
+			}
+			return fmt.Errorf("line %d column %d: %s", row, col, de.Error())
+		}
+		return err
+	}
+	return nil
+}
+
+// LoadConfig reads path over the defaults. A missing file is written out
+// with the commented defaults first, so a host has something to edit.
+func LoadConfig(path string) (Config, error) {
+	c := DefaultConfig()
+	if path == "" {
+		return c, nil
+	}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := os.WriteFile(path, defaultTOML, 0o644); err != nil {
+			return c, fmt.Errorf("writing the default configuration to %s: %w", path, err)
+		}
+		c.dir = config.Dir(filepath.Dir(path))
+		return c, nil
+	}
+	if err != nil {
+		return c, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if err := decodeStrict(b, &c); err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
+	c.dir = config.Dir(filepath.Dir(path))
+	// A relative missions_dir (or storage_dir) is the config file's
+	// neighbour, wherever the server is started from.
+	if d := c.Game.MissionsDir; d != "" && !filepath.IsAbs(d) {
+		c.Game.MissionsDir = filepath.Join(filepath.Dir(path), d)
+	}
+	if d := c.Lua.StorageDir; d != "" && !filepath.IsAbs(d) {
+		c.Lua.StorageDir = filepath.Join(filepath.Dir(path), d)
+	}
+	return c, nil
+}
+
+// Runtime converts the user configuration into the engine's.
+func (c Config) Runtime() (engine.Config, error) {
+	rc := engine.DefaultConfig()
+	var errs []error
+	rc.ServerName = c.Server.Name
+	rc.MaxPlayers = c.Server.MaxPlayers
+	if n := c.Server.MaxPlayers; n < 1 || n > engine.MaxSlots {
+		errs = append(errs, fmt.Errorf("server.max_players %d: want 1..%d (stock menus offer 2..%d)", n, engine.MaxSlots, engine.StockMaxPlayers))
+	}
+	rc.Password = c.Server.Password
+	rc.BanFile = c.BanFile()
+	for _, a := range c.Bans.Addresses {
+		if e, err := bans.Parse(a); err != nil || e.IsName() {
+			errs = append(errs, fmt.Errorf("bans.addresses: %q is not an IPv4 address (255 = any octet)", a))
+		}
+		rc.Bans = append(rc.Bans, a)
+	}
+	for _, n := range c.Bans.Names {
+		if _, err := bans.Parse(bans.NamePrefix + n); err != nil {
+			errs = append(errs, fmt.Errorf("bans.names: %q: %w", n, err))
+		}
+		rc.Bans = append(rc.Bans, bans.NamePrefix+n)
+	}
+	if fsys, where, err := c.MissionsFS(); err != nil {
+		errs = append(errs, err)
+	} else {
+		if err := lua.CheckMode(fsys, c.Game.Mode); err != nil {
+			errs = append(errs, fmt.Errorf("game.mode: %s: %w", where, err))
+		}
+		for _, a := range c.Game.Addons {
+			if err := lua.CheckAddon(fsys, a); err != nil {
+				errs = append(errs, fmt.Errorf("game.addons: %s: %w", where, err))
+			}
+		}
+	}
+	m, err := c.Mission.check()
+	if err != nil {
+		errs = append(errs, err)
+	}
+	// The mission announces its own script and map name when it loads;
+	// until then the stock deathmatch's stand in.
+	rc.Mission.System, rc.Mission.TimeLimit, rc.Mission.FragLimit = m.System, m.TimeLimit, m.FragLimit
+	if _, err := c.Lua.options(); err != nil {
+		errs = append(errs, err)
+	}
+	rc.CollisionDamage = c.Game.CollisionDamage
+	rc.JoinInProgress = c.Game.JoinInProgress
+	mode, err := checksum.ParseMode(c.Checksum.Validation)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("checksum.validation: %w", err))
+	}
+	rc.Validation = mode
+	if c.Checksum.Manifest != "" {
+		man, err := checksum.ParseManifestFile(c.Checksum.Manifest)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("checksum.manifest: %w", err))
+		}
+		rc.Manifest = man
+	}
+	if c.Checksum.RoundTimeout > 0 {
+		rc.RoundTimeout = time.Duration(c.Checksum.RoundTimeout)
+	}
+	rc.RequireFiles = c.Checksum.RequireFiles
+	if c.Limits.FlowRate < 0 || c.Limits.FlowBurst < 0 || c.Limits.FlowBoot < 0 || c.Limits.SpoofLimit < 0 ||
+		c.Limits.FlowBytes < 0 || c.Limits.FlowByteBurst < 0 || c.Limits.JoinsPerAddress < 0 || c.Limits.AnswerBytes < 0 {
+		errs = append(errs, fmt.Errorf("limits: values must not be negative"))
+	}
+	if c.Limits.FlowRate > 0 && c.Limits.FlowBurst < 1 {
+		errs = append(errs, fmt.Errorf("limits.flow_burst must be at least 1 when flow_rate is set"))
+	}
+	rc.FlowRate, rc.FlowBurst, rc.FlowBoot = c.Limits.FlowRate, c.Limits.FlowBurst, time.Duration(c.Limits.FlowBoot)
+	rc.SpoofLimit = c.Limits.SpoofLimit
+	if c.Limits.FlowBytes > 0 && c.Limits.FlowByteBurst < 512 {
+		errs = append(errs, fmt.Errorf("limits.flow_byte_burst must be at least 512 (one datagram) when flow_bytes is set"))
+	}
+	rc.FlowBytes, rc.FlowByteBurst = float64(c.Limits.FlowBytes), float64(c.Limits.FlowByteBurst)
+	rc.JoinsPerAddress = c.Limits.JoinsPerAddress
+	if pol, err := engine.ParseIntegrityPolicy(c.Sim.Integrity); err != nil {
+		errs = append(errs, fmt.Errorf("simulation.integrity: %w", err))
+	} else {
+		rc.Integrity = pol
+	}
+	if !(c.Sim.ExplosionRadius >= 0 && c.Sim.ExplosionRadius < 10000) || !(c.Sim.ExplosionDamage >= 0 && c.Sim.ExplosionDamage < 10000) {
+		errs = append(errs, fmt.Errorf("simulation.explosion_radius/explosion_damage: want 0 up to 10000 (the CF16 range)"))
+	}
+	rc.ExplosionRadius, rc.ExplosionDamage = c.Sim.ExplosionRadius, c.Sim.ExplosionDamage
+	rc.NoWeaponDamage = !c.Sim.WeaponDamage
+	rc.CollisionPowerPlant = c.Sim.CollisionPowerPlant
+	if len(c.Sim.DataFolders) > 0 {
+		reg, err := ships.Vanilla()
+		for _, dir := range c.Sim.DataFolders {
+			if err != nil {
+				break
+			}
+			if st, serr := os.Stat(dir); serr != nil || !st.IsDir() {
+				err = fmt.Errorf("%s is not a folder", dir)
+				break
+			}
+			reg, err = reg.Overlay(os.DirFS(dir), ".")
+			if err != nil {
+				err = fmt.Errorf("%s: %w", dir, err)
+			}
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("simulation.data_folders: %w", err))
+		}
+		rc.Ships = reg
+	}
+	if c.Server.Port < 0 || c.Server.Port > 65535 {
+		errs = append(errs, fmt.Errorf("server.port %d: want 0..65535", c.Server.Port))
+	}
+	if _, err := parseLevel(c.Server.LogLevel); err != nil {
+		errs = append(errs, fmt.Errorf("server.log_level: %w", err))
+	}
+	if f := c.Server.LogFormat; f != "text" && f != "json" {
+		errs = append(errs, fmt.Errorf("server.log_format %q: want text or json", f))
+	}
+	for _, err := range []error{c.Admin.Validate(c.dir), c.Store.Validate(), c.Agones.Validate(), c.Record.Validate(), c.Spectate.Validate(c.Admin.Listen)} {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := c.Plugins.Gamespy.Validate(); err != nil {
+		// The plugin names each bad key ("masters: ..."): say it as the
+		// file's key path, without the plugin's own prefix on top.
+		if j, ok := errors.Unwrap(err).(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				errs = append(errs, fmt.Errorf("plugins.gamespy.%w", e))
+			}
+		} else {
+			errs = append(errs, fmt.Errorf("plugins.gamespy: %w", err))
+		}
+	}
+	errs = append(errs, c.applyMod(&rc)...)
+	if len(errs) == 0 {
+		if err := rc.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return rc, errors.Join(errs...)
+}
+
+// BanFile returns bans.file resolved against the configuration file's
+// folder ("" for none).
+func (c Config) BanFile() string { return c.dir.Resolve(c.Bans.File) }
+
+// check validates the [mission] keys bcserver knows (missions.md 3.2 and
+// the stock quirk flags) and returns what the engine announces before the
+// mission does.
+func (ms MissionSection) check() (engine.Mission, error) {
+	m := engine.Mission{System: "Multi1", TimeLimit: -1, FragLimit: -1}
+	var errs []error
+	intKey := func(key string, ok func(int64) bool, want string) (int, bool) {
+		v, present := ms[key]
+		if !present {
+			return 0, false
+		}
+		n, isInt := v.(int64)
+		if !isInt || !ok(n) {
+			errs = append(errs, fmt.Errorf("mission.%s = %s: want %s", key, describe(v), want))
+			return 0, false
+		}
+		return int(n), true
+	}
+	limit := func(n int64) bool { return n == -1 || n >= 1 && n <= 254 }
+	if v, ok := ms["system"]; ok {
+		s, _ := v.(string)
+		if lua.SystemIndex(s) == 0 {
+			errs = append(errs, fmt.Errorf("mission.system = %s: want one of %s", describe(v), strings.Join(lua.Systems(), ", ")))
+		} else {
+			m.System = s
+		}
+	}
+	if n, ok := intKey("time_limit", limit, "-1 (none) or minutes 1..254 (stock menus: 5..45)"); ok {
+		m.TimeLimit = n
+	}
+	if n, ok := intKey("frag_limit", limit, "-1 (none) or 1..254 (stock menus: 1..10)"); ok {
+		m.FragLimit = n
+	}
+	if _, ok := ms["player_limit"]; ok {
+		// One rule: the limit the server enforces is the one missions
+		// announce in MISSION_INIT.
+		errs = append(errs, errors.New("mission.player_limit is gone: the player limit is server.max_players, which missions announce in MISSION_INIT and the server enforces"))
+	}
+	intKey("restart_after", func(n int64) bool { return n >= -1 && n <= 86400 }, "seconds, 0 or -1 = never")
+	for _, key := range []string{"stock_killer_score_quirk", "stock_skip_weapon_kill_score_change", "check_faction_ships"} {
+		if v, ok := ms[key]; ok {
+			if _, isBool := v.(bool); !isBool {
+				errs = append(errs, fmt.Errorf("mission.%s = %s: want true or false", key, describe(v)))
+			}
+		}
+	}
+	return m, errors.Join(errs...)
+}
+
+// describe shows a TOML value as the host wrote it, with its type, so
+// frag_limit = "2" does not read like a valid 2.
+func describe(v any) string {
+	switch v := v.(type) {
+	case string:
+		return fmt.Sprintf("%q (a string)", v)
+	case int64:
+		return fmt.Sprintf("%d (an integer)", v)
+	case float64:
+		return fmt.Sprintf("%v (a float)", v)
+	case bool:
+		return fmt.Sprintf("%v (a boolean)", v)
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	}
+	return fmt.Sprintf("%v (%T)", v, v)
+}
+
+// builtinMissions names the embedded missions in logs and errors.
+const builtinMissions = "built-in missions"
+
+// MissionsFS returns the missions root and where it is: game.missions_dir
+// (relative to the config file's folder, or from -missions-dir relative to
+// the working directory), else ./missions when it exists, else the copy
+// built into the binary (builtinMissions). A folder of its own still
+// reaches the built-in lib/ (see startMission).
+func (c Config) MissionsFS() (fs.FS, string, error) {
+	dir := c.Game.MissionsDir
+	if dir == "" {
+		if st, err := os.Stat("missions"); err == nil && st.IsDir() {
+			if _, err := os.Stat(filepath.Join("missions", "lib")); err == nil {
+				dir = "missions"
+			}
+		}
+	}
+	if dir == "" {
+		return missions.FS(), builtinMissions, nil
+	}
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return nil, "", fmt.Errorf("game.missions_dir %q: not a directory", dir)
+	}
+	return os.DirFS(dir), dir, nil
+}
+
+func parseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	err := l.UnmarshalText([]byte(s))
+	return l, err
+}

@@ -1,0 +1,35 @@
+package server
+
+import (
+	"bytes"
+	_ "embed"
+
+	"github.com/bcserver/bcserver/plugins/admin"
+	"github.com/bcserver/bcserver/plugins/agones"
+	"github.com/bcserver/bcserver/plugins/gamespy"
+	"github.com/bcserver/bcserver/plugins/record"
+	"github.com/bcserver/bcserver/plugins/spectate"
+	"github.com/bcserver/bcserver/plugins/store"
+)
+
+// The default configuration file, with a comment on every key: the
+// server's own sections (default.toml), each plugin's section as the
+// plugin writes it, then the notes on [[games]] (default_games.toml).
+var (
+	//go:embed default.toml
+	coreTOML []byte
+	//go:embed default_games.toml
+	gamesTOML []byte
+
+	// defaultTOML is the whole file (never modified).
+	defaultTOML = bytes.Join([][]byte{
+		coreTOML,
+		admin.DefaultTOML(), store.DefaultTOML(), record.DefaultTOML(), spectate.DefaultTOML(), agones.DefaultTOML(),
+		gamespy.DefaultTOML(),
+		gamesTOML,
+	}, nil)
+)
+
+// DefaultTOML returns the default configuration file: what a missing
+// configuration file is written as, and what -print-config prints.
+func DefaultTOML() []byte { return bytes.Clone(defaultTOML) }

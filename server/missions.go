@@ -1,0 +1,85 @@
+package server
+
+import (
+	"time"
+
+	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/lua"
+	"github.com/bcserver/bcserver/missions"
+	"github.com/bcserver/bcserver/plugins/metrics"
+)
+
+// startMission gives a game its mission slot and opens the configured
+// mission (before the game runs), then reloads it when its files change,
+// until the process's context ends.
+func (p *process) startMission(u *Game) (*missionSlot, error) {
+	uc, g, log := u.uc, u.g, u.log
+	fsys, where, err := uc.MissionsFS()
+	if err != nil {
+		return nil, err
+	}
+	opts, err := uc.Lua.options()
+	if err != nil {
+		return nil, err
+	}
+	opts.Mode, opts.FS, opts.Config, opts.Logger, opts.Addons = uc.Game.Mode, fsys, uc.Mission, log, uc.Game.Addons
+	opts.Identities = p.ids
+	opts.Stats = u.careerLookup
+	if where != builtinMissions {
+		// A host's own folder still reaches the built-in lib/ (the stock
+		// rules the tutorial builds on) for modules it does not have.
+		opts.LibFS = missions.FS()
+	}
+	if p.opts.Lua != nil {
+		p.opts.Lua(&opts)
+	}
+	ms := newMissionSlot(g, fsys, where, opts, log)
+	budget := opts.Budget
+	if budget <= 0 {
+		budget = lua.DefaultBudget
+	}
+	ms.wrap = func(g *engine.Game, mode string) lua.Engine { return u.metrics.Timed(g, mode, budget) }
+	ms.reloaded = u.metrics.Reloaded
+	if err := g.AddPlugin(ms); err != nil {
+		return nil, err
+	}
+	if ms.Failure() == "" {
+		log.Info("mission running", "component", "lua", "mission", uc.Game.Mode, "from", where)
+	}
+	reload := func(why string) {
+		h := ms.current()
+		if h == nil {
+			// The game has no mission (it failed to start): any change
+			// in the folder is another try.
+			log.Info("starting the mission again", "component", "lua", "why", why)
+			g.Post(func() { _ = ms.retry() })
+			return
+		}
+		log.Info("reloading the mission", "component", "lua", "mission", h.Mode(), "why", why)
+		h.Reload(func(err error) { u.metrics.Reloaded(h.Mode(), err) })
+	}
+	if where != builtinMissions && uc.Lua.Watch != "off" {
+		wo := lua.WatchOptions{Dir: where, Logger: log}
+		if uc.Lua.Watch == "poll" {
+			wo.Poll = time.Duration(uc.Lua.PollInterval)
+			if wo.Poll <= 0 {
+				wo.Poll = lua.DefaultPollInterval
+			}
+		}
+		err := p.watches.subscribe(wo, func(paths []string) {
+			for _, path := range paths {
+				if h := ms.current(); h == nil || h.Affects(path) {
+					reload("changed " + path)
+					return
+				}
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return ms, nil
+}
+
+// The game as its mission sees it, with each handler's time measured.
+var _ lua.Engine = metrics.TimedGame{}

@@ -1,0 +1,278 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/lua"
+	"github.com/bcserver/bcserver/plugins/admin"
+)
+
+// missionSlot owns the running mission of a game and switches it between
+// matches: the admin API's mission/set and a changed game.mode on SIGHUP.
+// Its plugin opens the first mission at start and closes the current one at
+// shutdown. Everything but current and Reload runs on the game goroutine.
+type missionSlot struct {
+	g     *engine.Game
+	fsys  fs.FS
+	where string
+	opts  lua.Options // the template; Mode and Config change per switch
+	log   *slog.Logger
+	cur   atomic.Pointer[lua.Runtime]
+	// failed is why the mission could not start ("" while one runs).
+	failed atomic.Value
+
+	pending      string         // mode to switch to when the match ends
+	pendingConf  map[string]any // its [mission] table
+	restartAfter time.Duration  // delay from END_GAME to the restart after a switch
+	// wrap, if set, wraps the game the mission runs on (metrics timing).
+	wrap func(g *engine.Game, mode string) lua.Engine
+	// cuts end the match in the history and the recording before a
+	// switch (cut).
+	cuts []func(reason string)
+	// reloaded, if set, counts a reload and its outcome.
+	reloaded func(mode string, err error)
+	off      func()
+}
+
+func newMissionSlot(g *engine.Game, fsys fs.FS, where string, opts lua.Options, log *slog.Logger) *missionSlot {
+	return &missionSlot{g: g, fsys: fsys, where: where, opts: opts, log: log, restartAfter: 10 * time.Second}
+}
+
+// current returns the running host (any goroutine; its methods other
+// than Reload and Affects belong to the game goroutine).
+func (m *missionSlot) current() *lua.Runtime { return m.cur.Load() }
+
+func (m *missionSlot) build(mode string, conf map[string]any) *lua.Runtime {
+	o := m.opts
+	o.Mode, o.Config = mode, conf
+	var eng lua.Engine = m.g
+	if m.wrap != nil {
+		eng = m.wrap(m.g, mode)
+	}
+	return lua.New(eng, o)
+}
+
+// Name implements engine.Plugin.
+func (m *missionSlot) Name() string { return "missions" }
+
+// Start implements engine.Plugin: the configured mission opens. A mission
+// that cannot load or start does not stop the game (nor, with [[games]],
+// the process): the game runs on without one and takes no players, says
+// why with file:line in the log and the console, and the mission opens as
+// soon as its files are fixed (the folder watch, a reload, a SIGHUP) or
+// another mode is set.
+func (m *missionSlot) Start(g *engine.Game) error {
+	m.open()
+	m.off = g.On(engine.EvGameEnded, func(engine.Event) {
+		if m.pending == "" {
+			return
+		}
+		// END_GAME may come from inside the mission (a Lua call is running),
+		// so the switch waits for the next loop pass: the old mission (and
+		// its own restart timer) goes, the new one opens, and a restart
+		// starts its first match after the usual pause.
+		g.After(0, func() {
+			if m.pending == "" {
+				return
+			}
+			if err := m.switchTo(m.pending, m.pendingConf); err != nil {
+				m.log.Error("mode switch failed, the running mission stays", "component", "lua", "mode", m.pending, "err", err)
+				m.pending, m.pendingConf = "", nil
+				return
+			}
+			g.After(m.restartAfter, func() {
+				if g.GameOver() {
+					g.RestartGame()
+				}
+			})
+		})
+	})
+	return nil
+}
+
+// open opens the configured mission (game goroutine, or before the game
+// runs). On failure the game is left without a mission and closed to
+// players; it reports the error.
+func (m *missionSlot) open() error {
+	h := m.build(m.opts.Mode, m.opts.Config)
+	if err := h.Open(); err != nil {
+		m.failed.Store(err.Error())
+		m.g.SetUnavailable(err.Error())
+		m.log.Error("the mission could not start: this game runs without one and takes no players until it is fixed", "component", "lua", "mission", m.opts.Mode, "from", m.where, "err", err)
+		return err
+	}
+	m.cur.Store(h)
+	m.failed.Store("")
+	m.g.SetUnavailable("")
+	return nil
+}
+
+// retry opens the mission of a game that has none (game goroutine). It
+// reports nil when a mission runs.
+func (m *missionSlot) retry() error {
+	if m.current() != nil {
+		return nil
+	}
+	if err := m.open(); err != nil {
+		return err
+	}
+	m.log.Info(fmt.Sprintf("mission %q started: the game takes players", m.opts.Mode), "component", "lua", "from", m.where)
+	return nil
+}
+
+// Failure returns why the mission could not start, or "" while one runs
+// (any goroutine).
+func (m *missionSlot) Failure() string {
+	s, _ := m.failed.Load().(string)
+	return s
+}
+
+// Stop implements engine.Plugin.
+func (m *missionSlot) Stop(*engine.Game) {
+	if m.off != nil {
+		m.off()
+	}
+	if h := m.current(); h != nil {
+		h.Close()
+	}
+}
+
+// switchTo opens mode beside the running mission and replaces it; on
+// failure the running one stays.
+func (m *missionSlot) switchTo(mode string, conf map[string]any) error {
+	if err := lua.CheckMode(m.fsys, mode); err != nil {
+		return err
+	}
+	h := m.build(mode, conf)
+	if err := h.Open(); err != nil {
+		return err
+	}
+	old := m.cur.Swap(h)
+	if old != nil {
+		old.Close()
+	}
+	m.failed.Store("")
+	m.g.SetUnavailable("")
+	m.pending, m.pendingConf = "", nil
+	m.opts.Mode, m.opts.Config = mode, conf
+	m.log.Info(fmt.Sprintf("mission switched to %q", mode), "component", "lua", "from", m.where)
+	return nil
+}
+
+// Mode implements admin.Missions.
+func (m *missionSlot) Mode() string {
+	if h := m.current(); h != nil {
+		return h.Mode()
+	}
+	return m.opts.Mode
+}
+
+// Modes implements admin.Missions.
+func (m *missionSlot) Modes() []string {
+	ms, _ := lua.Modes(m.fsys)
+	return ms
+}
+
+// Info implements admin.Missions: the version, and the time left and team
+// scores the stock library keeps in bc.storage (time_left, team_kills,
+// team_score).
+func (m *missionSlot) Info() admin.MissionInfo {
+	info := admin.MissionInfo{PendingMode: m.pending, Error: m.Failure()}
+	h := m.current()
+	if h == nil {
+		return info
+	}
+	info.Version, info.Loaded = h.Version(), h.Loaded()
+	// Only the three keys are copied: the status is polled every second.
+	if v, ok := h.StorageGet("time_left").(float64); ok && m.g.Mission().TimeLimit > 0 {
+		n := int(v)
+		info.TimeLeft = &n
+	}
+	kills, _ := h.StorageGet("team_kills").(*lua.Table)
+	score, _ := h.StorageGet("team_score").(*lua.Table)
+	if kills != nil || score != nil {
+		for t := 0; t <= 1; t++ {
+			k, _ := kills.Get(t).(float64)
+			s, _ := score.Get(t).(float64)
+			info.Teams = append(info.Teams, admin.Team{Team: t, Kills: int(k), Score: int(s)})
+		}
+	}
+	return info
+}
+
+// Reload implements admin.Missions (any goroutine).
+func (m *missionSlot) Reload(ctx context.Context) error {
+	h := m.current()
+	if h == nil {
+		// No mission runs: this reload is another try at starting it.
+		type result struct {
+			mode string
+			err  error
+		}
+		done := make(chan result, 1)
+		if !m.g.Post(func() { done <- result{m.opts.Mode, m.retry()} }) {
+			return errors.New("game loop busy")
+		}
+		select {
+		case r := <-done:
+			if m.reloaded != nil {
+				m.reloaded(r.mode, r.err)
+			}
+			return r.err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	done := make(chan error, 1)
+	h.Reload(func(err error) { done <- err })
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	if m.reloaded != nil {
+		m.reloaded(h.Mode(), err)
+	}
+	return err
+}
+
+// SetMode implements admin.Missions.
+func (m *missionSlot) SetMode(mode string, now bool) (bool, error) {
+	return m.setMode(mode, m.opts.Config, now)
+}
+
+func (m *missionSlot) setMode(mode string, conf map[string]any, now bool) (bool, error) {
+	if err := lua.CheckMode(m.fsys, mode); err != nil {
+		return false, err
+	}
+	if !now && !m.g.GameOver() {
+		m.pending, m.pendingConf = mode, conf
+		m.log.Info(fmt.Sprintf("mission %q will start when this match ends", mode), "component", "lua")
+		return true, nil
+	}
+	if !m.g.GameOver() {
+		m.cut("mode_changed")
+	}
+	if err := m.switchTo(mode, conf); err != nil {
+		return false, err
+	}
+	m.g.RestartGame()
+	return false, nil
+}
+
+// cut ends the running match in the match history and the recording
+// (game goroutine): before a mode switch, and for the admin API before it
+// ends or restarts a match.
+func (m *missionSlot) cut(reason string) {
+	for _, c := range m.cuts {
+		c(reason)
+	}
+}

@@ -1,0 +1,51 @@
+package server
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// rssFile returns the process's resident pages of mapped files, in kB.
+func rssFile(t *testing.T) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "RssFile:"); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Skip("no RssFile in /proc/self/status")
+	return 0
+}
+
+// Releasing the program file's start-up pages shrinks the file-backed RSS
+// and leaves the program running (its code and tables fault back in).
+func TestReleaseStartupPages(t *testing.T) {
+	before := rssFile(t)
+	released, err := releaseStartupPages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if released == 0 {
+		t.Fatal("no mapping of the program file was released")
+	}
+	after := rssFile(t)
+	if after >= before {
+		t.Fatalf("RssFile %d kB before, %d kB after", before, after)
+	}
+	// Code and read-only data still work: the embedded default
+	// configuration decodes into the runtime settings.
+	if _, err := DefaultConfig().Runtime(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("released %d MB of address space; RssFile %d kB -> %d kB", released>>20, before, after)
+}

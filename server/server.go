@@ -1,0 +1,403 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/lua"
+	bcnet "github.com/bcserver/bcserver/net"
+	"github.com/bcserver/bcserver/plugins/admin"
+	"github.com/bcserver/bcserver/plugins/metrics"
+	"github.com/bcserver/bcserver/plugins/record"
+	"github.com/bcserver/bcserver/plugins/spectate"
+	"github.com/bcserver/bcserver/plugins/store"
+)
+
+// Options are what a Server needs beyond its configuration file.
+type Options struct {
+	// Logger receives the server's lines; nil discards them. The admin
+	// console's log tail reads them too.
+	Logger *slog.Logger
+	// Version is the program's version, shown in the admin status and
+	// written into recordings.
+	Version string
+	// Lua, if set, adjusts each mission's runtime options after the
+	// configuration set them (tests: virtual time, a fixed seed, storage
+	// as a previous run left it).
+	Lua func(*lua.Options)
+	// Manual, if set, builds every game without a socket, for a caller
+	// that drives it by hand (internal/missiontest): Run is not called;
+	// the caller feeds each game's engine (HandleDatagram, Advance), shuts
+	// it down (engine.Game.Shutdown) and then calls Close.
+	Manual *Manual
+}
+
+// Manual is how games driven by hand talk and tell time.
+type Manual struct {
+	// Out receives every datagram the games send.
+	Out bcnet.PacketWriter
+	// Now starts the games' clocks.
+	Now time.Time
+}
+
+// Server is a process's games and what they share: one mission watcher
+// per folder, the match history, the recordings, one answer budget for
+// strangers, one metrics registry and one HTTP server for the admin API
+// and one for spectators.
+type Server struct {
+	p       *process
+	games   []*Game
+	adminLn *httpServer // the admin API of every game, nil when off
+	specLn  *httpServer // the spectator page, nil when off
+	spec    *spectate.Server
+	started time.Time
+	ready   chan struct{} // closed when Run starts the games
+	closed  bool
+}
+
+// process holds what the games of one process share while they are
+// assembled and run.
+type process struct {
+	cfg      Config // the top level: the shared sections
+	opts     Options
+	log      *slog.Logger
+	multi    bool
+	registry *prometheus.Registry // nil with one game: its own registry
+	answers  *bcnet.AnswerBudget
+	watches  *missionWatches // one watcher per missions folder
+	ids      *lua.Identities // players' uids, stable across the process's games
+	tail     *admin.Tail
+
+	store      *store.Store // match history, nil when off
+	stopPrune  func()
+	archive    *record.Archive // recordings, nil when off
+	sinks      []*record.FileSink
+	spectators []*spectate.Spectator
+
+	token          string // the admin API's token, "" when off
+	metricsHandler http.Handler
+	agonesDone     bool // the first game took the sidecar
+}
+
+// New assembles a server from its configuration: it binds each game's
+// socket (unless Options.Manual), opens the match history and the
+// recordings, loads each game's mission and starts its plugins, and opens
+// the admin and spectator listeners. The games take players once Run
+// runs. A game whose mission cannot start is assembled without one; it
+// takes no players until the mission is fixed (Game.Failure says why).
+func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
+	specs, err := cfg.games()
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	// The log tail feeds the console; every logger below writes through it.
+	tail := admin.NewTail(300)
+	log = slog.New(tail.Handler(log.Handler()))
+	if opts.Manual != nil && (cfg.Admin.Listen != "" || cfg.Spectate.Listen != "") {
+		return nil, errManual
+	}
+	p := &process{cfg: cfg, opts: opts, log: log, multi: len(specs) > 1, tail: tail, stopPrune: func() {},
+		answers: bcnet.NewAnswerBudget(int(cfg.Limits.AnswerBytes)), watches: newMissionWatches(ctx, log), ids: lua.NewIdentities()}
+	if p.multi {
+		p.registry = metrics.NewRegistry()
+	}
+	s := &Server{p: p, started: time.Now(), ready: make(chan struct{})}
+	defer func() {
+		if err != nil {
+			s.Close()
+		}
+	}()
+	if p.store, p.stopPrune, err = store.Setup(cfg.Store, cfg.dir, log); err != nil {
+		return nil, err
+	}
+	if p.archive, err = record.Setup(cfg.Record, cfg.dir, cfg.Store.Path, log); err != nil {
+		return nil, err
+	}
+	if cfg.Admin.Listen != "" {
+		if p.token, err = cfg.Admin.LoadToken(cfg.dir, log); err != nil {
+			return nil, fmt.Errorf("plugin/admin: %w", err)
+		}
+	}
+	for i, g := range specs {
+		rc, err := g.Runtime()
+		if err != nil {
+			return nil, fmt.Errorf("game on port %d: %w", g.Server.Port, err)
+		}
+		rc.TickPhase = time.Duration(i) * rc.TickInterval / time.Duration(len(specs))
+		u, err := p.newGame(i, g, rc)
+		if err != nil {
+			return nil, err
+		}
+		s.games = append(s.games, u)
+	}
+	if p.multi {
+		log.Info("games in this process", "games", len(s.games))
+	}
+	if p.token != "" {
+		entries := make([]admin.Game, len(s.games))
+		for i, u := range s.games {
+			entries[i] = admin.Game{Label: u.label, API: u.admin, Server: u.srv, Mode: u.Mode, Failure: u.Failure}
+		}
+		if s.adminLn, err = listenHTTP(cfg.Admin.Listen, admin.Mux(entries, p.token), log); err != nil {
+			return nil, fmt.Errorf("plugin/admin: %w", err)
+		}
+		log.Info("admin console and API listening", "component", "plugin/admin", "url", "http://"+s.adminLn.addr.String()+"/")
+	}
+	if sc := cfg.Spectate; sc.Listen != "" {
+		so := sc.Options(p.spectators)
+		so.Logger = log
+		s.spec = spectate.New(so)
+		if s.specLn, err = listenHTTP(sc.Listen, s.spec, log); err != nil {
+			return nil, fmt.Errorf("plugin/spectate: %w", err)
+		}
+		log.Info("spectator page listening", "component", "plugin/spectate", "url", "http://"+s.specLn.addr.String()+"/", "delay", time.Duration(sc.Delay))
+	}
+	return s, nil
+}
+
+// Games returns the games of the server, in the configuration's order.
+func (s *Server) Games() []*Game { return s.games }
+
+// AdminAddr is the admin HTTP server's address, nil when it is off.
+func (s *Server) AdminAddr() net.Addr {
+	if s.adminLn == nil {
+		return nil
+	}
+	return s.adminLn.addr
+}
+
+// Run runs every game on its own goroutine until ctx ends, re-reading
+// the configuration on SIGHUP, then shuts the games down (each tells its
+// players) and closes what they shared, with a one-line summary per game.
+// A game that fails (its loop panicked) is logged and left stopped while
+// the others play on; with one game its failure is Run's error.
+func (s *Server) Run(ctx context.Context) error {
+	if s.p.opts.Manual != nil {
+		return errors.New("games driven by hand (Options.Manual) are not run by the server")
+	}
+	stopHUP := s.watchHUP(ctx)
+	for _, u := range s.games {
+		if u.admin != nil {
+			u.admin.SetReady(true)
+		}
+	}
+	close(s.ready)
+	// Loading ship data, manifests and missions leaves megabytes of
+	// garbage that an idle server would otherwise keep until its heap
+	// grows enough for a collection: hand it back now.
+	debug.FreeOSMemory()
+	if n, err := releaseStartupPages(); err != nil {
+		s.p.log.Debug("start-up pages of the program file kept", "err", err)
+	} else if n > 0 {
+		s.p.log.Debug("start-up pages of the program file released", "bytes", n)
+	}
+	err := s.runGames(ctx)
+	stopHUP()
+	s.stopAdmin()
+	s.summary()
+	s.Close()
+	return err
+}
+
+// Ready is closed once Run has started: the games take players.
+func (s *Server) Ready() <-chan struct{} { return s.ready }
+
+func (s *Server) runGames(ctx context.Context) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(s.games))
+	for i, u := range s.games {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := u.srv.Run(ctx)
+			if err != nil && !errors.Is(err, context.Canceled) {
+				errs[i] = err
+				if len(s.games) > 1 {
+					s.p.log.Error("game stopped; the other games play on", "game", u.label, "err", err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if len(s.games) == 1 {
+		return errs[0]
+	}
+	return nil
+}
+
+// stopAdmin closes the admin HTTP server (after the games stopped).
+func (s *Server) stopAdmin() {
+	if s.adminLn == nil {
+		return
+	}
+	for _, u := range s.games {
+		u.admin.SetReady(false)
+		u.admin.Close()
+	}
+	s.adminLn.shutdown()
+	s.adminLn = nil
+}
+
+// Close releases what New opened: the listeners, the games' sockets, the
+// recordings (their queued blocks are written) and the match history. Run
+// calls it; a caller that does not run the server (or drives its games by
+// hand, after shutting them down) calls it instead.
+func (s *Server) Close() {
+	if s.closed {
+		return
+	}
+	s.closed = true
+	s.stopAdmin()
+	if s.specLn != nil {
+		s.spec.Close()
+		s.specLn.close()
+	}
+	for _, u := range s.games {
+		u.close()
+	}
+	p := s.p
+	for _, fs := range p.sinks {
+		fs.Close()
+	}
+	if p.archive != nil {
+		_ = p.archive.Close()
+	}
+	p.stopPrune()
+	if p.store != nil {
+		if err := p.store.Close(); err != nil {
+			p.log.Error("closing the match history", "component", "plugin/store", "err", err)
+		}
+	}
+}
+
+// summary is the session's one-line account at shutdown, one per game.
+func (s *Server) summary() {
+	for _, u := range s.games {
+		st := u.srv.Stats()
+		ss := u.srv.SocketStats()
+		gs := &u.g.Stats
+		matches := 0
+		if u.recorder != nil {
+			matches = u.recorder.Recorded
+		}
+		u.log.Info("session summary",
+			"uptime", time.Since(s.started).Round(time.Second),
+			"matches_recorded", matches,
+			"players_joined", gs.Joins.Load(),
+			"datagrams_in", st.DatagramsIn.Load(), "bytes_in", st.BytesIn.Load(),
+			"datagrams_out", st.DatagramsOut.Load(), "bytes_out", st.BytesOut.Load(),
+			"read_calls", ss.Reads.Load(), "write_calls", ss.Writes.Load())
+	}
+}
+
+// watchHUP re-reads the configuration on SIGHUP and applies it to every
+// game (each to its own table); the returned func stops watching.
+func (s *Server) watchHUP(ctx context.Context) func() {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	cur := make([]Config, len(s.games))
+	for i, u := range s.games {
+		cur[i] = u.uc
+		if reload := u.uc.reload; reload != nil {
+			n := len(s.games)
+			cur[i].reload = func() (Config, error) {
+				all, err := reload()
+				if err != nil {
+					return all, err
+				}
+				specs, err := all.games()
+				if err != nil {
+					return all, err
+				}
+				if len(specs) != n {
+					return all, fmt.Errorf("the configuration now has %d games, %d run: adding or removing games needs a restart", len(specs), n)
+				}
+				specs[i].reload = cur[i].reload
+				return specs[i], nil
+			}
+		}
+	}
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				for i, u := range s.games {
+					cur[i] = reconfigure(ctx, cur[i], u, u.log)
+				}
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(hup)
+		cancel()
+		<-done
+	}
+}
+
+// httpServer is one of the process's HTTP listeners.
+type httpServer struct {
+	srv  *http.Server
+	addr net.Addr
+	done chan error
+}
+
+func listenHTTP(addr string, h http.Handler, log *slog.Logger) (*httpServer, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	s := &httpServer{srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)},
+		addr: ln.Addr(), done: make(chan error, 1)}
+	go func() { s.done <- s.srv.Serve(ln) }()
+	return s, nil
+}
+
+// shutdown lets requests in flight finish (at most 5 s).
+func (s *httpServer) shutdown() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	_ = s.srv.Shutdown(ctx)
+	cancel()
+	<-s.done
+}
+
+// close drops the connections at once (event streams never end).
+func (s *httpServer) close() {
+	_ = s.srv.Close()
+	<-s.done
+}
+
+// NewLogger returns the logger the [server] section asks for (log_level,
+// log_format), writing to w.
+func NewLogger(w io.Writer, s ServerSection) *slog.Logger {
+	lvl, _ := parseLevel(s.LogLevel)
+	opts := &slog.HandlerOptions{Level: lvl}
+	if s.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+var _ engine.Plugin = (*missionSlot)(nil)
