@@ -5,7 +5,6 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/lua"
-	"github.com/bcserver/bcserver/missions"
 	"github.com/bcserver/bcserver/plugins/metrics"
 )
 
@@ -25,11 +24,7 @@ func (p *process) startMission(u *Game) (*missionSlot, error) {
 	opts.Mode, opts.FS, opts.Config, opts.Logger, opts.Addons = uc.Game.Mode, fsys, uc.Mission, log, uc.Game.Addons
 	opts.Identities = p.ids
 	opts.Stats = u.careerLookup
-	if where != builtinMissions {
-		// A host's own folder still reaches the built-in lib/ (the stock
-		// rules the tutorial builds on) for modules it does not have.
-		opts.LibFS = missions.FS()
-	}
+	opts.LibFS = uc.missionLib()
 	if p.opts.Lua != nil {
 		p.opts.Lua(&opts)
 	}
@@ -58,8 +53,8 @@ func (p *process) startMission(u *Game) (*missionSlot, error) {
 		log.Info("reloading the mission", "component", "lua", "mission", h.Mode(), "why", why)
 		h.Reload(func(err error) { u.metrics.Reloaded(h.Mode(), err) })
 	}
-	if where != builtinMissions && uc.Lua.Watch != "off" {
-		wo := lua.WatchOptions{Dir: where, Logger: log}
+	if dir := uc.missionsDir(); dir != "" && uc.Lua.Watch != "off" {
+		wo := lua.WatchOptions{Dir: dir, Logger: log}
 		if uc.Lua.Watch == "poll" {
 			wo.Poll = time.Duration(uc.Lua.PollInterval)
 			if wo.Poll <= 0 {

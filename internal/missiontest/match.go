@@ -1,5 +1,6 @@
-// Package missiontest runs a mission's Lua tests against the real engine:
-// an engine.Game with its transport, simulation and the mission loaded,
+// Package missiontest runs a mission's Lua tests against the real server:
+// a game assembled by the server package as a host's is (its mission slot
+// and plugins), with its transport, simulation and the mission loaded,
 // played by in-process clients that speak the real wire protocol over an
 // in-memory "network" on a fake clock. Nothing sleeps and nothing depends
 // on the machine's speed: a test advances game time itself, and budgets
@@ -9,6 +10,7 @@ package missiontest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,6 +26,7 @@ import (
 	"github.com/bcserver/bcserver/lua"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/net/alby"
+	"github.com/bcserver/bcserver/server"
 )
 
 // Epoch is the fake clock's start.
@@ -51,11 +54,12 @@ type Options struct {
 
 // Match is one game under test. Use it from one goroutine.
 type Match struct {
-	Game *engine.Game
+	Game    *engine.Game
 	Runtime *lua.Runtime
-	Now  time.Time
+	Now     time.Time
 
 	opts     Options
+	srv      *server.Server
 	wire     *wire
 	bots     []*Bot
 	logs     *logBuf
@@ -118,31 +122,45 @@ func NewMatch(o Options) (*Match, error) {
 	return w, nil
 }
 
-// start makes the game and loads the mission, at the world's clock.
+// start assembles the game as the server does (server.New: its
+// configuration checked, the mission slot, the plugins in their order),
+// driven by hand on the match's clock, and loads the mission.
 func (w *Match) start(o Options) error {
 	log := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	cfg := engine.DefaultConfig()
+	cfg := server.DefaultConfig()
+	cfg.UseMissions(o.FS, o.LibFS, "the test's missions")
+	cfg.Game.Mode, cfg.Game.Addons = o.Mode, o.Addons
+	cfg.Mission = server.MissionSection(o.Config)
+	cfg.Bans.File = "" // nothing on disk
 	if o.MaxPlayers > 0 {
-		cfg.MaxPlayers = o.MaxPlayers
-	}
-	g, err := engine.NewGame(engine.Options{Config: cfg, Out: w.wire, Now: w.Now, Logger: log})
-	if err != nil {
-		return err
+		cfg.Server.MaxPlayers = o.MaxPlayers
 	}
 	if o.StepTime <= 0 {
 		o.StepTime = 100 * time.Nanosecond
 	}
-	// A fixed seed: bc.random gives every run of a test the same game.
-	h := lua.New(g, lua.Options{Mode: o.Mode, FS: o.FS, LibFS: o.LibFS, Config: o.Config, Addons: o.Addons, Logger: log,
-		Seed: 1, Restore: o.Storage, Limits: lua.Limits{StepTime: o.StepTime}})
-	if err := g.AddPlugin(h.Plugin()); err != nil {
-		// The engine names the plugin ("plugin/missions: ..."); a test's
-		// author wants the mission's own words.
-		if inner := errors.Unwrap(err); inner != nil {
-			err = inner
-		}
+	if _, err := cfg.Runtime(); err != nil {
 		return err
 	}
+	srv, err := server.New(context.Background(), cfg, server.Options{
+		Logger: log, Version: "test", Manual: &server.Manual{Out: w.wire, Now: w.Now},
+		Lua: func(lo *lua.Options) {
+			// A fixed seed: bc.random gives every run of a test the same
+			// game.
+			lo.Seed, lo.Restore, lo.StepTime = 1, o.Storage, o.StepTime
+		},
+	})
+	if err != nil {
+		return err
+	}
+	game := srv.Games()[0]
+	g, h := game.Engine(), game.Mission()
+	if f := game.Failure(); f != "" {
+		// A test's author wants the mission's own words.
+		g.Shutdown(w.Now)
+		srv.Close()
+		return errors.New(f)
+	}
+	w.srv = srv
 	w.Game, w.Runtime = g, h
 	g.On(engine.EvWeaponHit, func(e engine.Event) {
 		if h := e.(*engine.WeaponHit); len(w.hits) < maxHits {
@@ -198,6 +216,7 @@ func (w *Match) Hits() []Hit { return w.hits }
 // Close stops the mission and the game.
 func (w *Match) Close() {
 	w.Game.Shutdown(w.Now)
+	w.srv.Close()
 	w.stopRecording()
 }
 

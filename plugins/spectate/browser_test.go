@@ -1,4 +1,4 @@
-package spectate
+package spectate_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/bcserver/bcserver/internal/missiontest"
 	"github.com/bcserver/bcserver/missions"
 	"github.com/bcserver/bcserver/plugins/record"
+	"github.com/bcserver/bcserver/plugins/spectate"
 )
 
 // The spectator page in a real headless Chromium: the delayed view of a
@@ -32,7 +33,7 @@ func TestSpectatePageInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	sp := NewSpectator("22101", DefaultDelay)
+	sp := spectate.NewSpectator("22101", spectate.DefaultDelay)
 	if err := w.Game.AddPlugin(record.NewCapture(record.CaptureOptions{Game: "22101"}, sp)); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestSpectatePageInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Advance(31 * time.Second)
-	srv := New(Options{Spectators: []*Spectator{sp}, Interval: 100 * time.Millisecond})
+	srv := spectate.New(spectate.Options{Spectators: []*spectate.Spectator{sp}, Interval: 100 * time.Millisecond})
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 	defer srv.Close()
