@@ -2,10 +2,7 @@ package lua
 
 import (
 	"fmt"
-	"math"
 	"time"
-
-	"github.com/bcserver/bcserver/engine"
 )
 
 // Budgets per tick. All of a mission's calls in one tick of TickInterval
@@ -171,55 +168,3 @@ const (
 	suspendedText = "The game mode stopped after errors. Play on: scores are not kept until the host fixes it."
 	resumedText   = "The game mode is running again."
 )
-
-// restartAfter is the one rule for every mode: [mission] restart_after
-// seconds after END_GAME the game restarts; 0 or -1 never.
-func (h *Runtime) restartAfter() time.Duration {
-	v, ok := h.opts.Config["restart_after"]
-	if !ok {
-		return DefaultRestartAfter
-	}
-	var s float64
-	switch v := v.(type) {
-	case int64:
-		s = float64(v)
-	case int:
-		s = float64(v)
-	case float64:
-		s = v
-	default:
-		return 0
-	}
-	if s <= 0 || math.IsNaN(s) {
-		return 0
-	}
-	return time.Duration(s * float64(time.Second))
-}
-
-// DefaultRestartAfter is the restart delay when [mission] restart_after
-// is not set.
-const DefaultRestartAfter = 30 * time.Second
-
-func (h *Runtime) gameEnded(engine.Event) {
-	d := h.restartAfter()
-	if d <= 0 {
-		return
-	}
-	if h.restart != nil {
-		h.restart()
-	}
-	h.restart = h.eng.After(d, func() {
-		h.restart = nil
-		if h.eng.GameOver() {
-			h.log.Info("restarting the game", "after", d)
-			h.eng.RestartGame()
-		}
-	})
-}
-
-func (h *Runtime) gameRestarted(engine.Event) {
-	if h.restart != nil {
-		h.restart()
-		h.restart = nil
-	}
-}

@@ -33,7 +33,6 @@ type Runtime struct {
 	offs    []func()
 	subs    map[string]func() // engine events the mission handles (listen.go)
 	timers  []func()          // the second event and the timer driver
-	restart func()            // the pending automatic restart
 	persist *persister
 	started bool
 	closed  bool // after Close: a reload posted before shutdown does nothing
@@ -127,8 +126,7 @@ func (h *Runtime) Open() error {
 	h.cur, h.version = m, 1
 	h.listen(engine.EvChat)
 	h.unlisten() // what only a version that failed to load wanted
-	h.offs = append(h.offs, h.eng.On(engine.EvGameEnded, h.gameEnded), h.eng.On(engine.EvGameRestarted, h.gameRestarted),
-		h.eng.On(engine.EvPlayerLeft, func(ev engine.Event) { h.opts.Identities.Left(ev.(*engine.PlayerLeft).Player, h.eng.Now()) }))
+	h.offs = append(h.offs, h.eng.On(engine.EvPlayerLeft, func(ev engine.Event) { h.opts.Identities.Left(ev.(*engine.PlayerLeft).Player, h.eng.Now()) }))
 	h.timers = append(h.timers,
 		h.eng.Every(time.Second, func() { h.fire(EvSecond, nil) }),
 		h.eng.Every(h.opts.TickInterval, h.runTimers))
@@ -187,10 +185,6 @@ func (h *Runtime) Close() {
 		cancel()
 	}
 	h.timers = nil
-	if h.restart != nil {
-		h.restart()
-		h.restart = nil
-	}
 }
 
 func unloadPayload(reason string) func(L *glua.LState) *glua.LTable {

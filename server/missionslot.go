@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math"
 	"sync/atomic"
 	"time"
 
@@ -28,9 +29,9 @@ type missionSlot struct {
 	// failed is why the mission could not start ("" while one runs).
 	failed atomic.Value
 
-	pending      string         // mode to switch to when the match ends
-	pendingConf  map[string]any // its [mission] table
-	restartAfter time.Duration  // delay from END_GAME to the restart after a switch
+	pending     string         // mode to switch to when the match ends
+	pendingConf map[string]any // its [mission] table
+	restart     func()         // cancels the pending restart (restartAfter)
 	// wrap, if set, wraps the game the mission runs on (metrics timing).
 	wrap func(g *engine.Game, mode string) lua.Engine
 	// cuts end the match in the history and the recording before a
@@ -38,11 +39,11 @@ type missionSlot struct {
 	cuts []func(reason string)
 	// reloaded, if set, counts a reload and its outcome.
 	reloaded func(mode string, err error)
-	off      func()
+	offs     []func()
 }
 
 func newMissionSlot(g *engine.Game, fsys fs.FS, where string, opts lua.Options, log *slog.Logger) *missionSlot {
-	return &missionSlot{g: g, fsys: fsys, where: where, opts: opts, log: log, restartAfter: 10 * time.Second}
+	return &missionSlot{g: g, fsys: fsys, where: where, opts: opts, log: log}
 }
 
 // current returns the running host (any goroutine; its methods other
@@ -70,31 +71,79 @@ func (m *missionSlot) Name() string { return "missions" }
 // another mode is set.
 func (m *missionSlot) Start(g *engine.Game) error {
 	m.open()
-	m.off = g.On(engine.EvGameEnded, func(engine.Event) {
+	m.offs = append(m.offs, g.On(engine.EvGameEnded, func(engine.Event) {
 		if m.pending == "" {
+			m.scheduleRestart()
 			return
 		}
 		// END_GAME may come from inside the mission (a Lua call is running),
-		// so the switch waits for the next loop pass: the old mission (and
-		// its own restart timer) goes, the new one opens, and a restart
-		// starts its first match after the usual pause.
+		// so the switch waits for the next loop pass: the old mission goes,
+		// the new one opens, and its first match starts after the usual
+		// pause.
 		g.After(0, func() {
-			if m.pending == "" {
-				return
-			}
-			if err := m.switchTo(m.pending, m.pendingConf); err != nil {
-				m.log.Error("mode switch failed, the running mission stays", "component", "lua", "mode", m.pending, "err", err)
-				m.pending, m.pendingConf = "", nil
-				return
-			}
-			g.After(m.restartAfter, func() {
-				if g.GameOver() {
-					g.RestartGame()
+			if m.pending != "" {
+				if err := m.switchTo(m.pending, m.pendingConf); err != nil {
+					m.log.Error("mode switch failed, the running mission stays", "component", "lua", "mode", m.pending, "err", err)
+					m.pending, m.pendingConf = "", nil
 				}
-			})
+			}
+			m.scheduleRestart()
 		})
-	})
+	}), g.On(engine.EvGameRestarted, func(engine.Event) { m.cancelRestart() }))
 	return nil
+}
+
+// DefaultRestartAfter is the pause between END_GAME and the next match
+// when [mission] restart_after is not set.
+const DefaultRestartAfter = 30 * time.Second
+
+// restartAfter is the one restart rule, for every mode and after a mode
+// switch alike: [mission] restart_after seconds (of the mission that runs)
+// after END_GAME the game restarts; 0 or -1 never.
+func (m *missionSlot) restartAfter() time.Duration {
+	v, ok := m.opts.Config["restart_after"]
+	if !ok {
+		return DefaultRestartAfter
+	}
+	var s float64
+	switch v := v.(type) {
+	case int64:
+		s = float64(v)
+	case int:
+		s = float64(v)
+	case float64:
+		s = v
+	default:
+		return 0
+	}
+	if s <= 0 || math.IsNaN(s) {
+		return 0
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+// scheduleRestart arms the restart of a game that just ended (game
+// goroutine).
+func (m *missionSlot) scheduleRestart() {
+	m.cancelRestart()
+	d := m.restartAfter()
+	if d <= 0 {
+		return
+	}
+	m.restart = m.g.After(d, func() {
+		m.restart = nil
+		if m.g.GameOver() {
+			m.log.Info("restarting the game", "component", "lua", "mission", m.Mode(), "after", d)
+			m.g.RestartGame()
+		}
+	})
+}
+
+func (m *missionSlot) cancelRestart() {
+	if m.restart != nil {
+		m.restart()
+		m.restart = nil
+	}
 }
 
 // open opens the configured mission (game goroutine, or before the game
@@ -136,9 +185,10 @@ func (m *missionSlot) Failure() string {
 
 // Stop implements engine.Plugin.
 func (m *missionSlot) Stop(*engine.Game) {
-	if m.off != nil {
-		m.off()
+	for _, off := range m.offs {
+		off()
 	}
+	m.cancelRestart()
 	if h := m.current(); h != nil {
 		h.Close()
 	}
