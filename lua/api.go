@@ -187,6 +187,7 @@ func (m *mission) api() *glua.LTable {
 		return 1
 	})
 	fn("set_mission", m.setMission)
+	fn("status", m.setStatus)
 	fn("game_time", func(L *glua.LState) int {
 		L.Push(glua.LNumber(eng.GameTime()))
 		return 1

@@ -32,6 +32,7 @@ type Runtime struct {
 	kept    *carried
 	offs    []func()
 	subs    map[string]func() // engine events the mission handles (listen.go)
+	status  Status            // what the mission last told the host's status (bc.status)
 	timers  []func()          // the second event and the timer driver
 	persist *persister
 	started bool

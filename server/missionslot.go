@@ -231,8 +231,8 @@ func (m *missionSlot) Modes() []string {
 }
 
 // Info implements admin.Missions: the version, and the time left and team
-// scores the stock library keeps in bc.storage (time_left, team_kills,
-// team_score).
+// scores the mission gives the status (bc.status; the stock library does
+// for every stock mode).
 func (m *missionSlot) Info() admin.MissionInfo {
 	info := admin.MissionInfo{PendingMode: m.pending, Error: m.Failure()}
 	h := m.current()
@@ -240,19 +240,12 @@ func (m *missionSlot) Info() admin.MissionInfo {
 		return info
 	}
 	info.Version, info.Loaded = h.Version(), h.Loaded()
-	// Only the three keys are copied: the status is polled every second.
-	if v, ok := h.StorageGet("time_left").(float64); ok && m.g.Mission().TimeLimit > 0 {
-		n := int(v)
-		info.TimeLeft = &n
+	st := h.Status()
+	if st.TimeLeft != nil && m.g.Mission().TimeLimit > 0 {
+		info.TimeLeft = st.TimeLeft
 	}
-	kills, _ := h.StorageGet("team_kills").(*lua.Table)
-	score, _ := h.StorageGet("team_score").(*lua.Table)
-	if kills != nil || score != nil {
-		for t := 0; t <= 1; t++ {
-			k, _ := kills.Get(t).(float64)
-			s, _ := score.Get(t).(float64)
-			info.Teams = append(info.Teams, admin.Team{Team: t, Kills: int(k), Score: int(s)})
-		}
+	for _, t := range st.Teams {
+		info.Teams = append(info.Teams, admin.Team{Team: t.Team, Kills: t.Kills, Score: t.Score})
 	}
 	return info
 }

@@ -664,6 +664,18 @@ function bc.set_accepting(open) end
 function bc.accepting() end
 ---@param on boolean
 function bc.set_team_mode(on) end
+---@class bc.TeamStatus
+---@field kills integer?
+---@field score integer?
+
+---@class bc.Status
+---@field time_left integer? seconds left in the match; nil without a time limit
+---@field teams table<integer, bc.TeamStatus>? team modes: the score of each team
+
+--- What the host's status (admin API, console) shows beyond the engine's
+--- view; each call replaces the whole status.
+---@param s bc.Status
+function bc.status(s) end
 ---@return bc.MissionInfo
 function bc.mission() end
 ---@param m bc.MissionInfo

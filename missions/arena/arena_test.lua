@@ -86,7 +86,7 @@ test.case("the standings outlive a restart of the server; the match does not", f
   test.eq(dave:last("chat").text, "1. Alice 1/1 won, 1 kills; 2. Bob 0/1 won, 0 kills")
   dave:chat("!kills")
   test.eq(dave:last("chat").text, "No kills yet this match.")
-  test.eq(g:storage().team_kills[0], 0, "the old match was cleared")
+  test.eq(g:memory().team_kills[0], 0, "the old match was cleared")
   test.eq(g:game_over(), false)
 end)
 

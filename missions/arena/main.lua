@@ -23,7 +23,7 @@ local opt = {
 local TEAM_NAME = { [0] = "Team 1", [1] = "Team 2" }
 
 -- The scoring is Team Death-Match's (lib/teams.lua on lib/stock.lua), so
--- the stock scoreboard shows it; its match tables are in bc.storage.
+-- the stock scoreboard shows it; its match tables are stock.state.
 local mode = teams.apply(stock.mode {
   script = "Multiplayer.Episode.Mission2.Mission2",
   map_name = "Arena",
@@ -32,8 +32,8 @@ local mode = teams.apply(stock.mode {
 
 -- What outlives the server (bc.storage) and what belongs to the running
 -- game (bc.memory): after a restart the board starts empty by itself.
-local S, M = bc.storage, bc.memory
-S.standings = S.standings or {} -- [name] = { matches, wins, kills }
+local R, M, S = bc.storage, bc.memory, stock.state
+R.standings = R.standings or {} -- [name] = { matches, wins, kills }
 M.by_how = M.by_how or {}       -- [player id] = { [how] = kills } this match
 
 local function tell(id, text) bc.send(id, bc.msg.chat { sender = bc.host_id, text = text }) end
@@ -139,10 +139,10 @@ end, "kills this match, by how: !kills")
 
 -- 4. Standings by name, across matches and restarts.
 local function standing(name)
-  local s = S.standings[name]
+  local s = R.standings[name]
   if not s then
     s = { matches = 0, wins = 0, kills = 0 }
-    S.standings[name] = s
+    R.standings[name] = s
   end
   return s
 end
@@ -164,16 +164,16 @@ end)
 
 bc.command("standings", function()
   local names = {}
-  for name in pairs(S.standings) do names[#names + 1] = name end
+  for name in pairs(R.standings) do names[#names + 1] = name end
   if #names == 0 then return "No matches played yet." end
   table.sort(names, function(x, y)
-    local sx, sy = S.standings[x], S.standings[y]
+    local sx, sy = R.standings[x], R.standings[y]
     if sx.wins ~= sy.wins then return sx.wins > sy.wins end
     return x < y
   end)
   local out = {}
   for i = 1, math.min(5, #names) do
-    local s = S.standings[names[i]]
+    local s = R.standings[names[i]]
     out[#out + 1] = ("%d. %s %d/%d won, %d kills"):format(i, names[i], s.wins, s.matches, s.kills)
   end
   return table.concat(out, "; ")

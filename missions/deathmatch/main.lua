@@ -7,7 +7,7 @@ local mode = stock.mode {
   map_name = "DM",
   teams = false,
 }
-local S = bc.storage
+local S = stock.state
 
 -- Only player ships count; the victim is the ship's owner.
 function mode.victim(ship)

@@ -220,7 +220,7 @@ test.case("a reload keeps the starbase and its mind", function()
   g:advance(9)
   test.ok(#beams_of(g, sb) >= 1, "firing")
   test.eq(g:reload(), nil, "the reload succeeded")
-  -- The new version's AI (its brain and group carried in bc.storage)
+  -- The new version's AI (its brain and group carried in bc.memory)
   -- takes on an attacker who arrives after the reload.
   alice:self_destruct()
   local bob = g:join("Bob")

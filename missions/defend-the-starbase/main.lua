@@ -18,7 +18,7 @@ if mode.options.time_limit <= 0 then mode.options.time_limit = 20 end
 -- Starbase damage scores too, so every ship enters the ledger.
 mode.ledger_all_ships = true
 
-local S = bc.storage
+local S = stock.state
 
 local function is_starbase(ship)
   return ship.id == S.starbase_id

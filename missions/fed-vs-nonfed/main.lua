@@ -12,7 +12,7 @@ local mode = teams.apply(stock.mode {
   map_name = "FvN",
 })
 
-local S = bc.storage
+local S = stock.state
 
 function mode.on_ship_created(ship)
   if not bc.config.check_faction_ships or not ship.is_player_ship then return end

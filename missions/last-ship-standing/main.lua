@@ -4,7 +4,7 @@
 -- tutorial of docs/lua-api.md.
 local LIVES = bc.config.lives or 3
 local SYSTEM = bc.config.system or "Multi1"
-local S = bc.storage          -- kept across reloads
+local S = bc.memory           -- kept across reloads, not restarts
 S.lives = S.lives or {}       -- player id -> lives left
 S.kills = S.kills or {}
 S.deaths = S.deaths or {}

@@ -3,15 +3,21 @@
 -- with stock.mode{...}, fills in its own rules (death filter, kill rule,
 -- limits) and calls stock.install(mode). See deathmatch/main.lua.
 --
--- All game state lives in bc.storage, so a reload keeps every score:
+-- The match's state lives in bc.memory (stock.state), so a reload keeps
+-- every score and a restart of the server begins a new match, however the
+-- host keeps bc.storage:
 --   S.kills[id], S.deaths[id], S.scores[id]  player tables (never emptied)
 --   S.teams[id]                              team modes: 0 or 1
 --   S.team_kills[t], S.team_score[t]         team modes: t = 0, 1
 --   S.ledger[object_id][player_id] = {shield_damage, hull_damage}
 --   S.game_over, S.time_left
+-- A mode keeps its own match state there too; what should outlive the
+-- server (standings, records) goes in bc.storage. The time left and the
+-- team scores go to the host's status with bc.status (stock.publish).
 local stock = {}
 
-local S = bc.storage
+local S = bc.memory
+stock.state = S
 
 -- trunc rounds toward zero, like Python's int() (missions.md 3.5).
 local function trunc(x)
@@ -95,6 +101,20 @@ end
 
 function stock.report_all()
   for _, p in ipairs(bc.players()) do stock.report(p.id) end
+end
+
+-- publish tells the host's status (admin API, console) the time left and,
+-- in team modes, the team scores.
+function stock.publish(mode)
+  local st = {}
+  if mode.options.time_limit > 0 then st.time_left = S.time_left end
+  if mode.teams then
+    st.teams = {}
+    for t = 0, 1 do
+      st.teams[t] = { kills = S.team_kills[t] or 0, score = S.team_score[t] or 0 }
+    end
+  end
+  bc.status(st)
 end
 
 -- end_game ends the game once (missions.md 3.6): END_GAME to everyone,
@@ -227,6 +247,7 @@ function stock.death(mode, ev)
   S.ledger[X.id] = nil
   if mode.teams then stock.send_team_scores(bc.broadcast) end
   stock.report_all()
+  stock.publish(mode)
   if mode.after_death then mode.after_death(X, K, V) end
   if not S.game_over then mode.check_limits() end
 end
@@ -272,6 +293,7 @@ local function restart(mode)
   if mode.options.time_limit > 0 then S.time_left = mode.options.time_limit * 60 end
   if mode.on_restart then mode.on_restart() end
   stock.report_all()
+  stock.publish(mode)
 end
 
 -- install registers the mode's handlers. Every registration carries the
@@ -293,6 +315,7 @@ function stock.install(mode)
     S.game_over = false
     if o.time_limit > 0 then S.time_left = o.time_limit * 60 end
     if mode.on_start then mode.on_start() end
+    stock.publish(mode)
     bc.set_accepting(true)
   end)
 
@@ -342,6 +365,7 @@ function stock.install(mode)
       S.time_left = 0
       stock.end_game(bc.END.TIME_UP)
     end
+    stock.publish(mode)
   end)
 
   bc.on("game_ended", "stock", function() S.game_over = true end)

@@ -4,7 +4,7 @@
 local stock = require("stock")
 local teams = {}
 
-local S = bc.storage
+local S = stock.state
 
 function teams.apply(mode)
   mode.teams = true

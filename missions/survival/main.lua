@@ -17,7 +17,8 @@ local mode = stock.mode {
 }
 mode.ledger_all_ships = true -- damage to the raiders scores
 
-local S = bc.storage
+local S = stock.state
+local R = bc.storage -- the record, which outlives the server
 local c = bc.config
 local opt = {
   wave_delay = c.wave_delay or 15,         -- seconds between waves
@@ -37,7 +38,7 @@ local TIERS = {
 local M = bc.memory -- host ship ids: kept over a reload, not over a restart
 S.wave = S.wave or 0
 M.raiders = M.raiders or {}  -- [ship id] = true while the wave lives
-S.best_wave = S.best_wave or 0
+R.best_wave = R.best_wave or 0
 
 local function say(text)
   bc.broadcast(bc.msg.chat { sender = bc.host_id, text = text })
@@ -102,7 +103,7 @@ local function wave_cleared()
     S.scores[id] = (S.scores[id] or 0) + bonus
     bc.broadcast(bc.msg.score { player = id, kills = S.kills[id] or 0, deaths = S.deaths[id] or 0, score = S.scores[id] })
   end
-  S.best_wave = math.max(S.best_wave, S.wave)
+  R.best_wave = math.max(R.best_wave, S.wave)
   stock.report_all()
   say(("Wave %d cleared: %d points to every survivor"):format(S.wave, bonus))
   S.next_wave = bc.game_time() + opt.wave_delay
@@ -126,7 +127,7 @@ function mode.after_death(ship)
     if raiders_left() == 0 then wave_cleared() end
   elseif ship.is_player_ship and S.wave > 0 and #player_ships() == 0 then
     say(("Every ship is lost on wave %d"):format(S.wave))
-    S.best_wave = math.max(S.best_wave, S.wave - 1)
+    R.best_wave = math.max(R.best_wave, S.wave - 1)
     stock.end_game(bc.END.ITS_JUST_OVER)
   end
 end
