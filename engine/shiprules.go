@@ -76,10 +76,6 @@ type shipGate struct {
 	loggedAt time.Time
 }
 
-// hostPlayerID is the network player id of the host, the sender of its
-// chat lines (missions.md 2.1).
-const hostPlayerID = 1
-
 // refusedShipLifetime is the explosion lifetime of a refused ship: how long
 // its owner watches it go before ship select. Stock deaths use 9.5 s and
 // 12.9 s (simulation.md 9.2); a refusal is not a fight, so it is short.
@@ -207,11 +203,7 @@ func (g *Game) refuseShip(p *Player, id int32, why string) {
 		g.shipGate.loggedAt, level = g.now, slog.LevelInfo
 	}
 	g.log.Log(context.Background(), level, "ship refused", "player", p.ID, "name", p.Name, "ship", id, "why", why)
-	text := Name8("[server] " + why)
-	if len(text) > codec.MaxChatText {
-		text = text[:codec.MaxChatText]
-	}
-	g.buf = codec.Chat{Sender: hostPlayerID, Text: text}.AppendTo(g.buf[:0])
+	g.buf = ServerNotice(g.buf[:0], why)
 	_ = g.send(p, g.buf, true)
 	g.buf = codec.ObjectExploding{Op: codec.OpPythonEvent, Code: codec.EventObjectExploding, Dst: id,
 		Lifetime: refusedShipLifetime}.AppendTo(g.buf[:0])

@@ -173,7 +173,7 @@ func (m *mission) reply(p *engine.Player, text string) {
 			line = line[:codec.MaxChatText]
 		}
 		text = text[len(line):]
-		b := codec.Chat{Sender: HostID, Text: []byte(line)}.AppendTo(nil)
+		b := engine.HostChatBytes(nil, []byte(line))
 		if err := m.allowErr(b, p); err != nil {
 			m.h.errLogs.log(m.h.log, slogWarn, "command reply not sent", "err", err.Error())
 			return

@@ -9,7 +9,6 @@ import (
 
 	glua "github.com/yuin/gopher-lua"
 
-	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
 )
 
@@ -362,7 +361,7 @@ func (h *Runtime) build(src *source, version int, data *carried, resumed bool) (
 }
 
 // HostID is the network player id of the host (missions.md conventions).
-const HostID = 1
+const HostID = engine.HostPlayerID
 
 // dispatchEngine forwards one engine event to the running mission.
 func (h *Runtime) dispatchEngine(ev engine.Event) {
@@ -449,9 +448,5 @@ func (p runtimePlugin) Stop(*engine.Game)        { p.h.Close() }
 
 // tell sends a line of chat from the host to every player.
 func (h *Runtime) tell(msg string) {
-	text := engine.Name8("[server] " + msg)
-	if len(text) > codec.MaxChatText {
-		text = text[:codec.MaxChatText]
-	}
-	h.eng.SendInGame(codec.Chat{Sender: HostID, Text: text}.AppendTo(nil), nil)
+	h.eng.SendInGame(engine.ServerNotice(nil, msg), nil)
 }

@@ -121,16 +121,8 @@ func (a *Admin) tell(g *engine.Game, p *engine.Player, what, reason string) {
 	sendChat(g, nil, text)
 }
 
-// hostID is the network player id of the host (missions.md conventions);
-// chat lines from it show as the host's.
-const hostID = 1
-
 func sendChat(g *engine.Game, to *engine.Player, text string) {
-	b := engine.Name8(text)
-	if len(b) > codec.MaxChatText {
-		b = b[:codec.MaxChatText]
-	}
-	msg := codec.Chat{Sender: hostID, Text: b}.AppendTo(nil)
+	msg := engine.HostChat(nil, text)
 	if to != nil {
 		_ = g.Send(to, msg)
 		return
