@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -278,4 +279,22 @@ func (t *Table) Get(key any) any {
 		}
 	}
 	return nil
+}
+
+// onlyFields charges the budget for a table's entries and raises an error
+// naming the first key that is not one of allowed: a misspelt field is an
+// error, not a silent default.
+func (m *mission) onlyFields(L *glua.LState, t *glua.LTable, fn string, allowed ...string) {
+	var bad glua.LValue
+	n := 0
+	t.ForEach(func(k, _ glua.LValue) {
+		n++
+		if s, ok := k.(glua.LString); bad == nil && (!ok || !slices.Contains(allowed, string(s))) {
+			bad = k
+		}
+	})
+	m.meter.charge(L, int64(n))
+	if bad != nil {
+		L.RaiseError("%s: unknown field %s (want %s)", fn, keyString(bad), strings.Join(allowed, ", "))
+	}
 }

@@ -97,18 +97,7 @@ func (m *mission) setModifiers(L *glua.LState) int {
 		return 0
 	}
 	t := L.CheckTable(1)
-	var bad glua.LValue
-	n := 0
-	t.ForEach(func(k, _ glua.LValue) {
-		n++
-		if s, ok := k.(glua.LString); bad == nil && (!ok || s != "classes" && s != "teams") {
-			bad = k
-		}
-	})
-	m.meter.charge(L, int64(n))
-	if bad != nil {
-		L.RaiseError("bc.set_modifiers: unknown field %s (want classes, teams)", keyString(bad))
-	}
+	m.onlyFields(L, t, "bc.set_modifiers", "classes", "teams")
 	var r world.ModifierRules
 	switch v := t.RawGetString("classes").(type) {
 	case *glua.LNilType:

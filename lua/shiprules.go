@@ -74,18 +74,7 @@ func (m *mission) setShipRules(L *glua.LState) int {
 		return 0
 	}
 	t := L.CheckTable(1)
-	var bad glua.LValue
-	n := 0
-	t.ForEach(func(k, _ glua.LValue) {
-		n++
-		if s, ok := k.(glua.LString); bad == nil && (!ok || s != "classes" && s != "teams") {
-			bad = k
-		}
-	})
-	m.meter.charge(L, int64(n))
-	if bad != nil {
-		L.RaiseError("bc.set_ship_rules: unknown field %s (want classes, teams)", keyString(bad))
-	}
+	m.onlyFields(L, t, "bc.set_ship_rules", "classes", "teams")
 	r := &engine.ShipRules{}
 	if v := t.RawGetString("classes"); v != glua.LNil {
 		r.Classes = m.ruleClasses(L, v, "classes")

@@ -20,32 +20,7 @@ var ErrTail = errors.New("subsystem tail does not match the class")
 func CheckTail(c *Class, tail []byte) error {
 	var r codec.Reader
 	r.Reset(tail)
-	for i := range c.Entries {
-		e := &c.Entries[i]
-		r.Raw(1 + e.Children) // conditions: the entry's, then its children's
-		switch e.Kind {
-		case KindBase:
-			continue
-		case KindReactor:
-			r.Raw(2)
-			continue
-		}
-		r.U8() // power
-		switch e.Kind {
-		case KindShield:
-			r.Raw(6)
-		case KindCloak:
-			r.Bit()
-		case KindPhaserSystem, KindTorpedoSystem, KindTractorSystem:
-			r.Bit()
-			r.U8()
-		case KindPulseSystem:
-			r.Bit()
-		}
-		if r.Err() != nil {
-			break
-		}
-	}
+	walkTail(c, &r, nil)
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("%s: %w (%w)", c.Name, ErrTail, err)
 	}
@@ -96,12 +71,28 @@ func TailLen(c *Class) int {
 // TailPhaserLevel returns the level byte of the first phaser system in an
 // ObjCreate subsystem tail of class c (simulation.md 3.4), and false when
 // the class has none or the tail does not follow its grammar.
-func TailPhaserLevel(c *Class, tail []byte) (uint8, bool) {
+func TailPhaserLevel(c *Class, tail []byte) (level uint8, ok bool) {
 	var r codec.Reader
 	r.Reset(tail)
+	walkTail(c, &r, func(e *Entry, b byte) bool {
+		if e.Kind != KindPhaserSystem {
+			return true
+		}
+		level, ok = b, true
+		return false
+	})
+	return level, ok
+}
+
+// walkTail reads a tail of class c entry by entry in its full-state forms
+// (simulation.md 3.4) until the entries end or a read fails (r.Err). For
+// the entries that end in a byte of their own — a phaser system's level, a
+// torpedo system's ammo type, a tractor system's mode — it calls visit with
+// the byte; visit returns false to stop.
+func walkTail(c *Class, r *codec.Reader, visit func(e *Entry, b byte) bool) {
 	for i := range c.Entries {
 		e := &c.Entries[i]
-		r.Raw(1 + e.Children)
+		r.Raw(1 + e.Children) // conditions: the entry's, then its children's
 		switch e.Kind {
 		case KindBase:
 			continue
@@ -115,17 +106,14 @@ func TailPhaserLevel(c *Class, tail []byte) (uint8, bool) {
 			r.Raw(6)
 		case KindCloak, KindPulseSystem:
 			r.Bit()
-		case KindTorpedoSystem, KindTractorSystem:
+		case KindPhaserSystem, KindTorpedoSystem, KindTractorSystem:
 			r.Bit()
-			r.U8()
-		case KindPhaserSystem:
-			r.Bit()
-			lv := r.U8()
-			return lv, r.Err() == nil
+			if b := r.U8(); visit != nil && r.Err() == nil && !visit(e, b) {
+				return
+			}
 		}
 		if r.Err() != nil {
-			return 0, false
+			return
 		}
 	}
-	return 0, false
 }

@@ -179,8 +179,12 @@ func (s *weaponSystem) addTarget(self int32, t aimTarget) bool {
 const maxTargets = 64
 
 // systemDown reports a weapon system that cannot fire: destroyed, below
-// its disabled fraction, or switched off.
+// its disabled fraction, switched off, or on a cloaked ship (cloaking
+// disables the weapons through the same path, simulation.md 5.6).
 func systemDown(o *Object, s *weaponSystem) bool {
+	if o.Cloaked() {
+		return true
+	}
 	m := o.Model
 	if _, on := m.Power(s.entry); !on {
 		return true

@@ -236,7 +236,7 @@ func (w *World) ownedWeapon(owner *Owner, id int32, kind ships.Kind) (*Object, *
 		return nil, nil, nil
 	}
 	s, b := o.bankOf(i)
-	if b == nil || s.kind != kind || bankDown(o, b) {
+	if b == nil || s.kind != kind || bankDown(o, b) || systemDown(o, s) {
 		w.stats.WeaponRejected.Add(1)
 		return nil, nil, nil
 	}

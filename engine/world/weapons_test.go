@@ -291,3 +291,35 @@ func TestShieldPassRamp(t *testing.T) {
 		}
 	}
 }
+
+// A cloaked ship's weapons are disabled (simulation.md 5.6): its beams stop
+// and its bolts and torpedoes are refused until it decloaks.
+func TestCloakedShipHoldsFire(t *testing.T) {
+	b := newSimBattle(t, 2)
+	fwdUp(b, [3]float32{0, 0, 0}, [3]float32{0, 40, 0})
+	cloak := func(on bool) {
+		m := codec.StateUpdate{ObjectID: shipA, Flags: codec.StateCloak, Cloak: on}
+		b.w.StateUpdate(b.now, b.owners[0], &m)
+	}
+	hits := b.hitsOn(b.w.Object(akiraB))
+	b.fire(0, startFiring(systemID(t, b.w.Object(shipA), "Phasers"), akiraB))
+	b.tick(2 * time.Second)
+	if len(*hits) == 0 {
+		t.Fatal("no hits before cloaking")
+	}
+	cloak(true)
+	b.tick(100 * time.Millisecond) // the beam in progress stops
+	n := len(*hits)
+	b.tick(5 * time.Second)
+	tube := systemID(t, b.w.Object(shipA), "Forward Torpedo 1")
+	rejected := b.w.Stats().WeaponRejected.Load()
+	b.fire(0, codec.TorpedoFire{TubeID: tube, FiringPlayer: 2, Flags: codec.TorpedoArg, Dir: codec.Dir3{0, 127, 0}, Target: akiraB}.AppendTo(nil))
+	if len(*hits) != n || b.w.Stats().WeaponRejected.Load() != rejected+1 {
+		t.Fatalf("a cloaked ship fired: %d hits, %d refused", len(*hits)-n, b.w.Stats().WeaponRejected.Load()-rejected)
+	}
+	cloak(false)
+	b.tick(3 * time.Second)
+	if len(*hits) == n {
+		t.Fatal("no hits after decloaking")
+	}
+}
