@@ -97,7 +97,8 @@ func (h *Runtime) now(m *mission) time.Time {
 
 // skipped reports work not run because the tick budget is spent.
 func (h *Runtime) skipped(m *mission, what string) {
-	h.errLogs.log(h.log, slogWarn, "mission tick budget used up; "+what+" deferred to the next tick", "version", m.version, "budget", h.opts.TickBudget)
+	msg := "mission tick budget used up; " + what + " deferred to the next tick"
+	h.reportError(MissionError{Version: m.version, Kind: ErrDeferred, Callback: what, Err: msg}, slogWarn, true, msg, "version", m.version, "budget", h.opts.TickBudget)
 	h.count(m, &luaError{overrun: true})
 }
 
@@ -158,7 +159,7 @@ func (h *Runtime) suspend(m *mission) {
 	h.cur = nil
 	h.unlisten()
 	msg := fmt.Sprintf("mission %q %s; fix it and save to reload", h.opts.Mode, m.failed)
-	h.log.Error(msg, "version", h.version)
+	h.reportError(MissionError{Version: h.version, Kind: ErrSuspended, Err: m.failed}, slogError, false, msg, "version", h.version)
 	h.tell(suspendedText)
 }
 

@@ -37,8 +37,8 @@ func TestCallOfNonFunctionNamesIt(t *testing.T) {
 		"m/main.lua:2: attempt to call global 'give_lives' (a nil value)",
 		"m/main.lua:3: attempt to call method 'fly_to' (a nil value)",
 	} {
-		if !e.has(want) {
-			t.Errorf("log lacks %q:\n%s", want, e.logs.String())
+		if !e.reported(lua.ErrFailed, "", want) {
+			t.Errorf("no error %q:\n%s", want, e.errors())
 		}
 	}
 	// A table with __call is called; a script's own pcall still works.
@@ -53,7 +53,7 @@ func TestCallOfNonFunctionNamesIt(t *testing.T) {
 		t.Fatalf("storage %+v", *st)
 	}
 	e.Join(2, "A")
-	if !e.has("attempt to call global 'nothing_here' (a nil value)") {
-		t.Errorf("after a caught error: %s", e.logs.String())
+	if !e.reported(lua.ErrFailed, "", "attempt to call global 'nothing_here' (a nil value)") {
+		t.Errorf("after a caught error: %s", e.errors())
 	}
 }

@@ -131,16 +131,17 @@ func (m *mission) call(callback string, fn *glua.LFunction, arg glua.LValue) (gl
 // traceback, and counts it toward suspension.
 func (m *mission) report(callback string, err error) {
 	le, _ := err.(*luaError)
-	attrs := []any{"version", m.version, "callback", callback, "err", err.Error()}
+	e := MissionError{Version: m.version, Kind: ErrFailed, Callback: callback, Err: err.Error()}
+	attrs := []any{"version", m.version, "callback", callback, "err", e.Err}
 	if le != nil && le.traceback != "" {
+		e.Traceback = le.traceback
 		attrs = append(attrs, "traceback", le.traceback)
 	}
-	switch {
-	case le != nil && (le.overrun || le.memory):
-		m.h.errLogs.log(m.h.log, slogError, "mission callback aborted", attrs...)
-	default:
-		m.h.errLogs.log(m.h.log, slogError, "mission callback failed", attrs...)
+	msg := "mission callback failed"
+	if le != nil && (le.overrun || le.memory) {
+		e.Kind, msg = ErrAborted, "mission callback aborted"
 	}
+	m.h.reportError(e, slogError, true, msg, attrs...)
 	m.h.count(m, le)
 }
 

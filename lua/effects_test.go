@@ -192,7 +192,7 @@ func TestStorageLimitsNeverBlockReload(t *testing.T) {
 	for _, tt := range []struct {
 		name, build, want string
 	}{
-		{"deep", "local t = bc.storage for i = 1, 100 do t.next = {} t = t.next end", `bc.storage[\"next\"][\"next\"]`},
+		{"deep", "local t = bc.storage for i = 1, 100 do t.next = {} t = t.next end", `bc.storage["next"]["next"]`},
 		{"large", "bc.storage.many = {} for i = 1, 200 do bc.storage.many[i] = i end", "bc.storage holds more than 150 entries"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,8 +206,8 @@ func TestStorageLimitsNeverBlockReload(t *testing.T) {
 			if err := e.host.ReloadNow(); err != nil {
 				t.Fatalf("reload blocked: %v", err)
 			}
-			if !e.has(`bc.storage is over its limits`) || !e.has(tt.want) {
-				t.Fatalf("log: %s", e.logs.String())
+			if !e.reported(lua.ErrNotCarried, "", "bc.storage is over its limits", tt.want) {
+				t.Fatalf("errors: %s", e.errors())
 			}
 			if e.host.Storage().Get("loads") != 2.0 {
 				t.Fatalf("storage %+v", *e.host.Storage())
@@ -228,8 +228,8 @@ func TestAuthorFacingMessages(t *testing.T) {
 		bc.storage.unknown = select(2, pcall(bc.on, "player_join", function() end))
 	`, lua.Options{}, nil)
 	e.Join(2, "A")
-	if !e.has(`in function 'deeper' <m/main.lua:2>`) || !e.has(`m/main.lua:3: in function <m/main.lua:3>`) || e.has("main chunk") {
-		t.Fatalf("traceback: %s", e.logs.String())
+	if !e.reported(lua.ErrFailed, "player_joined", `in function 'deeper' <m/main.lua:2>`, `m/main.lua:3: in function <m/main.lua:3>`) || e.reported("", "", "main chunk") {
+		t.Fatalf("traceback: %s", e.errors())
 	}
 	if got, _ := e.host.Storage().Get("unknown").(string); !strings.Contains(got, `unknown event "player_join" (events: mission_load,`) || !strings.Contains(got, "player_joined") {
 		t.Fatalf("unknown event: %q", got)

@@ -72,8 +72,8 @@ func TestPatternBacktrackingIsBudgeted(t *testing.T) {
 	p := e.Join(2, "A")
 	ev := &engine.Chat{From: p, Text: []byte("!kick " + strings.Repeat("a ", 60))}
 	e.Emit(ev)
-	if ev.Cancel || !e.has("mission callback aborted") || !e.has("time budget exceeded") || !e.has("m/main.lua:3") {
-		t.Fatalf("cancel %v log: %s", ev.Cancel, e.logs.String())
+	if ev.Cancel || !e.reported(lua.ErrAborted, "", "time budget exceeded", "m/main.lua:3") {
+		t.Fatalf("cancel %v errors: %s", ev.Cancel, e.errors())
 	}
 	if !e.host.Loaded() {
 		t.Fatal("one abort suspended the mission")
@@ -145,13 +145,13 @@ func TestMemoryLimit(t *testing.T) {
 	`, lua.Options{Limits: lua.Limits{MemoryLimit: 4 << 20, Budget: time.Hour, TickBudget: time.Hour}}, nil)
 	// Garbage: the handler is stopped, the mission goes on.
 	p := e.Join(2, "A")
-	if !e.has("mission callback aborted") || !e.has("memory limit of 4.0 MiB exceeded") || !e.host.Loaded() {
-		t.Fatalf("loaded %v log: %s", e.host.Loaded(), e.logs.String())
+	if !e.reported(lua.ErrAborted, "", "memory limit of 4.0 MiB exceeded") || !e.host.Loaded() {
+		t.Fatalf("loaded %v errors: %s", e.host.Loaded(), e.errors())
 	}
 	// Kept data: still over the limit after the call, so suspended.
 	e.Emit(&engine.Chat{From: p, Text: []byte("hi")})
-	if e.host.Loaded() || !e.has("suspended: memory limit") {
-		t.Fatalf("loaded %v log: %s", e.host.Loaded(), e.logs.String())
+	if e.host.Loaded() || !e.reported(lua.ErrSuspended, "", "suspended: memory limit") {
+		t.Fatalf("loaded %v errors: %s", e.host.Loaded(), e.errors())
 	}
 }
 
@@ -169,8 +169,8 @@ func TestMemoryLimitSeesTimerNamesAndHandlerIDs(t *testing.T) {
 			end)
 		`, lua.Options{Limits: lua.Limits{MemoryLimit: 16 << 20, Budget: time.Hour, TickBudget: time.Hour}}, nil)
 		e.Join(2, "A")
-		if !e.has("memory limit of 16.0 MiB exceeded") {
-			t.Fatalf("%s: log: %s", store, e.logs.String())
+		if !e.reported("", "", "memory limit of 16.0 MiB exceeded") {
+			t.Fatalf("%s: errors: %s", store, e.errors())
 		}
 	}
 }
@@ -183,8 +183,8 @@ func TestConcatDoublingIsStopped(t *testing.T) {
 		end)
 	`, lua.Options{}, nil)
 	e.Join(2, "A")
-	if !e.has("exceeds the 1048576-byte string cap") {
-		t.Fatalf("log: %s", e.logs.String())
+	if !e.reported("", "", "exceeds the 1048576-byte string cap") {
+		t.Fatalf("errors: %s", e.errors())
 	}
 }
 
@@ -203,8 +203,8 @@ func TestTickBudgetIsShared(t *testing.T) {
 	if ran < 3 || ran > 10 {
 		t.Fatalf("%v handlers ran in one tick", ran)
 	}
-	if !e.has("not run: the mission used its tick budget of 10ms") {
-		t.Fatalf("log: %s", e.logs.String())
+	if !e.reported(lua.ErrAborted, "", "not run: the mission used its tick budget of 10ms") {
+		t.Fatalf("errors: %s", e.errors())
 	}
 	e.Advance(100 * time.Millisecond)
 	if got := e.host.Storage().Get("ran").(float64); got < 2*ran-1 || got > 2*ran+1 {
@@ -223,8 +223,8 @@ func TestRepeatedOverrunsSuspend(t *testing.T) {
 	if e.host.Loaded() {
 		t.Fatal("still loaded")
 	}
-	if !e.has(`suspended after overrunning its time budget in 3 ticks`) {
-		t.Fatalf("log: %s", e.logs.String())
+	if !e.reported(lua.ErrSuspended, "", "suspended after overrunning its time budget in 3 ticks") {
+		t.Fatalf("errors: %s", e.errors())
 	}
 	if got := e.sent(); len(got) != 1 || !strings.Contains(got[0], "The game mode stopped") {
 		t.Fatalf("players not told: %q", got)
@@ -277,9 +277,9 @@ func TestTimersShareTheTickBudget(t *testing.T) {
 	e.Advance(3 * time.Second)
 	// A timer running when the budget ran out was stopped (an overrun,
 	// logged); every other one fired.
-	aborted := strings.Count(e.logs.String(), "callback=timer")
-	if got := e.host.Storage().Get("fired").(float64); int(got)+aborted != 100 || aborted > 3 || !e.has("timer deferred to the next tick") {
-		t.Fatalf("%v of 100 timers fired, %d aborted; log: %s", got, aborted, e.logs.String())
+	aborted := e.count(lua.ErrAborted, "timer") + e.count(lua.ErrFailed, "timer")
+	if got := e.host.Storage().Get("fired").(float64); int(got)+aborted != 100 || aborted > 3 || !e.reported(lua.ErrDeferred, "timer") {
+		t.Fatalf("%v of 100 timers fired, %d aborted; errors: %s", got, aborted, e.errors())
 	}
 }
 
@@ -347,8 +347,8 @@ func TestJSONEncodeChargesBigObjects(t *testing.T) {
 		e.Join(2, "A")
 		e.Advance(time.Second)
 	}
-	if e.host.Storage().Get("encoded") != nil || !e.has("m/main.lua:9: time budget exceeded") {
-		t.Fatalf("encoded %v, log: %s", e.host.Storage().Get("encoded"), e.logs.String())
+	if e.host.Storage().Get("encoded") != nil || !e.reported("", "", "m/main.lua:9: time budget exceeded") {
+		t.Fatalf("encoded %v, errors: %s", e.host.Storage().Get("encoded"), e.errors())
 	}
 }
 

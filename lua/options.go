@@ -143,6 +143,12 @@ type Options struct {
 	Stats func(name string) (map[string]any, bool)
 	Limits
 	Logger *slog.Logger
+	// OnError, if set, is told of every failure of the mission the runtime
+	// reports (the log has them too, rate limited): tests and tools check
+	// a mission's errors here rather than in the log's wording. It is
+	// called on the game goroutine, except for a reload's compile error,
+	// which comes on the goroutine that called Reload.
+	OnError func(MissionError)
 }
 
 func (o *Options) fill() {

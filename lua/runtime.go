@@ -201,7 +201,7 @@ func unloadPayload(reason string) func(L *glua.LState) *glua.LTable {
 func (h *Runtime) ReloadNow() error {
 	src, err := compileSource(h.opts.FS, h.opts.LibFS, h.opts.Mode, h.opts.Addons)
 	if err != nil {
-		h.log.Error("mission reload failed, keeping the running version", "version", h.version, "err", err)
+		h.reloadFailed(err, "version", h.version)
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
 	}
 	return h.swap(src)
@@ -217,7 +217,7 @@ func (h *Runtime) Reload(done func(error)) {
 	}
 	src, err := compileSource(h.opts.FS, h.opts.LibFS, h.opts.Mode, h.opts.Addons)
 	if err != nil {
-		h.log.Error("mission reload failed, keeping the running version", "err", err)
+		h.reloadFailed(err)
 		done(fmt.Errorf("mission %q: %w", h.opts.Mode, err))
 		return
 	}
@@ -229,8 +229,9 @@ func (h *Runtime) Reload(done func(error)) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	h.log.Error("mission reload dropped: the game loop is not taking work")
-	done(errors.New("game loop busy"))
+	err = errors.New("game loop busy")
+	h.reportError(MissionError{Version: h.version, Kind: ErrReload, Err: err.Error()}, slogError, false, "mission reload dropped: the game loop is not taking work")
+	done(err)
 }
 
 // swap builds the new version beside the running one and replaces it on
@@ -257,7 +258,7 @@ func (h *Runtime) swap(src *source) error {
 	h.listen(engine.EvChat)
 	if err != nil {
 		h.unlisten()
-		h.log.Error("mission reload failed, keeping the running version", "version", h.version, "err", err)
+		h.reloadFailed(err, "version", h.version)
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
 	}
 	if old != nil {
@@ -295,12 +296,20 @@ func (h *Runtime) carryStorage(m *mission) any { return h.carryTable(m.storage, 
 func (h *Runtime) carryTable(t *glua.LTable, name string) any {
 	data, rep := toPlainNamed(t, name, h.opts.StorageDepth, h.opts.StorageSize)
 	if rep.dropped > 0 {
-		h.log.Warn(name+" held values that are not plain data; they were not carried over", "dropped", rep.dropped)
+		msg := name + " held values that are not plain data; they were not carried over"
+		h.reportError(MissionError{Version: h.version, Kind: ErrNotCarried, Err: fmt.Sprintf("%s (%d)", msg, rep.dropped)}, slogWarn, false, msg, "dropped", rep.dropped)
 	}
 	if rep.truncated != "" {
-		h.log.Error(name+" is over its limits; the excess was not carried over", "why", rep.truncated)
+		msg := name + " is over its limits; the excess was not carried over"
+		h.reportError(MissionError{Version: h.version, Kind: ErrNotCarried, Err: msg + ": " + rep.truncated}, slogError, false, msg, "why", rep.truncated)
 	}
 	return data
+}
+
+// reloadFailed reports a version that did not load.
+func (h *Runtime) reloadFailed(err error, attrs ...any) {
+	h.reportError(MissionError{Version: h.version, Kind: ErrReload, Err: err.Error()}, slogError, false,
+		"mission reload failed, keeping the running version", append(attrs, "err", err)...)
 }
 
 // build creates a state for src and runs main.lua, mission_load, then

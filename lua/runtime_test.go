@@ -19,6 +19,7 @@ type env struct {
 	host *lua.Runtime
 	logs *luatest.Logs
 	fs   fstest.MapFS
+	errs *[]lua.MissionError // what the runtime reported (Options.OnError)
 }
 
 // open runs a mission whose main.lua is src (plus extra files).
@@ -36,6 +37,10 @@ func open(t testing.TB, src string, opts lua.Options, extra map[string]string) (
 	}
 	opts.FS = fsys
 	opts.Logger = log
+	errs := &[]lua.MissionError{}
+	if opts.OnError == nil {
+		opts.OnError = func(me lua.MissionError) { *errs = append(*errs, me) }
+	}
 	if opts.StepTime == 0 {
 		// Virtual time: budgets trip after the same number of steps on
 		// any machine, however loaded.
@@ -46,7 +51,7 @@ func open(t testing.TB, src string, opts lua.Options, extra map[string]string) (
 	if err == nil {
 		t.Cleanup(h.Close)
 	}
-	return &env{Engine: e, host: h, logs: logs, fs: fsys}, err
+	return &env{Engine: e, host: h, logs: logs, fs: fsys, errs: errs}, err
 }
 
 func mustOpen(t testing.TB, src string, opts lua.Options, extra map[string]string) *env {
@@ -68,6 +73,43 @@ func (e *env) sent() []string {
 }
 
 func (e *env) has(s string) bool { return strings.Contains(e.logs.String(), s) }
+
+// reported reports whether the runtime reported an error of kind ("" for
+// any) in callback ("" for any) whose text and traceback hold every part.
+func (e *env) reported(kind lua.ErrorKind, callback string, parts ...string) bool {
+	return e.count(kind, callback, parts...) > 0
+}
+
+// count counts the errors reported has would match.
+func (e *env) count(kind lua.ErrorKind, callback string, parts ...string) int {
+	n := 0
+next:
+	for _, me := range *e.errs {
+		if kind != "" && me.Kind != kind || callback != "" && me.Callback != callback {
+			continue
+		}
+		for _, p := range parts {
+			if !strings.Contains(me.Err+"\n"+me.Traceback, p) {
+				continue next
+			}
+		}
+		n++
+	}
+	return n
+}
+
+// errors lists what the runtime reported, for a failing test's message.
+func (e *env) errors() string {
+	var b strings.Builder
+	for _, me := range *e.errs {
+		b.WriteString(me.Error())
+		if me.Traceback != "" {
+			b.WriteString("\n" + me.Traceback)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
 
 func TestSandbox(t *testing.T) {
 	e := mustOpen(t, `
@@ -102,8 +144,8 @@ func TestBudgetAbortsInfiniteLoop(t *testing.T) {
 		bc.on("player_in_game", function(ev) bc.storage.seen = ev.player.id end)
 	`, lua.Options{Limits: lua.Limits{Budget: 2 * time.Millisecond}}, nil)
 	e.Emit(&engine.Tick{Now: t0, Dt: 100 * time.Millisecond})
-	if !e.has("mission callback aborted") || !e.has("callback=tick") || !e.has("m/main.lua:2") || !e.has("time budget exceeded: one call may take 2ms") {
-		t.Fatalf("log: %s", e.logs.String())
+	if !e.reported(lua.ErrAborted, "tick", "m/main.lua:2", "time budget exceeded: one call may take 2ms") {
+		t.Fatalf("errors: %s", e.errors())
 	}
 	// The game and the mission go on.
 	e.Join(2, "A")
@@ -122,10 +164,8 @@ func TestHandlerErrorIsLoggedAndGameGoesOn(t *testing.T) {
 	if got := e.sent(); len(got) != 1 || got[0] != "\x39" {
 		t.Fatalf("second handler did not run: %q", got)
 	}
-	for _, want := range []string{"mission callback failed", "callback=player_joined", "m/main.lua:2: boom", "stack traceback"} {
-		if !e.has(want) {
-			t.Fatalf("log lacks %q: %s", want, e.logs.String())
-		}
+	if !e.reported(lua.ErrFailed, "player_joined", "m/main.lua:2: boom", "stack traceback") {
+		t.Fatalf("errors: %s", e.errors())
 	}
 }
 
@@ -139,14 +179,14 @@ func TestFailingMissionIsUnloaded(t *testing.T) {
 	if e.host.Loaded() {
 		t.Fatal("failing mission still loaded")
 	}
-	if !e.has(`mission \"m\" suspended after 3 errors`) {
-		t.Fatalf("log: %s", e.logs.String())
+	if !e.reported(lua.ErrSuspended, "", "suspended after 3 errors") {
+		t.Fatalf("errors: %s", e.errors())
 	}
 	got := e.sent()
 	if len(got) != 1 || got[0][0] != 0x2C || !strings.Contains(got[0], "[server] The game mode stopped after errors") {
 		t.Fatalf("players not told: %q", got)
 	}
-	if n := strings.Count(e.logs.String(), "callback failed"); n != 3 {
+	if n := e.count(lua.ErrFailed, ""); n != 3 {
 		t.Fatalf("%d failures logged after unload, want 3", n)
 	}
 	// A fixed version loads again and keeps the storage.
@@ -349,8 +389,8 @@ func TestReloadKeepsStorage(t *testing.T) {
 			t.Fatalf("StorageGet(%q) = %v, Storage has %v", k, got, want)
 		}
 	}
-	if !e.has(`mission \"m\" reloaded (v2)`) || !e.has("not plain data") {
-		t.Fatalf("log: %s", e.logs.String())
+	if !e.has(`mission \"m\" reloaded (v2)`) || !e.reported(lua.ErrNotCarried, "", "not plain data") {
+		t.Fatalf("log: %s; errors: %s", e.logs.String(), e.errors())
 	}
 	ticks := st.Get("ticks")
 	e.Advance(1500 * time.Millisecond)
@@ -369,8 +409,8 @@ func TestReloadKeepsStorage(t *testing.T) {
 	if e.host.Version() != 2 || e.host.Storage().Get("kills") != 31.0 {
 		t.Fatalf("version %d storage %+v", e.host.Version(), *e.host.Storage())
 	}
-	if !e.has("mission reload failed, keeping the running version") || !e.has("m/main.lua:1: syntax error") {
-		t.Fatalf("log: %s", e.logs.String())
+	if !e.reported(lua.ErrReload, "", "m/main.lua:1: syntax error") {
+		t.Fatalf("errors: %s", e.errors())
 	}
 }
 

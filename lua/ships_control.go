@@ -231,7 +231,7 @@ func (m *mission) createShip(L *glua.LState) int {
 		m.effect(func() {
 			m.pendingShips--
 			if err := eng.AddHostShip(o); err != nil {
-				m.h.log.Error("host ship not created", "err", err)
+				m.h.reportError(MissionError{Version: m.version, Kind: ErrFailed, Callback: "bc.create_ship", Err: err.Error()}, slogError, false, "host ship not created", "err", err)
 			}
 		})
 		m.pendingShips++ // after effect, which may refuse

@@ -74,7 +74,7 @@ func serveWith(t *testing.T, mutate func(*Config), got func(*served)) (*running,
 			if got != nil {
 				got(s)
 			}
-			ready <- &running{srv: s.srv, host: s.missions.current(), logs: logs}
+			ready <- &running{srv: s.srv, host: s.missions.current(), logs: logs, errs: s.errs}
 		})
 	}()
 	var once sync.Once

@@ -16,7 +16,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/netip"
-	"strings"
 	"sync"
 	"time"
 
@@ -60,6 +59,7 @@ type Match struct {
 
 	opts     Options
 	srv      *server.Server
+	errs     []lua.MissionError // what the mission's runtime reported
 	wire     *wire
 	bots     []*Bot
 	logs     *logBuf
@@ -147,6 +147,7 @@ func (w *Match) start(o Options) error {
 			// A fixed seed: bc.random gives every run of a test the same
 			// game.
 			lo.Seed, lo.Restore, lo.StepTime = 1, o.Storage, o.StepTime
+			lo.OnError = func(e lua.MissionError) { w.errs = append(w.errs, e) }
 		},
 	})
 	if err != nil {
@@ -223,14 +224,17 @@ func (w *Match) Close() {
 // Logs is everything the server logged.
 func (w *Match) Logs() string { return w.logs.String() }
 
-// MissionErrors lists the mission's failed and aborted callbacks so far.
+// MissionErrors lists the mission's errors so far, as the runtime
+// reported them (lua.Options.OnError): failed and aborted callbacks, failed
+// reloads, a suspension, data a reload could not carry over.
 func (w *Match) MissionErrors() []string {
-	var out []string
-	for _, l := range strings.Split(w.logs.String(), "\n") {
-		if strings.Contains(l, `msg="mission callback failed"`) || strings.Contains(l, `msg="mission callback aborted"`) ||
-			strings.Contains(l, "mission reload failed") || strings.Contains(l, "suspended") {
-			out = append(out, l)
+	out := make([]string, 0, len(w.errs))
+	for _, e := range w.errs {
+		s := e.Error()
+		if e.Traceback != "" {
+			s += "\n" + e.Traceback
 		}
+		out = append(out, s)
 	}
 	return out
 }
