@@ -3,6 +3,8 @@ package lua
 import (
 	"fmt"
 	"time"
+
+	"github.com/bcserver/bcserver/lua/sandbox"
 )
 
 // Budgets per tick. All of a mission's calls in one tick of TickInterval
@@ -30,20 +32,11 @@ func (h *Runtime) tickBudgetLeft() time.Duration {
 	return h.opts.TickBudget - h.tickSpent
 }
 
-// Which budget bounds a call, for the error when it runs out.
-type budgetKind uint8
-
-const (
-	budgetCall budgetKind = iota
-	budgetTick
-	budgetLoad
-)
-
-func (h *Runtime) budgetMessage(k budgetKind, limit time.Duration) string {
+func (h *Runtime) budgetMessage(k sandbox.Kind, limit time.Duration) string {
 	switch k {
-	case budgetLoad:
+	case sandbox.KindLoad:
 		return fmt.Sprintf("time budget exceeded: loading may take %v per call, %v in all", h.opts.LoadBudget, loadCalls*h.opts.LoadBudget)
-	case budgetTick:
+	case sandbox.KindTick:
 		return fmt.Sprintf("time budget exceeded: the mission's calls this tick took its %v tick budget", h.opts.TickBudget)
 	}
 	return fmt.Sprintf("time budget exceeded: one call may take %v", limit)
@@ -56,22 +49,22 @@ func (h *Runtime) budgetMessage(k budgetKind, limit time.Duration) string {
 const loadCalls = 4
 
 // callBudget is the limit of the next outermost call of m.
-func (h *Runtime) callBudget(m *mission) (time.Duration, budgetKind, error) {
+func (h *Runtime) callBudget(m *mission) (time.Duration, sandbox.Kind, error) {
 	if m.building {
 		left := loadCalls*h.opts.LoadBudget - m.loadTime
 		if left <= 0 {
 			return 0, 0, &luaError{overrun: true, msg: fmt.Sprintf("not run: loading took %v in all, the most it may (%d × the load budget)", m.loadTime.Round(time.Millisecond), loadCalls)}
 		}
-		return min(left, h.opts.LoadBudget), budgetLoad, nil
+		return min(left, h.opts.LoadBudget), sandbox.KindLoad, nil
 	}
 	left := h.tickBudgetLeft()
 	if left <= 0 {
 		return 0, 0, &luaError{overrun: true, msg: fmt.Sprintf("not run: the mission used its tick budget of %v", h.opts.TickBudget)}
 	}
 	if left < h.opts.Budget {
-		return left, budgetTick, nil
+		return left, sandbox.KindTick, nil
 	}
-	return h.opts.Budget, budgetCall, nil
+	return h.opts.Budget, sandbox.KindCall, nil
 }
 
 // spend charges a finished call to the tick, or to the load (loading is
@@ -92,7 +85,7 @@ func (h *Runtime) now(m *mission) time.Time {
 		h.syncTick()
 		t = t.Add(h.tickSpent)
 	}
-	return t.Add(m.meter.elapsed())
+	return t.Add(m.meter.Elapsed())
 }
 
 // skipped reports work not run because the tick budget is spent.
@@ -119,7 +112,7 @@ func (h *Runtime) count(m *mission, le *luaError) {
 	case le != nil && le.memory:
 		// Still over the limit once the call is gone (the data is kept,
 		// not garbage): every further call would fail the same way.
-		if err := m.mem.measure(); err != nil && m.failed == "" {
+		if err := m.mem.Measure(); err != nil && m.failed == "" {
 			m.failed = fmt.Sprintf("suspended: %v", err)
 		}
 	case le != nil && le.overrun:

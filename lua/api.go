@@ -42,7 +42,7 @@ func (m *mission) api() *glua.LTable {
 	fn("off", m.off)
 	fn("emit", m.emitCustom)
 	fn("command", m.command)
-	bc.RawSetString("json", m.jsonLib())
+	bc.RawSetString("json", m.meter.JSON())
 
 	// Players.
 	fn("players", func(L *glua.LState) int {
@@ -121,7 +121,7 @@ func (m *mission) api() *glua.LTable {
 	})
 	fn("objects", func(L *glua.LState) int {
 		os := eng.Objects()
-		m.meter.charge(L, int64(len(os)*4))
+		m.meter.Charge(L, int64(len(os)*4))
 		t := L.CreateTable(len(os), 0)
 		for _, o := range os {
 			t.Append(m.handle(o))

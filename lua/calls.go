@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bcserver/bcserver/lua/sandbox"
+
 	glua "github.com/yuin/gopher-lua"
 )
 
@@ -36,7 +38,7 @@ func (m *mission) pcallN(fn *glua.LFunction, arg glua.LValue, nret int) (glua.LV
 		if err != nil {
 			return nil, nil, err
 		}
-		m.meter.arm(limit, kind)
+		m.meter.Arm(limit, kind)
 	}
 	L.Push(fn)
 	n := 0
@@ -51,20 +53,18 @@ func (m *mission) pcallN(fn *glua.LFunction, arg glua.LValue, nret int) (glua.LV
 	var stopped error
 	if outer {
 		var took time.Duration
-		took, stopped = m.meter.disarm()
+		took, stopped = m.meter.Disarm()
 		m.h.spend(m, took)
 	}
 	if err != nil {
 		le := &luaError{msg: err.Error()}
 		var ae *glua.ApiError
 		if errors.As(err, &ae) {
-			le.msg = m.meter.explainCall(ae.Object.String())
+			le.msg = m.meter.ExplainCall(ae.Object.String())
 			le.traceback = m.trace
 		}
-		var be budgetError
-		var me memoryError
-		le.overrun = errors.As(stopped, &be)
-		le.memory = errors.As(stopped, &me)
+		le.overrun = sandbox.IsTimeout(stopped)
+		le.memory = sandbox.IsMemory(stopped)
 		return nil, nil, le
 	}
 	if nret == 2 {

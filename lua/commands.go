@@ -39,7 +39,7 @@ func validCommandName(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(isLower(c) || isDigit(c) || c == '_' || c == '-') {
+		if c := s[i]; !nameByte(c, true, "_-") {
 			return false
 		}
 	}

@@ -293,7 +293,7 @@ func (m *mission) onlyFields(L *glua.LState, t *glua.LTable, fn string, allowed 
 			bad = k
 		}
 	})
-	m.meter.charge(L, int64(n))
+	m.meter.Charge(L, int64(n))
 	if bad != nil {
 		L.RaiseError("%s: unknown field %s (want %s)", fn, keyString(bad), strings.Join(allowed, ", "))
 	}

@@ -28,7 +28,7 @@ func customEvent(name string) bool {
 				return false
 			}
 			colon = i
-		case isAlpha(c) || isDigit(c) || c == '_' || c == '-' || c == '.':
+		case nameByte(c, false, "_-."):
 		default:
 			return false
 		}

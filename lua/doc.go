@@ -9,12 +9,13 @@
 // one only if that worked, carrying over the plain data in bc.storage. A
 // Watcher turns file changes into reloads.
 //
-// No mission can stop or slow the server: every call runs under a meter
-// (budget.go) that counts VM instructions and the bulk work of the Go
-// functions a script calls (the pattern matcher, string and table
-// functions) against a per-call and a per-tick time budget, and checks
-// string sizes and the state's memory; source nesting is bounded before
-// gopher-lua's recursive compiler sees it (syntax.go). What a mission sends
+// No mission can stop or slow the server: every call runs under the
+// sandbox's meter (lua/sandbox), which counts VM instructions and the bulk
+// work of the Go functions a script calls (the pattern matcher, string and
+// table functions) against the budget this package gives each call (per
+// call, per tick, per load: accounting.go), and checks string sizes and
+// the state's memory; source nesting is bounded before gopher-lua's
+// recursive compiler sees it. What a mission sends
 // is checked and rate limited per player (sends.go), its timers run in its
 // own bounded heap (timers.go), its log lines are rate limited (logs.go).
 // A new version loads transactionally: its effects on the game are staged

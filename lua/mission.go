@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/bcserver/bcserver/lua/sandbox"
+
 	glua "github.com/yuin/gopher-lua"
 	luar "layeh.com/gopher-luar"
 )
@@ -16,8 +18,8 @@ import (
 type mission struct {
 	h       *Runtime
 	L       *glua.LState
-	meter   *meter
-	mem     *memAccount
+	meter   *sandbox.Meter
+	mem     *sandbox.Memory
 	src     *source
 	version int
 
@@ -84,8 +86,8 @@ func newMission(h *Runtime, src *source, version int, data *carried) (*mission, 
 		building: true,
 	}
 	m.timers.init()
-	m.mem = newMemAccount(h.opts.MemoryLimit, m.roots)
-	m.meter = newMeter(L, &h.opts.Limits, h.clock, m.mem, h.budgetMessage)
+	m.mem = sandbox.NewMemory(h.opts.MemoryLimit, m.roots)
+	m.meter = sandbox.NewMeter(L, sandbox.Budget{StepTime: h.opts.StepTime, MaxString: h.opts.MaxString, Clock: h.clock, Memory: m.mem, Why: h.budgetMessage})
 	cfg := luar.GetConfig(L)
 	cfg.MethodNames = func(_ reflect.Type, meth reflect.Method) []string { return []string{snake(meth.Name)} }
 	cfg.FieldNames = func(reflect.Type, reflect.StructField) []string { return nil }
@@ -140,7 +142,7 @@ func (m *mission) roots(visit func(glua.LValue)) {
 	for _, v := range m.loaded {
 		visit(v)
 	}
-	for _, v := range stackValues(L) {
+	for _, v := range sandbox.StackValues(L) {
 		visit(v)
 	}
 }
@@ -159,65 +161,17 @@ func snake(s string) string {
 	return b.String()
 }
 
-// openLibs opens the allow-listed standard library: base without the
-// functions that reach the disk or the raw VM, string, table, math. No io,
-// os, debug, package, coroutine or channel.
+// openLibs opens the sandbox's allow-listed standard library, then the
+// mission's own require and print.
 func (m *mission) openLibs() error {
 	L := m.L
-	for _, lib := range []struct {
-		name string
-		fn   glua.LGFunction
-	}{{glua.BaseLibName, glua.OpenBase}, {glua.TabLibName, glua.OpenTable}, {glua.StringLibName, glua.OpenString}, {glua.MathLibName, glua.OpenMath}} {
-		L.Push(L.NewFunction(lib.fn))
-		L.Push(glua.LString(lib.name))
-		if err := L.PCall(1, 0, nil); err != nil {
-			return fmt.Errorf("opening %s: %w", lib.name, err)
-		}
-	}
-	for _, name := range []string{"dofile", "loadfile", "module", "require", "collectgarbage", "_printregs", "newproxy", "print", "load", "loadstring"} {
-		L.SetGlobal(name, glua.LNil)
+	if err := sandbox.Open(L, m.meter); err != nil {
+		return err
 	}
 	L.SetGlobal("require", L.NewFunction(m.require))
 	L.SetGlobal("print", L.NewFunction(m.print))
-	load := L.NewFunction(m.loadString)
-	L.SetGlobal("load", load)
-	L.SetGlobal("loadstring", load)
-	m.guardLibs()
 	return nil
 }
-
-// loadString is `load`/`loadstring` for source text only: gopher-lua has
-// no bytecode loader, and function readers are refused so the chunk's size
-// is known up front. The nesting limits apply as to files, and compiling
-// is charged to the budget.
-func (m *mission) loadString(L *glua.LState) int {
-	s, ok := L.Get(1).(glua.LString)
-	if !ok {
-		L.Push(glua.LNil)
-		L.Push(glua.LString("load: only source strings are allowed"))
-		return 2
-	}
-	if len(s) > maxSourceSize {
-		L.Push(glua.LNil)
-		L.Push(glua.LString(fmt.Sprintf("load: chunk of %d bytes is larger than %d", len(s), maxSourceSize)))
-		return 2
-	}
-	name := L.OptString(2, "=(load)")
-	m.meter.charge(L, int64(len(s)/bytesPerStep)) // the nesting scan
-	proto, err := compileChunk([]byte(s), name, func() {
-		m.meter.charge(L, int64(len(s)/compileBytesPerStep))
-	})
-	if err != nil {
-		L.Push(glua.LNil)
-		L.Push(glua.LString(err.Error()))
-		return 2
-	}
-	L.Push(L.NewFunctionFromProto(proto))
-	return 1
-}
-
-// compileBytesPerStep prices compiling source on the game goroutine.
-const compileBytesPerStep = 4
 
 // require resolves modules inside the mission's folder, then lib/; bc is
 // built in. Modules are compiled when first required and run once per
@@ -247,7 +201,7 @@ func (m *mission) require(L *glua.LState) int {
 		L.RaiseError("require %q: circular require", name)
 	}
 	proto, err := m.src.compile(path, func() {
-		m.meter.charge(L, int64(len(m.src.files[path])/compileBytesPerStep))
+		m.meter.Charge(L, int64(len(m.src.files[path])/sandbox.CompileBytesPerStep))
 	})
 	if err != nil {
 		L.RaiseError("require %q: %v", name, err)

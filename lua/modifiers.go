@@ -139,7 +139,7 @@ func (m *mission) eachEntry(L *glua.LState, t *glua.LTable, what string, fn func
 		if n++; n > 256 {
 			L.RaiseError("bc.set_modifiers: %s: more than 256 entries", what)
 		}
-		m.meter.charge(L, 8)
+		m.meter.Charge(L, 8)
 		fn(k, v)
 	})
 }

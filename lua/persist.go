@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/bcserver/bcserver/lua/sandbox"
 )
 
 // bc.storage outlives the process when Options.StorageDir is set: it is
@@ -106,7 +108,7 @@ func encodeStorage(data any, maxEntries int, maxBytes int64) ([]byte, error) {
 	case errors.Is(err, errTooManyEntries):
 		return nil, fmt.Errorf("bc.storage written out holds more than %d entries (a table referenced twice is written twice); the file was not updated", maxEntries)
 	case errors.Is(err, errTooLarge):
-		return nil, fmt.Errorf("bc.storage written out is larger than the memory limit of %s (a string or table stored under many keys is written each time); the file was not updated", mib(maxBytes))
+		return nil, fmt.Errorf("bc.storage written out is larger than the memory limit of %s (a string or table stored under many keys is written each time); the file was not updated", sandbox.MiB(maxBytes))
 	}
 	if err != nil {
 		return nil, err

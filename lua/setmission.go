@@ -40,7 +40,7 @@ func (m *mission) setMission(L *glua.LState) int {
 			c := s[i]
 			ok := c > ' ' && c < 0x7F
 			if module {
-				ok = c == '.' || c == '_' || isAlpha(c) || isDigit(c)
+				ok = nameByte(c, false, "._")
 			}
 			if !ok {
 				L.ArgError(1, fmt.Sprintf("%s %q: character %q is not allowed", key, string(s), c))

@@ -122,7 +122,7 @@ func (m *mission) ruleClasses(L *glua.LState, v glua.LValue, what string) []int 
 	if n > maxRuleClasses {
 		L.RaiseError("bc.set_ship_rules: %s: more than %d classes", what, maxRuleClasses)
 	}
-	m.meter.charge(L, int64(n*4))
+	m.meter.Charge(L, int64(n*4))
 	out := make([]int, 0, n)
 	for i := 1; i <= n; i++ {
 		c, err := m.findClass(L, t.RawGetInt(i))

@@ -320,7 +320,7 @@ func (m *mission) subsystems(L *glua.LState) int {
 		return 1
 	}
 	n := len(o.Model.Class().Subsystems)
-	m.meter.charge(L, int64(n*16))
+	m.meter.Charge(L, int64(n*16))
 	t := L.CreateTable(n, 0)
 	for i := range n {
 		t.Append(subsystemTable(L, o.Model, i))

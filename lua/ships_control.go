@@ -36,7 +36,7 @@ func (m *mission) shipAPI(fn func(string, glua.LGFunction)) {
 	})
 	fn("ships", func(L *glua.LState) int {
 		os := eng.Objects()
-		m.meter.charge(L, int64(len(os)*4))
+		m.meter.Charge(L, int64(len(os)*4))
 		t := L.CreateTable(len(os), 0)
 		for _, o := range os {
 			if o.IsShip() && o.Alive() {
@@ -58,7 +58,7 @@ func (m *mission) shipAPI(fn func(string, glua.LGFunction)) {
 			return 1
 		}
 		cs := reg.Classes()
-		m.meter.charge(L, int64(len(cs)*16))
+		m.meter.Charge(L, int64(len(cs)*16))
 		t := L.CreateTable(len(cs), 0)
 		for _, c := range cs {
 			t.Append(classTable(L, c))
@@ -72,7 +72,7 @@ func (m *mission) shipAPI(fn func(string, glua.LGFunction)) {
 		if !(r >= 0) || r > 1e6 {
 			L.ArgError(2, "radius: want 0..1e6 world units")
 		}
-		m.meter.charge(L, int64(len(eng.Objects())))
+		m.meter.Charge(L, int64(len(eng.Objects())))
 		L.Push(glua.LBool(eng.World().LocationFree(p, r)))
 		return 1
 	})
@@ -221,7 +221,7 @@ func (m *mission) createShip(L *glua.LState) int {
 	if n := eng.World().HostShips() + m.pendingShips; n >= m.h.opts.MaxShips {
 		L.RaiseError("bc.create_ship: the mission has %d host ships, the limit (lua.max_ships)", n)
 	}
-	m.meter.charge(L, 256)
+	m.meter.Charge(L, 256)
 	o, err := eng.PrepareHostShip(spec)
 	if err != nil {
 		L.RaiseError("bc.create_ship: %v", err)

@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/bcserver/bcserver/lua/sandbox"
+
 	glua "github.com/yuin/gopher-lua"
 )
 
@@ -23,7 +25,6 @@ const (
 // reload read or compile without end.
 const (
 	maxSourceFiles = 256
-	maxSourceSize  = 1 << 20
 )
 
 // source is one snapshot of a mission: the bytes of every .lua file of
@@ -129,8 +130,8 @@ func compileSource(fsys, libFS fs.FS, mode string, addons []string) (*source, er
 			if err != nil {
 				return err
 			}
-			if len(b) > maxSourceSize {
-				return fmt.Errorf("%s: larger than %d bytes", p, maxSourceSize)
+			if len(b) > sandbox.MaxSource {
+				return fmt.Errorf("%s: larger than %d bytes", p, sandbox.MaxSource)
 			}
 			src.files[p] = b
 			src.builtin[p] = builtin
@@ -172,7 +173,7 @@ func (s *source) compile(p string, charge func()) (*glua.FunctionProto, error) {
 	if err, ok := s.errs[p]; ok {
 		return nil, err
 	}
-	proto, err := compileChunk(s.files[p], p, charge)
+	proto, err := sandbox.Compile(s.files[p], p, charge)
 	if err != nil {
 		s.errs[p] = err
 		return nil, err

@@ -1,4 +1,4 @@
-package lua
+package sandbox
 
 import glua "github.com/yuin/gopher-lua"
 
@@ -23,7 +23,7 @@ type capture struct{ init, len int }
 
 type matcher struct {
 	L       *glua.LState
-	meter   *meter
+	meter   *Meter
 	src     string
 	pat     string
 	level   int
@@ -35,13 +35,13 @@ type matcher struct {
 func (m *matcher) step() {
 	m.steps++
 	if m.steps >= matchBatch {
-		m.meter.charge(m.L, m.steps)
+		m.meter.Charge(m.L, m.steps)
 		m.steps = 0
 	}
 }
 
 func (m *matcher) flush() {
-	m.meter.charge(m.L, m.steps)
+	m.meter.Charge(m.L, m.steps)
 	m.steps = 0
 }
 
@@ -336,7 +336,7 @@ func (m *matcher) matchCapture(s int, c byte) int {
 	if n < 0 {
 		return -1 // a position capture: PUC Lua's size_t compare never matches
 	}
-	m.meter.charge(m.L, int64(n/bytesPerStep))
+	m.meter.Charge(m.L, int64(n/BytesPerStep))
 	init := m.capture[l].init
 	if len(m.src)-s >= n && m.src[init:init+n] == m.src[s:s+n] {
 		return s + n

@@ -1,4 +1,4 @@
-package lua
+package sandbox
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ import (
 
 const maxJSONDepth = 64
 
-func (m *mission) jsonLib() *glua.LTable {
+func (m *Meter) JSON() *glua.LTable {
 	L := m.L
 	t := L.NewTable()
 	t.RawSetString("encode", L.NewFunction(m.jsonEncode))
@@ -34,27 +34,27 @@ func (m *mission) jsonLib() *glua.LTable {
 }
 
 type jsonEncoder struct {
-	m    *mission
+	m    *Meter
 	L    *glua.LState
 	b    bytes.Buffer
 	open map[*glua.LTable]bool
 }
 
-func (m *mission) jsonEncode(L *glua.LState) int {
+func (m *Meter) jsonEncode(L *glua.LState) int {
 	e := &jsonEncoder{m: m, L: L, open: make(map[*glua.LTable]bool)}
 	if err := e.value(L.Get(1), 0); err != nil {
 		L.Push(glua.LNil)
 		L.Push(glua.LString("bc.json.encode: " + err.Error()))
 		return 2
 	}
-	m.meter.chargeBytes(L, "bc.json.encode", e.b.Len())
+	m.ChargeBytes(L, "bc.json.encode", e.b.Len())
 	L.Push(glua.LString(e.b.String()))
 	return 1
 }
 
 func (e *jsonEncoder) grow() error {
-	e.m.meter.charge(e.L, 1)
-	if e.b.Len() > e.m.meter.maxString {
+	e.m.Charge(e.L, 1)
+	if e.b.Len() > e.m.maxString {
 		return errors.New("result exceeds the string cap")
 	}
 	return nil
@@ -76,7 +76,7 @@ func (e *jsonEncoder) value(v glua.LValue, depth int) error {
 		}
 		e.b.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
 	case glua.LString:
-		e.m.meter.charge(e.L, int64(len(v)/bytesPerStep))
+		e.m.Charge(e.L, int64(len(v)/BytesPerStep))
 		b, _ := json.Marshal(string(v))
 		e.b.Write(b)
 	case *glua.LTable:
@@ -121,7 +121,7 @@ func (e *jsonEncoder) table(t *glua.LTable, depth int) error {
 	}
 	// Collecting and sorting the keys is charged before it is done, at
 	// table.sort's rate: a big object cannot sort unbudgeted.
-	e.m.meter.charge(e.L, int64(keys*bits.Len(uint(keys))))
+	e.m.Charge(e.L, int64(keys*bits.Len(uint(keys))))
 	var pairs []kv
 	var err error
 	t.ForEach(func(k, v glua.LValue) {
@@ -155,9 +155,9 @@ func (e *jsonEncoder) table(t *glua.LTable, depth int) error {
 }
 
 // jsonDecode returns the value, or nil and an error message.
-func (m *mission) jsonDecode(L *glua.LState) int {
+func (m *Meter) jsonDecode(L *glua.LState) int {
 	s := L.CheckString(1)
-	m.meter.charge(L, int64(len(s)/bytesPerStep))
+	m.Charge(L, int64(len(s)/BytesPerStep))
 	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
 	dec.UseNumber()
 	v, err := m.jsonValue(L, dec, 0)
@@ -175,7 +175,7 @@ func (m *mission) jsonDecode(L *glua.LState) int {
 	return 1
 }
 
-func (m *mission) jsonValue(L *glua.LState, dec *json.Decoder, depth int) (glua.LValue, error) {
+func (m *Meter) jsonValue(L *glua.LState, dec *json.Decoder, depth int) (glua.LValue, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
@@ -183,8 +183,8 @@ func (m *mission) jsonValue(L *glua.LState, dec *json.Decoder, depth int) (glua.
 	return m.jsonToken(L, dec, tok, depth)
 }
 
-func (m *mission) jsonToken(L *glua.LState, dec *json.Decoder, tok json.Token, depth int) (glua.LValue, error) {
-	m.meter.charge(L, 1)
+func (m *Meter) jsonToken(L *glua.LState, dec *json.Decoder, tok json.Token, depth int) (glua.LValue, error) {
+	m.Charge(L, 1)
 	switch t := tok.(type) {
 	case nil:
 		return glua.LNil, nil

@@ -1,4 +1,4 @@
-package lua
+package sandbox
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ type badCall struct {
 
 // checkCall runs before a CALL or TAILCALL whose function register a
 // holds v. Only a value that is not a function costs anything.
-func (m *meter) checkCall(frame unsafe.Pointer, v glua.LValue, a int) {
+func (m *Meter) checkCall(frame unsafe.Pointer, v glua.LValue, a int) {
 	if _, ok := v.(*glua.LFunction); ok {
 		return
 	}
@@ -56,7 +56,7 @@ func (m *meter) checkCall(frame unsafe.Pointer, v glua.LValue, a int) {
 
 // explainCall rewrites gopher-lua's message for the last bad call the
 // meter saw, when the error is that call's.
-func (m *meter) explainCall(msg string) string {
+func (m *Meter) ExplainCall(msg string) string {
 	c := m.call
 	m.call = badCall{}
 	if c.msg == "" || !strings.Contains(msg, nonFunctionCall) || !strings.HasPrefix(msg, c.where) {

@@ -1,4 +1,4 @@
-package lua
+package sandbox
 
 import (
 	"strings"
@@ -12,13 +12,13 @@ import (
 const patternSpecials = "^$*+?.([%-"
 
 // strFind is string.find and string.match (find false).
-func (mi *mission) strFind(find bool) glua.LGFunction {
+func (mi *Meter) strFind(find bool) glua.LGFunction {
 	return func(L *glua.LState) int {
 		src := L.CheckString(1)
 		pat := L.CheckString(2)
 		init := min(startIndex(L.OptInt(3, 1), len(src)), len(src))
 		if find && (L.ToBool(4) || !strings.ContainsAny(pat, patternSpecials)) {
-			mi.meter.charge(L, int64((len(src)-init)/bytesPerStep))
+			mi.Charge(L, int64((len(src)-init)/BytesPerStep))
 			if i := strings.Index(src[init:], pat); i >= 0 {
 				L.Push(glua.LNumber(init + i + 1))
 				L.Push(glua.LNumber(init + i + len(pat)))
@@ -27,7 +27,7 @@ func (mi *mission) strFind(find bool) glua.LGFunction {
 			L.Push(glua.LNil)
 			return 1
 		}
-		m := &matcher{L: L, meter: mi.meter, src: src, pat: pat}
+		m := &matcher{L: L, meter: mi, src: src, pat: pat}
 		p, anchor := 0, false
 		if len(pat) > 0 && pat[0] == '^' {
 			p, anchor = 1, true
@@ -62,12 +62,12 @@ func startIndex(i, n int) int {
 
 // strGmatch is string.gmatch: an iterator over successive matches. As in
 // Lua 5.1, '^' is not an anchor here.
-func (mi *mission) strGmatch(L *glua.LState) int {
+func (mi *Meter) strGmatch(L *glua.LState) int {
 	src := L.CheckString(1)
 	pat := L.CheckString(2)
 	pos := 0
 	L.Push(L.NewFunction(func(L *glua.LState) int {
-		m := &matcher{L: L, meter: mi.meter, src: src, pat: pat}
+		m := &matcher{L: L, meter: mi, src: src, pat: pat}
 		for ; pos <= len(src); pos++ {
 			m.level = 0
 			if e := m.match(pos, 0); e >= 0 {
@@ -88,7 +88,7 @@ func (mi *mission) strGmatch(L *glua.LState) int {
 
 // strGsub is string.gsub(s, pattern, repl [, n]) with the result capped
 // at the string cap.
-func (mi *mission) strGsub(L *glua.LState) int {
+func (mi *Meter) strGsub(L *glua.LState) int {
 	src := L.CheckString(1)
 	pat := L.CheckString(2)
 	repl := L.Get(3)
@@ -98,17 +98,17 @@ func (mi *mission) strGsub(L *glua.LState) int {
 		L.ArgError(3, "string/function/table expected")
 	}
 	maxN := L.OptInt(4, len(src)+1)
-	m := &matcher{L: L, meter: mi.meter, src: src, pat: pat}
+	m := &matcher{L: L, meter: mi, src: src, pat: pat}
 	p, anchor := 0, false
 	if len(pat) > 0 && pat[0] == '^' {
 		p, anchor = 1, true
 	}
 	var b strings.Builder
 	add := func(s string) {
-		if b.Len()+len(s) > mi.meter.maxString {
-			L.RaiseError("string.gsub: result exceeds the %d-byte string cap", mi.meter.maxString)
+		if b.Len()+len(s) > mi.maxString {
+			L.RaiseError("string.gsub: result exceeds the %d-byte string cap", mi.maxString)
 		}
-		mi.meter.chargeBytes(L, "string.gsub", len(s))
+		mi.ChargeBytes(L, "string.gsub", len(s))
 		b.WriteString(s)
 	}
 	s, n := 0, 0
@@ -143,7 +143,7 @@ loop:
 }
 
 // gsubValue is the replacement for one match src[s:e].
-func (mi *mission) gsubValue(m *matcher, repl glua.LValue, s, e int) string {
+func (mi *Meter) gsubValue(m *matcher, repl glua.LValue, s, e int) string {
 	L := m.L
 	whole := m.src[s:e]
 	var v glua.LValue
@@ -166,8 +166,8 @@ func (mi *mission) gsubValue(m *matcher, repl glua.LValue, s, e int) string {
 			default:
 				b.WriteByte(d)
 			}
-			if b.Len() > mi.meter.maxString {
-				L.RaiseError("string.gsub: result exceeds the %d-byte string cap", mi.meter.maxString)
+			if b.Len() > mi.maxString {
+				L.RaiseError("string.gsub: result exceeds the %d-byte string cap", mi.maxString)
 			}
 		}
 		return b.String()

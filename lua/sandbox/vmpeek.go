@@ -1,4 +1,4 @@
-package lua
+package sandbox
 
 import (
 	"reflect"
@@ -115,9 +115,9 @@ func tableArrayLen(t *glua.LTable) int {
 	return len(*(*[]glua.LValue)(unsafe.Add(unsafe.Pointer(t), vmOffsets.tblArray)))
 }
 
-// stackValues returns the live part of the state's register file (below
+// StackValues returns the live part of the state's register file (below
 // its top), for the memory walk.
-func stackValues(L *glua.LState) []glua.LValue {
+func StackValues(L *glua.LState) []glua.LValue {
 	if !vmLayoutOK {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package lua
+package sandbox
 
 import (
 	"runtime"
@@ -17,7 +17,7 @@ func TestCompiledProtoTrimmed(t *testing.T) {
 		for i = 1, 3 do t[i] = f(i)(i) end
 		return t
 	`
-	proto, err := compileChunk([]byte(src), "trim.lua", nil)
+	proto, err := Compile([]byte(src), "trim.lua", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestCompiledProtoTrimmed(t *testing.T) {
 	}
 }
 
-// hostileShapes are sources of about maxSourceSize bytes built to make the
+// hostileShapes are sources of about MaxSource bytes built to make the
 // parser or the tree large: chains the LR parser stacks up before it
 // reduces (unary operators, right-associative .. and ^), and chains it
 // reduces as it goes but that nest in the tree (binary operators, fields,
@@ -62,7 +62,7 @@ func hostileShapes() []struct {
 	scan      bool // refused by the nesting scan, before the parser runs
 } {
 	fill := func(prefix, unit, suffix string) string {
-		n := (maxSourceSize - len(prefix) - len(suffix)) / len(unit)
+		n := (MaxSource - len(prefix) - len(suffix)) / len(unit)
 		return prefix + strings.Repeat(unit, n) + suffix
 	}
 	return []struct {
@@ -97,7 +97,7 @@ func TestCheckingHostileSourceIsBoundedInMemory(t *testing.T) {
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		_, err := compileChunk(src, "m.lua", nil)
+		_, err := Compile(src, "m.lua", nil)
 		runtime.ReadMemStats(&after)
 		alloc := after.TotalAlloc - before.TotalAlloc
 		bound := uint64(parseBound)
@@ -134,7 +134,7 @@ func TestOperatorChainsWithinLimitsCompile(t *testing.T) {
 		"long strings":       strings.Repeat("s = [[ - - - ]] .. [==[..]==] -- - - -\n", 2000),
 		"keywords end chain": strings.Repeat("if - a then return -b elseif not c then x = d .. e else y = -f end\n", 1000),
 	} {
-		if _, err := compileChunk([]byte(src), "m.lua", nil); err != nil {
+		if _, err := Compile([]byte(src), "m.lua", nil); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -154,7 +154,7 @@ func BenchmarkCheckHostileSource(b *testing.B) {
 			src := []byte(tc.src)
 			b.SetBytes(int64(len(src)))
 			for b.Loop() {
-				_, _ = compileChunk(src, "m.lua", nil)
+				_, _ = Compile(src, "m.lua", nil)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package lua
+package sandbox
 
 import (
 	"bytes"
@@ -380,10 +380,10 @@ func (d *treeDepth) expr(e ast.Expr, depth int) {
 	}
 }
 
-// compileChunk checks the nesting of Lua source, then parses and
+// Compile checks the nesting of Lua source, then parses and
 // compiles it. Every error reads "name:line: message". charge, if set, is
 // called between the cheap scan and the expensive parse.
-func compileChunk(b []byte, name string, charge func()) (*glua.FunctionProto, error) {
+func Compile(b []byte, name string, charge func()) (*glua.FunctionProto, error) {
 	open, lines, err := scanNesting(b, name)
 	if err != nil {
 		return nil, err

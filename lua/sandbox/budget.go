@@ -1,7 +1,8 @@
-package lua
+package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -23,42 +24,81 @@ import (
 //
 // A meter is used by its mission's state only, on the game goroutine: no
 // locks, no timers, no goroutines.
-type meter struct {
+type Meter struct {
 	L         *glua.LState
 	clock     func() time.Duration // monotonic, real mode
 	stepTime  time.Duration        // > 0: virtual time
 	maxString int
 	peek      bool
-	mem       *memAccount
+	mem       *Memory
 
 	armed bool
 	steps int64 // steps of the current outermost call
 	next  int64 // step count at which check runs next
 	start time.Duration
 	limit time.Duration
-	kind  budgetKind
-	why   func(kind budgetKind, limit time.Duration) string // names the budget in errors
+	kind  Kind
+	why   func(kind Kind, limit time.Duration) string // names the budget in errors
 	err   error
 	stop  chan struct{} // closed: returned by Done once err is set
 	call  badCall       // the last call of a non-function (callname.go)
+}
+
+// Kind says which budget bounds a call, for the error when it runs out.
+type Kind uint8
+
+// The budgets a call runs under.
+const (
+	KindCall Kind = iota // one call's
+	KindTick             // what the tick has left
+	KindLoad             // a load's
+)
+
+// Budget configures a Meter.
+type Budget struct {
+	// StepTime, when > 0, is the virtual time of one step: elapsed time is
+	// the steps counted, not the clock (deterministic tests).
+	StepTime time.Duration
+	// MaxString is the longest string a script may build.
+	MaxString int
+	// Clock is a monotonic clock (real time mode).
+	Clock func() time.Duration
+	// Memory, if set, is sampled and checked while calls run.
+	Memory *Memory
+	// Why words the error of a call that ran out of its budget.
+	Why func(kind Kind, limit time.Duration) string
 }
 
 // checkEvery is how many steps run between two clock reads. A step is
 // ~10-50 ns, so the clock is read every few µs; bulk charges check at once.
 const checkEvery = 256
 
-// bytesPerStep converts bulk work (bytes copied or scanned) into steps:
+// BytesPerStep converts bulk work (bytes copied or scanned) into steps:
 // a VM instruction costs about as much as allocating and copying 256 bytes.
-const bytesPerStep = 256
+const BytesPerStep = 256
 
-func newMeter(L *glua.LState, o *Limits, clock func() time.Duration, mem *memAccount, why func(budgetKind, time.Duration) string) *meter {
+// NewMeter returns the meter of L's calls. Set it as L's context once the
+// state's set-up (which runs Lua-side code) is done.
+func NewMeter(L *glua.LState, b Budget) *Meter {
 	stop := make(chan struct{})
 	close(stop)
-	return &meter{L: L, clock: clock, stepTime: o.StepTime, maxString: o.MaxString, peek: vmLayoutOK, mem: mem, why: why, stop: stop, next: 1 << 62}
+	return &Meter{L: L, clock: b.Clock, stepTime: b.StepTime, maxString: b.MaxString, peek: vmLayoutOK, mem: b.Memory, why: b.Why, stop: stop, next: 1 << 62}
+}
+
+// IsTimeout reports whether err, from Disarm, stopped a call for time.
+func IsTimeout(err error) bool {
+	var be budgetError
+	return errors.As(err, &be)
+}
+
+// IsMemory reports whether err, from Disarm, stopped a call for memory.
+func IsMemory(err error) bool {
+	var me memoryError
+	return errors.As(err, &me)
 }
 
 // arm starts the budget of one outermost call into Lua.
-func (m *meter) arm(limit time.Duration, kind budgetKind) {
+func (m *Meter) Arm(limit time.Duration, kind Kind) {
 	m.armed = true
 	m.steps = 0
 	m.next = checkEvery
@@ -73,8 +113,8 @@ func (m *meter) arm(limit time.Duration, kind budgetKind) {
 
 // disarm ends the call: it returns the time the call took and the error
 // that stopped it, if the meter did.
-func (m *meter) disarm() (time.Duration, error) {
-	el := m.elapsed()
+func (m *Meter) Disarm() (time.Duration, error) {
+	el := m.Elapsed()
 	err := m.err
 	m.armed = false
 	m.err = nil
@@ -83,7 +123,7 @@ func (m *meter) disarm() (time.Duration, error) {
 }
 
 // elapsed is the time the current call has taken so far.
-func (m *meter) elapsed() time.Duration {
+func (m *Meter) Elapsed() time.Duration {
 	if !m.armed {
 		return 0
 	}
@@ -94,7 +134,7 @@ func (m *meter) elapsed() time.Duration {
 }
 
 // Done implements context.Context; see the type comment.
-func (m *meter) Done() <-chan struct{} {
+func (m *Meter) Done() <-chan struct{} {
 	m.steps++
 	if m.peek {
 		m.peekInstruction()
@@ -108,7 +148,7 @@ func (m *meter) Done() <-chan struct{} {
 // check runs the time and memory checks; once the meter has tripped it
 // keeps returning the closed channel, so a script's pcall cannot swallow
 // the error and carry on.
-func (m *meter) check() <-chan struct{} {
+func (m *Meter) check() <-chan struct{} {
 	if m.err != nil {
 		return m.stop
 	}
@@ -117,7 +157,7 @@ func (m *meter) check() <-chan struct{} {
 		return nil
 	}
 	m.next = m.steps + checkEvery
-	if el := m.elapsed(); el > m.limit {
+	if el := m.Elapsed(); el > m.limit {
 		m.err = budgetError{m.why(m.kind, m.limit)}
 		return m.stop
 	}
@@ -133,7 +173,7 @@ func (m *meter) check() <-chan struct{} {
 // charge adds bulk work done by Go code on the script's behalf and raises
 // the budget error in L if it ran out. Go functions call it before doing
 // the work, so refused work is never done.
-func (m *meter) charge(L *glua.LState, steps int64) {
+func (m *Meter) Charge(L *glua.LState, steps int64) {
 	if steps > 0 {
 		m.steps += steps
 	}
@@ -146,19 +186,19 @@ func (m *meter) charge(L *glua.LState, steps int64) {
 
 // chargeBytes charges the copy of n bytes into a new value and refuses
 // results over the string cap.
-func (m *meter) chargeBytes(L *glua.LState, what string, n int) {
+func (m *Meter) ChargeBytes(L *glua.LState, what string, n int) {
 	if n > m.maxString {
 		L.RaiseError("%s: result of %d bytes exceeds the %d-byte string cap", what, n, m.maxString)
 	}
 	if m.mem != nil {
 		m.mem.allocated(n)
 	}
-	m.charge(L, int64(n/bytesPerStep))
+	m.Charge(L, int64(n/BytesPerStep))
 }
 
 // peekInstruction bounds CONCAT and LEN before the VM runs them (see
 // vmpeek.go).
-func (m *meter) peekInstruction() {
+func (m *Meter) peekInstruction() {
 	inst, frame, ok := vmInstruction(m.L)
 	if !ok {
 		return
@@ -184,7 +224,7 @@ func (m *meter) peekInstruction() {
 		if m.mem != nil {
 			m.mem.allocated(n)
 		}
-		m.steps += int64(n / bytesPerStep)
+		m.steps += int64(n / BytesPerStep)
 	case glua.OP_SETTABLE:
 		regs, base := vmRegisters(m.L, frame)
 		a, b := base+int(inst>>18)&0xff, int(inst&0x1ff)
@@ -243,7 +283,7 @@ const maxArrayGap = 1 << 20
 // part, and refuses more than maxArrayGap (a capError: the assignment is
 // not made, and a pcall may catch it). raw is rawset's view, which
 // __newindex does not divert.
-func (m *meter) arrayPadding(t *glua.LTable, key glua.LValue, raw bool) error {
+func (m *Meter) arrayPadding(t *glua.LTable, key glua.LValue, raw bool) error {
 	n, ok := key.(glua.LNumber)
 	if !ok {
 		return nil
@@ -275,12 +315,12 @@ type budgetError struct{ msg string }
 func (e budgetError) Error() string { return e.msg }
 
 // Deadline implements context.Context; the budget is enforced by Done.
-func (m *meter) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (m *Meter) Deadline() (time.Time, bool) { return time.Time{}, false }
 
 // Err implements context.Context; gopher-lua raises it as the Lua error.
 // A refused instruction (capError) is an ordinary error a script's pcall
 // may catch, so it is raised once; running out of budget or memory stays.
-func (m *meter) Err() error {
+func (m *Meter) Err() error {
 	err := m.err
 	if err == nil {
 		return context.Canceled
@@ -298,6 +338,6 @@ type capError struct{ msg string }
 func (e capError) Error() string { return e.msg }
 
 // Value implements context.Context.
-func (m *meter) Value(any) any { return nil }
+func (m *Meter) Value(any) any { return nil }
 
-var _ context.Context = (*meter)(nil)
+var _ context.Context = (*Meter)(nil)

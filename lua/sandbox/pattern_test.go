@@ -1,15 +1,12 @@
-package lua
+package sandbox
 
 import (
 	"fmt"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	glua "github.com/yuin/gopher-lua"
-
-	"github.com/bcserver/bcserver/lua/luatest"
 )
 
 // The budgeted matcher must agree with gopher-lua's own (which it
@@ -30,23 +27,24 @@ var patternCases = []struct{ s, p string }{
 
 type patternRunner struct {
 	ref  *glua.LState
-	ours *mission
+	ours *Meter
 }
 
 func newPatternRunner(t testing.TB) *patternRunner {
 	ref := glua.NewState()
 	t.Cleanup(ref.Close)
-	e := luatest.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	h := New(e, Options{Mode: "m", FS: fstest.MapFS{"m/main.lua": {Data: []byte("")}}, Limits: Limits{StepTime: time.Nanosecond}})
-	if err := h.Open(); err != nil {
+	L := glua.NewState(glua.Options{SkipOpenLibs: true})
+	t.Cleanup(L.Close)
+	m := NewMeter(L, Budget{StepTime: time.Nanosecond, MaxString: 1 << 20, Why: func(Kind, time.Duration) string { return "time budget exceeded" }})
+	if err := Open(L, m); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(h.Close)
-	return &patternRunner{ref: ref, ours: h.cur}
+	L.SetContext(m)
+	return &patternRunner{ref: ref, ours: m}
 }
 
 // run calls string[fn](s, p, extra...) in L and renders the outcome.
-func run(L *glua.LState, m *mission, fn, s, p string, extra ...glua.LValue) string {
+func run(L *glua.LState, m *Meter, fn, s, p string, extra ...glua.LValue) string {
 	f := L.GetField(L.GetGlobal("string"), fn).(*glua.LFunction)
 	args := append([]glua.LValue{glua.LString(s), glua.LString(p)}, extra...)
 	call := func() (out string) {
@@ -72,8 +70,8 @@ func run(L *glua.LState, m *mission, fn, s, p string, extra ...glua.LValue) stri
 	if m == nil {
 		return call()
 	}
-	m.meter.arm(time.Hour, budgetCall)
-	defer m.meter.disarm()
+	m.Arm(time.Hour, KindCall)
+	defer m.Disarm()
 	return call()
 }
 

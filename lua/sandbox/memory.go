@@ -1,4 +1,4 @@
-package lua
+package sandbox
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	glua "github.com/yuin/gopher-lua"
 )
 
-// memAccount enforces a mission's memory limit. gopher-lua allocates from
+// Memory enforces a mission's memory limit. gopher-lua allocates from
 // the Go heap with no per-state accounting, so the runtime estimates:
 //
 //   - while Lua runs, the meter samples the process's allocation counter
@@ -25,7 +25,7 @@ import (
 // memory by more than the string cap (CONCAT is checked before it runs,
 // Go functions cap their results), so a mission is stopped close to its
 // limit rather than after the process has grown.
-type memAccount struct {
+type Memory struct {
 	limit   int64
 	live    int64 // bytes found by the last walk
 	pending int64 // bytes allocated since then (upper bound)
@@ -44,13 +44,13 @@ const (
 	allocCounter = "/gc/heap/allocs:bytes"
 )
 
-func newMemAccount(limit int64, roots func(visit func(glua.LValue))) *memAccount {
-	a := &memAccount{limit: limit, roots: roots, sample: []metrics.Sample{{Name: allocCounter}}}
+func NewMemory(limit int64, roots func(visit func(glua.LValue))) *Memory {
+	a := &Memory{limit: limit, roots: roots, sample: []metrics.Sample{{Name: allocCounter}}}
 	a.last = a.read()
 	return a
 }
 
-func (a *memAccount) read() uint64 {
+func (a *Memory) read() uint64 {
 	metrics.Read(a.sample)
 	if a.sample[0].Value.Kind() != metrics.KindUint64 {
 		return 0
@@ -59,10 +59,10 @@ func (a *memAccount) read() uint64 {
 }
 
 // allocated records bytes produced by bulk work.
-func (a *memAccount) allocated(n int) { a.bulk += int64(n) }
+func (a *Memory) allocated(n int) { a.bulk += int64(n) }
 
 // check is called from the meter's periodic check.
-func (a *memAccount) check(L *glua.LState) error {
+func (a *Memory) check(L *glua.LState) error {
 	a.checks++
 	if a.checks < sampleEvery && a.bulk < sampleBytes {
 		return nil
@@ -76,11 +76,11 @@ func (a *memAccount) check(L *glua.LState) error {
 	if a.pending < max(a.limit-a.live, walkFloor) {
 		return nil
 	}
-	return a.measure()
+	return a.Measure()
 }
 
 // measure walks the state and refuses if it is over the limit.
-func (a *memAccount) measure() error {
+func (a *Memory) Measure() error {
 	a.pending = 0
 	a.live = a.size(a.limit + 1)
 	a.walks++
@@ -94,10 +94,10 @@ func (a *memAccount) measure() error {
 type memoryError struct{ used, limit int64 }
 
 func (e memoryError) Error() string {
-	return fmt.Sprintf("memory limit of %s exceeded (the mission holds more than %s)", mib(e.limit), mib(e.used-1))
+	return fmt.Sprintf("memory limit of %s exceeded (the mission holds more than %s)", MiB(e.limit), MiB(e.used-1))
 }
 
-func mib(n int64) string {
+func MiB(n int64) string {
 	if n >= 1<<20 {
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	}
@@ -116,7 +116,7 @@ const (
 
 // size walks everything reachable from the roots and returns the bytes it
 // estimates, stopping once it passes stop.
-func (a *memAccount) size(stop int64) int64 {
+func (a *Memory) size(stop int64) int64 {
 	w := &memWalk{
 		stop:    stop,
 		tables:  make(map[*glua.LTable]struct{}),

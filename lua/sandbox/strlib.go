@@ -1,4 +1,4 @@
-package lua
+package sandbox
 
 import (
 	"errors"
@@ -19,7 +19,7 @@ import (
 // "too many results to unpack" at LUAI_MAXCSTACK = 8000).
 const maxUnpack = 8000
 
-func (m *mission) guardLibs() {
+func (m *Meter) guardLibs() {
 	L := m.L
 	fn := func(t *glua.LTable, name string, f glua.LGFunction) { t.RawSetString(name, L.NewFunction(f)) }
 	orig := func(t *glua.LTable, name string) *glua.LFunction { return t.RawGetString(name).(*glua.LFunction) }
@@ -46,10 +46,10 @@ func (m *mission) guardLibs() {
 				n += len(s)
 			}
 		}
-		m.meter.chargeBytes(L, "string.format", n)
+		m.ChargeBytes(L, "string.format", n)
 		r := m.callOrig(format)
-		if s, ok := L.Get(-1).(glua.LString); ok && len(s) > m.meter.maxString {
-			L.RaiseError("string.format: result of %d bytes exceeds the %d-byte string cap", len(s), m.meter.maxString)
+		if s, ok := L.Get(-1).(glua.LString); ok && len(s) > m.maxString {
+			L.RaiseError("string.format: result of %d bytes exceeds the %d-byte string cap", len(s), m.maxString)
 		}
 		return r
 	})
@@ -57,7 +57,7 @@ func (m *mission) guardLibs() {
 		f := orig(str, name)
 		qualified := "string." + name
 		fn(str, name, func(L *glua.LState) int {
-			m.meter.chargeBytes(L, qualified, len(L.CheckString(1)))
+			m.ChargeBytes(L, qualified, len(L.CheckString(1)))
 			return m.callOrig(f)
 		})
 	}
@@ -72,7 +72,7 @@ func (m *mission) guardLibs() {
 		if j-i > maxUnpack {
 			L.RaiseError("string.byte: too many results (%d, at most %d)", j-i, maxUnpack)
 		}
-		m.meter.charge(L, int64(max(j-i, 0)/8))
+		m.Charge(L, int64(max(j-i, 0)/8))
 		return m.callOrig(byteFn)
 	})
 
@@ -84,7 +84,7 @@ func (m *mission) guardLibs() {
 			// Inserting or removing at a position moves the rest of the
 			// array; maxn scans it.
 			if t, ok := L.Get(1).(*glua.LTable); ok {
-				m.meter.charge(L, int64(tableArrayLen(t)/8))
+				m.Charge(L, int64(tableArrayLen(t)/8))
 				if name == "insert" && L.GetTop() >= 3 {
 					m.checkPadding(L, "table.insert", t, L.Get(2))
 				}
@@ -103,7 +103,7 @@ func (m *mission) guardLibs() {
 	fn(tbl, "sort", func(L *glua.LState) int {
 		if t, ok := L.Get(1).(*glua.LTable); ok {
 			n := tableArrayLen(t)
-			m.meter.charge(L, int64(n*bits.Len(uint(n))))
+			m.Charge(L, int64(n*bits.Len(uint(n))))
 		}
 		return m.callOrig(sortFn)
 	})
@@ -112,16 +112,16 @@ func (m *mission) guardLibs() {
 
 // checkPadding is the meter's array padding check for Go functions that
 // store t[key] (see meter.arrayPadding).
-func (m *mission) checkPadding(L *glua.LState, what string, t *glua.LTable, key glua.LValue) {
-	if err := m.meter.arrayPadding(t, key, true); err != nil {
+func (m *Meter) checkPadding(L *glua.LState, what string, t *glua.LTable, key glua.LValue) {
+	if err := m.arrayPadding(t, key, true); err != nil {
 		L.RaiseError("%s: %v", what, err)
 	}
-	m.meter.charge(L, 0)
+	m.Charge(L, 0)
 }
 
 // callOrig calls a library function with the current arguments and
 // returns its results.
-func (m *mission) callOrig(f *glua.LFunction) int {
+func (m *Meter) callOrig(f *glua.LFunction) int {
 	L := m.L
 	top := L.GetTop()
 	L.Push(f)
@@ -132,24 +132,24 @@ func (m *mission) callOrig(f *glua.LFunction) int {
 	return L.GetTop() - top
 }
 
-func (m *mission) strRep(L *glua.LState) int {
+func (m *Meter) strRep(L *glua.LState) int {
 	s := L.CheckString(1)
 	n := L.CheckInt(2)
 	if n <= 0 || len(s) == 0 {
 		L.Push(glua.LString(""))
 		return 1
 	}
-	if n > m.meter.maxString/len(s) {
-		L.RaiseError("string.rep: result of %d x %d bytes exceeds the %d-byte string cap", n, len(s), m.meter.maxString)
+	if n > m.maxString/len(s) {
+		L.RaiseError("string.rep: result of %d x %d bytes exceeds the %d-byte string cap", n, len(s), m.maxString)
 	}
-	m.meter.chargeBytes(L, "string.rep", len(s)*n)
+	m.ChargeBytes(L, "string.rep", len(s)*n)
 	L.Push(glua.LString(strings.Repeat(s, n)))
 	return 1
 }
 
 // tableConcat is table.concat(t [, sep [, i [, j]]]) with the result
 // length known, capped and charged before it is built.
-func (m *mission) tableConcat(L *glua.LState) int {
+func (m *Meter) tableConcat(L *glua.LState) int {
 	t := L.CheckTable(1)
 	sep := L.OptString(2, "")
 	i := L.OptInt(3, 1)
@@ -160,10 +160,10 @@ func (m *mission) tableConcat(L *glua.LState) int {
 	}
 	// i <= j, so the unsigned difference is exact even where j-i
 	// overflows int (unpack({}, -9e18, 9e18)).
-	if uint(j-i) >= uint(m.meter.maxString) {
-		L.RaiseError("table.concat: %d elements exceed the %d-byte string cap", j-i+1, m.meter.maxString)
+	if uint(j-i) >= uint(m.maxString) {
+		L.RaiseError("table.concat: %d elements exceed the %d-byte string cap", j-i+1, m.maxString)
 	}
-	m.meter.charge(L, int64(j-i+1)/4)
+	m.Charge(L, int64(j-i+1)/4)
 	n := 0
 	for k := i; k <= j; k++ {
 		v := t.RawGetInt(k)
@@ -178,11 +178,11 @@ func (m *mission) tableConcat(L *glua.LState) int {
 		if k < j {
 			n += len(sep)
 		}
-		if n > m.meter.maxString {
+		if n > m.maxString {
 			break
 		}
 	}
-	m.meter.chargeBytes(L, "table.concat", n)
+	m.ChargeBytes(L, "table.concat", n)
 	var b strings.Builder
 	b.Grow(n)
 	for k := i; k <= j; k++ {
@@ -196,7 +196,7 @@ func (m *mission) tableConcat(L *glua.LState) int {
 }
 
 // unpack is unpack(t [, i [, j]]) with at most maxUnpack results.
-func (m *mission) unpack(L *glua.LState) int {
+func (m *Meter) unpack(L *glua.LState) int {
 	t := L.CheckTable(1)
 	i := L.OptInt(2, 1)
 	j := L.OptInt(3, t.Len())
@@ -206,7 +206,7 @@ func (m *mission) unpack(L *glua.LState) int {
 	if uint(j-i) >= maxUnpack { // exact for i <= j, as in tableConcat
 		L.RaiseError("unpack: too many results (%d, at most %d)", j-i+1, maxUnpack)
 	}
-	m.meter.charge(L, int64(j-i+1)/8)
+	m.Charge(L, int64(j-i+1)/8)
 	for k := i; k <= j; k++ {
 		L.Push(t.RawGetInt(k))
 	}
