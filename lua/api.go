@@ -116,11 +116,11 @@ func (m *mission) api() *glua.LTable {
 	// Objects.
 	fn("object", func(L *glua.LState) int {
 		id := checkIntArg(L, 1, "object id", math.MinInt32, math.MaxInt32)
-		L.Push(m.handle(eng.Object(int32(id))))
+		L.Push(m.handle(eng.World().Object(int32(id))))
 		return 1
 	})
 	fn("objects", func(L *glua.LState) int {
-		os := eng.Objects()
+		os := eng.World().Objects()
 		m.meter.Charge(L, int64(len(os)*4))
 		t := L.CreateTable(len(os), 0)
 		for _, o := range os {
@@ -135,7 +135,7 @@ func (m *mission) api() *glua.LTable {
 			L.Push(glua.LNil)
 			return 1
 		}
-		L.Push(m.handle(eng.ShipOf(p)))
+		L.Push(m.handle(eng.World().ShipOf(&p.Owner)))
 		return 1
 	})
 

@@ -28,16 +28,9 @@ type Engine interface {
 	SetScore(p *engine.Player, kills, deaths, score int)
 	Kick(p *engine.Player, reason bcnet.BootReason)
 
-	Object(id int32) *engine.Object
-	Objects() []*engine.Object
-	ShipOf(p *engine.Player) *engine.Object
-
-	// Host ships (engine/hostships.go); World gives their controls and
-	// the ship data.
-	PrepareHostShip(spec engine.HostShipSpec) (*engine.Object, error)
-	AddHostShip(o *engine.Object) error
-	RemoveHostShip(o *engine.Object)
-	DestroyHostShip(o *engine.Object)
+	// World is the game's world model: the one way a mission reaches
+	// objects, ships, host ships and their controls, the ship data and
+	// the damage rules. Calls that make time pass take Now.
 	World() *world.World
 
 	After(d time.Duration, fn func()) (cancel func())

@@ -83,7 +83,7 @@ func (m *mission) optObject(L *glua.LState, n int) (*engine.Object, bool) {
 	case *glua.LUserData:
 		return m.checkShip(L, n), true
 	case glua.LNumber:
-		return m.h.eng.Object(int32(checkIntArg(L, n, "object id", math.MinInt32, math.MaxInt32))), true
+		return m.h.eng.World().Object(int32(checkIntArg(L, n, "object id", math.MinInt32, math.MaxInt32))), true
 	}
 	return nil, false
 }
@@ -173,7 +173,7 @@ func (m *mission) shipMethodTable() map[string]glua.LGFunction {
 	t := map[string]glua.LGFunction{
 		"alive": func(L *glua.LState) int {
 			o := m.checkShip(L, 1)
-			L.Push(glua.LBool(m.h.eng.Object(o.ID) == o && o.Alive()))
+			L.Push(glua.LBool(m.h.eng.World().Object(o.ID) == o && o.Alive()))
 			return 1
 		},
 		"position": func(L *glua.LState) int {

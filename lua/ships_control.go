@@ -27,7 +27,7 @@ func (m *mission) shipAPI(fn func(string, glua.LGFunction)) {
 	fn("create_ship", m.createShip)
 	fn("ship", func(L *glua.LState) int {
 		id := checkIntArg(L, 1, "object id", math.MinInt32, math.MaxInt32)
-		if o := eng.Object(int32(id)); o != nil && o.IsShip() {
+		if o := eng.World().Object(int32(id)); o != nil && o.IsShip() {
 			L.Push(m.handle(o))
 		} else {
 			L.Push(glua.LNil)
@@ -35,7 +35,7 @@ func (m *mission) shipAPI(fn func(string, glua.LGFunction)) {
 		return 1
 	})
 	fn("ships", func(L *glua.LState) int {
-		os := eng.Objects()
+		os := eng.World().Objects()
 		m.meter.Charge(L, int64(len(os)*4))
 		t := L.CreateTable(len(os), 0)
 		for _, o := range os {
@@ -72,7 +72,7 @@ func (m *mission) shipAPI(fn func(string, glua.LGFunction)) {
 		if !(r >= 0) || r > 1e6 {
 			L.ArgError(2, "radius: want 0..1e6 world units")
 		}
-		m.meter.Charge(L, int64(len(eng.Objects())))
+		m.meter.Charge(L, int64(len(eng.World().Objects())))
 		L.Push(glua.LBool(eng.World().LocationFree(p, r)))
 		return 1
 	})
@@ -222,7 +222,7 @@ func (m *mission) createShip(L *glua.LState) int {
 		L.RaiseError("bc.create_ship: the mission has %d host ships, the limit (lua.max_ships)", n)
 	}
 	m.meter.Charge(L, 256)
-	o, err := eng.PrepareHostShip(spec)
+	o, err := eng.World().PrepareHostShip(spec, m.slotTaken)
 	if err != nil {
 		L.RaiseError("bc.create_ship: %v", err)
 	}
@@ -230,12 +230,12 @@ func (m *mission) createShip(L *glua.LState) int {
 	if m.building {
 		m.effect(func() {
 			m.pendingShips--
-			if err := eng.AddHostShip(o); err != nil {
+			if err := eng.World().AddHostShip(eng.Now(), o); err != nil {
 				m.h.reportError(MissionError{Version: m.version, Kind: ErrFailed, Callback: "bc.create_ship", Err: err.Error()}, slogError, false, "host ship not created", "err", err)
 			}
 		})
 		m.pendingShips++ // after effect, which may refuse
-	} else if err := eng.AddHostShip(o); err != nil {
+	} else if err := eng.World().AddHostShip(eng.Now(), o); err != nil {
 		L.RaiseError("bc.create_ship: %v", err)
 	}
 	L.Push(m.handle(o))
@@ -310,20 +310,20 @@ func (m *mission) shipControls() map[string]glua.LGFunction {
 		"destroy": func(L *glua.LState) int {
 			o := m.hostShip(L, "destroy")
 			return m.order(L, func() error {
-				if !o.Alive() || m.h.eng.Object(o.ID) != o {
+				if !o.Alive() || m.h.eng.World().Object(o.ID) != o {
 					return world.ErrNotHostShip
 				}
-				m.h.eng.DestroyHostShip(o)
+				m.h.eng.World().DestroyHostShip(m.h.eng.Now(), o)
 				return nil
 			})
 		},
 		"remove": func(L *glua.LState) int {
 			o := m.hostShip(L, "remove")
 			return m.order(L, func() error {
-				if m.h.eng.Object(o.ID) != o {
+				if m.h.eng.World().Object(o.ID) != o {
 					return world.ErrNotHostShip
 				}
-				m.h.eng.RemoveHostShip(o)
+				m.h.eng.World().RemoveHostShip(m.h.eng.Now(), o)
 				return nil
 			})
 		},
@@ -365,4 +365,15 @@ func (m *mission) order(L *glua.LState, fn func() error) int {
 	}
 	L.Push(glua.LBool(err == nil))
 	return 1
+}
+
+// slotTaken reports whether a connected player holds slot: a host ship
+// needs a slot no player has (opcodes.md 6).
+func (m *mission) slotTaken(slot int) bool {
+	for _, p := range m.h.eng.Players() {
+		if p.Slot == slot {
+			return true
+		}
+	}
+	return false
 }

@@ -174,6 +174,23 @@ func (w *World) keepTorpedo(owner *Owner, id int32) {
 	owner.torpedoesPos = (owner.torpedoesPos + 1) % len(owner.torpedoes)
 }
 
+// Adopt keeps an object its caller built, as it is: no model is built and
+// no message is sent; a ship becomes its owner's ship and raises
+// ship_created. A fake game (lua/luatest) puts its test ships in the world
+// this way, so the code under test finds them where it finds any object.
+func (w *World) Adopt(o *Object) {
+	if old := w.objects[o.ID]; old != nil {
+		w.remove(old)
+	}
+	w.add(o)
+	if o.IsShip() {
+		if o.Owner != nil {
+			o.Owner.ShipID = o.ID
+		}
+		w.env.Emit(&ShipCreated{Ship: o})
+	}
+}
+
 // RemoveOwner removes the objects of an owner who left the game: the
 // players still in it get DestroyObject for its ship (handshake.md 5);
 // its other objects vanish on their side with the player.

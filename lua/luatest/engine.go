@@ -41,7 +41,6 @@ type Engine struct {
 	mission engine.Mission
 
 	players  map[byte]*engine.Player
-	objects  map[int32]*engine.Object
 	subs     map[string][]sub
 	nextSub  int
 	timers   []*timer
@@ -72,8 +71,8 @@ func New(start time.Time) *Engine {
 	return &Engine{
 		Log: slog.New(slog.DiscardHandler), Clock: start, Epoch: start, accept: true,
 		mission: engine.DefaultConfig().Mission,
-		players: make(map[byte]*engine.Player), objects: make(map[int32]*engine.Object),
-		subs: make(map[string][]sub),
+		players: make(map[byte]*engine.Player),
+		subs:    make(map[string][]sub),
 	}
 }
 
@@ -142,33 +141,20 @@ func (e *Engine) Leave(id byte) {
 		return
 	}
 	delete(e.players, id)
-	for oid, o := range e.objects {
-		if o.Owner == &p.Owner {
-			delete(e.objects, oid)
-		}
-	}
+	e.World().RemoveOwner(&p.Owner)
 	p.State = 0
 	e.Emit(&engine.PlayerLeft{Player: p, Reason: engine.LeaveQuit, WasInGame: true})
 }
 
 // Spawn gives a player a ship of species (object id from its slot's
-// block, as the stock client allocates it) and raises ship_created.
+// block, as the stock client allocates it) and raises ship_created. The
+// ship lives in the world (World), without a model.
 func (e *Engine) Spawn(p *engine.Player, species int) *engine.Object {
 	id := int32(0x3FFFFFFF + p.Slot*0x40000 + int(e.nextSub))
 	e.nextSub++
 	o := &engine.Object{ID: id, ClassID: codec.ClassShip, OwnerSlot: p.Slot, Owner: &p.Owner, NetPlayerID: int(p.ID), Species: species, Name: p.Name}
-	e.objects[id] = o
-	p.ShipID = id
-	e.Emit(&engine.ShipCreated{Ship: o})
+	e.World().Adopt(o)
 	return o
-}
-
-// AddObject registers an AI or server object (a starbase).
-func (e *Engine) AddObject(o *engine.Object) {
-	e.objects[o.ID] = o
-	if o.IsShip() {
-		e.Emit(&engine.ShipCreated{Ship: o})
-	}
 }
 
 // Kill raises ship_destroyed for o.
@@ -178,14 +164,9 @@ func (e *Engine) Kill(o *engine.Object, killer int, cause engine.DeathCause) {
 
 // Remove deletes an object and raises object_destroyed.
 func (e *Engine) Remove(o *engine.Object) {
-	if e.objects[o.ID] != o {
-		return
+	if e.World().Object(o.ID) == o {
+		e.World().Forget(o.ID)
 	}
-	delete(e.objects, o.ID)
-	if o.Owner != nil && o.Owner.ShipID == o.ID {
-		o.Owner.ShipID = 0
-	}
-	e.Emit(&engine.ObjectDestroyed{Object: o})
 }
 
 // Hit raises weapon_hit.
@@ -251,36 +232,19 @@ func (e *Engine) Kick(p *engine.Player, _ bcnet.BootReason) {
 	e.Leave(p.ID)
 }
 
-// Object implements lua.Engine: an object the test added, or a host ship.
-func (e *Engine) Object(id int32) *engine.Object {
-	if o := e.objects[id]; o != nil {
-		return o
-	}
-	if e.world != nil {
-		return e.world.Object(id)
-	}
-	return nil
-}
+// Object returns the object with id in the world: a spawned ship or a
+// host ship.
+func (e *Engine) Object(id int32) *engine.Object { return e.World().Object(id) }
 
-// Objects implements lua.Engine.
-func (e *Engine) Objects() []*engine.Object {
-	out := make([]*engine.Object, 0, len(e.objects))
-	for _, o := range e.objects {
-		out = append(out, o)
-	}
-	if e.world != nil {
-		out = append(out, e.world.Objects()...)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
-}
+// Objects returns the world's objects ordered by id.
+func (e *Engine) Objects() []*engine.Object { return e.World().Objects() }
 
-// ShipOf implements lua.Engine.
+// ShipOf returns the player's ship, or nil.
 func (e *Engine) ShipOf(p *engine.Player) *engine.Object {
-	if p == nil || p.ShipID == 0 {
+	if p == nil {
 		return nil
 	}
-	return e.objects[p.ShipID]
+	return e.World().ShipOf(&p.Owner)
 }
 
 // After implements lua.Engine.
@@ -397,14 +361,8 @@ func (e *Engine) RestartGame() {
 }
 
 func (e *Engine) forgetShips() {
-	for _, o := range e.Objects() {
-		if e.objects[o.ID] == o && (o.Owner != nil || o.ClassID == codec.ClassTorpedo) {
-			e.Remove(o)
-		}
-	}
-	if e.world != nil {
-		e.world.RemoveHostShips(e.Clock)
-	}
+	e.World().ForgetShips()
+	e.World().RemoveHostShips(e.Clock)
 }
 
 // GameOver implements lua.Engine.

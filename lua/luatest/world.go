@@ -3,14 +3,13 @@ package luatest
 import (
 	"time"
 
-	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/engine/world"
 )
 
 // World implements lua.Engine: a real world with the vanilla ship data,
-// whose host ships live beside the objects a test adds; what it sends
-// reliably is recorded like the mission's messages.
+// holding the ships a test spawns (without models) and the mission's host
+// ships; what it sends reliably is recorded like the mission's messages.
 func (e *Engine) World() *world.World {
 	if e.world == nil {
 		reg, err := ships.Vanilla()
@@ -21,27 +20,6 @@ func (e *Engine) World() *world.World {
 	}
 	return e.world
 }
-
-// PrepareHostShip implements lua.Engine.
-func (e *Engine) PrepareHostShip(spec engine.HostShipSpec) (*engine.Object, error) {
-	return e.World().PrepareHostShip(spec, func(slot int) bool {
-		for _, p := range e.players {
-			if p.Slot == slot {
-				return true
-			}
-		}
-		return false
-	})
-}
-
-// AddHostShip implements lua.Engine.
-func (e *Engine) AddHostShip(o *engine.Object) error { return e.World().AddHostShip(e.Clock, o) }
-
-// RemoveHostShip implements lua.Engine.
-func (e *Engine) RemoveHostShip(o *engine.Object) { e.World().RemoveHostShip(e.Clock, o) }
-
-// DestroyHostShip implements lua.Engine.
-func (e *Engine) DestroyHostShip(o *engine.Object) { e.World().DestroyHostShip(e.Clock, o) }
 
 // worldEnv is the fake as the world's Env.
 type worldEnv Engine
