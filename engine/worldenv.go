@@ -103,6 +103,8 @@ func (h *worldEnv) Send(to *world.Owner, payload []byte, reliable bool) {
 	}
 }
 
+func (h *worldEnv) Now() time.Time { return h.now }
+
 func (h *worldEnv) After(d time.Duration, fn func(now time.Time)) (cancel func()) {
 	g := (*Game)(h)
 	return g.After(d, func() { fn(g.now) })

@@ -13,6 +13,7 @@ import (
 // value) to the host model, which re-broadcasts it as the power byte's
 // sign (simulation.md 10, 12).
 func (w *World) SubsystemStatus(owner *Owner, ev *codec.Event) {
+	w.sync()
 	if len(ev.Tail) < 1 {
 		return
 	}
@@ -35,6 +36,7 @@ func (w *World) SubsystemStatus(owner *Owner, ev *codec.Event) {
 // RepairPriority toggles a repair queue entry (0x11, simulation.md 8): an
 // active entry goes to the tail, a waiting one to the head.
 func (w *World) RepairPriority(owner *Owner, ev *codec.Event) {
+	w.sync()
 	if len(ev.Tail) < 4 {
 		return
 	}
@@ -68,6 +70,7 @@ func (w *World) RepairPriority(owner *Owner, ev *codec.Event) {
 // event value) to its ship's torpedo systems, and remembers it for the
 // owner's next ship.
 func (w *World) TorpedoType(owner *Owner, ev *codec.Event) {
+	w.sync()
 	if len(ev.Tail) < 1 {
 		return
 	}

@@ -13,7 +13,8 @@
 // OwnerStartFiring/OwnerStopFiring/OwnerStopFiringAt/SetPhaserLevel/
 // PulseFired/TorpedoFired, SelfDestruct, the owner's controls) and with
 // the game tick (Tick, then SendStateUpdates). Every call that makes time pass takes the time as an
-// argument; the world never reads the wall clock. What the world has to
+// argument, the others read the game's clock through the Env; the world
+// never reads the wall clock. What the world has to
 // say goes out through the Env the engine implements, the way
 // dragonfly's world talks to its viewers: events for missions and plugins
 // (ship_created, ship_damaged, ship_destroyed, object_destroyed, weapon_hit), reliable

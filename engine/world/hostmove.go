@@ -70,6 +70,7 @@ func (w *World) liveHost(o *Object) (*hostShip, error) {
 // close on that object) at speed (world units per second; 0 or less: the
 // class's top speed) and to stop within arrival units (0: DefaultArrival).
 func (w *World) MoveTo(o *Object, point [3]float32, target *Object, speed, arrival float32) error {
+	w.sync()
 	h, err := w.liveHost(o)
 	if err != nil {
 		return err
@@ -94,6 +95,7 @@ func (w *World) MoveTo(o *Object, point [3]float32, target *Object, speed, arriv
 // point with at set, or toward an object with target set) and hold it; any
 // goal is dropped, the speed kept.
 func (w *World) Face(o *Object, v [3]float32, at bool, target *Object) error {
+	w.sync()
 	h, err := w.liveHost(o)
 	if err != nil {
 		return err
@@ -111,6 +113,7 @@ func (w *World) Face(o *Object, v [3]float32, at bool, target *Object) error {
 // second, clamped to the class's top speed; negative flies astern) and
 // drops any goal.
 func (w *World) SetSpeed(o *Object, speed float32) error {
+	w.sync()
 	h, err := w.liveHost(o)
 	if err != nil {
 		return err
@@ -124,6 +127,7 @@ func (w *World) SetSpeed(o *Object, speed float32) error {
 // Stop drops every movement order: the ship slows to a halt and holds its
 // heading.
 func (w *World) Stop(o *Object) error {
+	w.sync()
 	h, err := w.liveHost(o)
 	if err != nil {
 		return err

@@ -101,6 +101,7 @@ func (w *World) HostSlot() (slot int, inUse bool) { return w.hostSlot, w.hostCou
 // adds once it has loaded. slotTaken reports whether a player holds a
 // slot; the host objects' slot must not be one.
 func (w *World) PrepareHostShip(spec HostShipSpec, slotTaken func(int) bool) (*Object, error) {
+	w.sync()
 	if w.ships == nil {
 		return nil, errors.New("host ship: the world has no ship data")
 	}

@@ -41,6 +41,7 @@ func groupMatches(s *weaponSystem, group string) bool { return group == "" || s.
 // StartFiring 0x07 naming the system and the target, aimed at its power
 // plant (no offset).
 func (w *World) FireAt(o, target *Object, group string) error {
+	w.sync()
 	if _, err := w.liveHost(o); err != nil {
 		return err
 	}
@@ -77,6 +78,7 @@ func (w *World) FireAt(o, target *Object, group string) error {
 // group ("" for all) and ends their beams: the stock StopFiring, which a
 // phaser system that was firing sends as StopFiring 0x08.
 func (w *World) StopFiring(o *Object, group string) error {
+	w.sync()
 	if _, err := w.liveHost(o); err != nil {
 		return err
 	}
@@ -99,6 +101,7 @@ func (w *World) StopFiring(o *Object, group string) error {
 // at a time (the hardpoint's SetSingleFire, which the data now records;
 // this overrides it).
 func (w *World) SetSingleFire(o *Object, group string, on bool) error {
+	w.sync()
 	if _, err := w.liveHost(o); err != nil {
 		return err
 	}

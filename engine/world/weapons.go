@@ -144,6 +144,7 @@ func (w *World) stopSystem(o *Object, s *weaponSystem) {
 // (stock) or, as some notes show it, the ship; every bank of the system
 // takes the level, which sets the beam damage factor and drain.
 func (w *World) SetPhaserLevel(owner *Owner, ev *codec.Event) {
+	w.sync()
 	if len(ev.Tail) < 1 || ev.Tail[0] > LevelHigh {
 		return
 	}

@@ -27,6 +27,8 @@ type Env interface {
 	// After runs fn once d of game time has passed, with the time it runs
 	// at; the returned func cancels it.
 	After(d time.Duration, fn func(now time.Time)) (cancel func())
+	// Now is the game's clock: the time of what the game is doing.
+	Now() time.Time
 }
 
 // Owner is a player as the world knows it: the owner of a ship and of the
@@ -114,7 +116,8 @@ const DefaultHostSlot = 15
 // World is the host's model of one game's objects: ships and their
 // subsystems, damage, weapons, collisions, deaths, repair and power. All
 // methods must be called from the goroutine that owns the game; every
-// method that makes time pass takes the time as an argument.
+// method that makes time pass takes the time as an argument, and the
+// others read the game's clock through the Env (one clock per game).
 type World struct {
 	env     Env
 	log     *slog.Logger
@@ -196,6 +199,12 @@ func (w *World) SetWeaponDamage(on bool) { w.noWeaponDamage = !on }
 
 // Now returns the time of the call being processed.
 func (w *World) Now() time.Time { return w.now }
+
+// sync takes the game's time for a call that does not pass it: the
+// owners' and the missions' orders between two datagrams act at the
+// game's now, never at the time of the world's last call. The world has
+// no clock of its own.
+func (w *World) sync() { w.now = w.env.Now() }
 
 // GameTime is the game clock in seconds at now, as StateUpdates carry it.
 func (w *World) GameTime(now time.Time) float32 { return float32(now.Sub(w.epoch).Seconds()) }

@@ -58,6 +58,8 @@ func (h *fakeHost) Send(to *Owner, payload []byte, _ bool) {
 	h.msgs[to] = append(h.msgs[to], bytes.Clone(payload))
 }
 
+func (h *fakeHost) Now() time.Time { return h.now }
+
 func (h *fakeHost) After(d time.Duration, fn func(time.Time)) func() {
 	tm := &timer{at: h.now.Add(d), fn: fn}
 	h.timers = append(h.timers, tm)

@@ -44,6 +44,8 @@ func (h *worldEnv) Send(to *world.Owner, payload []byte, reliable bool) {
 	}
 }
 
+func (h *worldEnv) Now() time.Time { return h.Clock }
+
 func (h *worldEnv) After(d time.Duration, fn func(now time.Time)) func() {
 	e := (*Engine)(h)
 	return e.After(d, func() { fn(e.Clock) })
