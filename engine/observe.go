@@ -50,7 +50,7 @@ func (p *Player) TransportStats() bcnet.Stats {
 // ServerStats counts the datagrams and bytes of the game socket; readable
 // from any goroutine.
 type ServerStats struct {
-	DatagramsIn, BytesIn   atomic.Uint64
+	BytesIn                atomic.Uint64 // datagrams in: the transport counts them (Game.TransportStats)
 	DatagramsOut, BytesOut atomic.Uint64
 	SendErrors             atomic.Uint64
 }

@@ -139,7 +139,6 @@ func (s *Server) Run(ctx context.Context) (err error) {
 				bytes += uint64(len(pkts[i].Data))
 				g.HandleDatagram(now, pkts[i].Addr, pkts[i].Data)
 			}
-			s.stats.DatagramsIn.Add(uint64(len(pkts)))
 			s.stats.BytesIn.Add(bytes)
 		}
 		// Timers run on time however busy the socket is: a flood is read

@@ -35,7 +35,6 @@ type Packet struct {
 type SocketStats struct {
 	Oversize   atomic.Uint64 // datagrams longer than MaxPacket, dropped
 	Reads      atomic.Uint64 // read calls that returned datagrams
-	Datagrams  atomic.Uint64 // datagrams received
 	Writes     atomic.Uint64 // write calls
 	Sent       atomic.Uint64 // datagrams sent
 	SendErrors atomic.Uint64 // datagrams the kernel refused
@@ -136,7 +135,6 @@ func (s *Socket) Receive(deadline time.Time) ([]Packet, error) {
 		}
 		if len(pkts) > 0 {
 			s.Stats.Reads.Add(1)
-			s.Stats.Datagrams.Add(uint64(len(pkts)))
 			return pkts, nil
 		}
 		// Only oversize datagrams: read on.

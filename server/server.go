@@ -302,7 +302,7 @@ func (s *Server) summary() {
 			"uptime", time.Since(s.started).Round(time.Second),
 			"matches_recorded", matches,
 			"players_joined", gs.Joins.Load(),
-			"datagrams_in", st.DatagramsIn.Load(), "bytes_in", st.BytesIn.Load(),
+			"datagrams_in", u.g.TransportStats().Datagrams, "bytes_in", st.BytesIn.Load(),
 			"datagrams_out", st.DatagramsOut.Load(), "bytes_out", st.BytesOut.Load(),
 			"read_calls", ss.Reads.Load(), "write_calls", ss.Writes.Load())
 	}

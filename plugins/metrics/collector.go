@@ -106,7 +106,7 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 
 	srv := m.opts.Server
 	st := srv.Stats()
-	counter(dDgIn, st.DatagramsIn.Load())
+	counter(dDgIn, s.host.Datagrams)
 	counter(dDgOut, st.DatagramsOut.Load())
 	counter(dBytesIn, st.BytesIn.Load())
 	counter(dBytesOut, st.BytesOut.Load())
