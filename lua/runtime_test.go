@@ -74,43 +74,6 @@ func (e *env) sent() []string {
 
 func (e *env) has(s string) bool { return strings.Contains(e.logs.String(), s) }
 
-// reported reports whether the runtime reported an error of kind ("" for
-// any) in callback ("" for any) whose text and traceback hold every part.
-func (e *env) reported(kind lua.ErrorKind, callback string, parts ...string) bool {
-	return e.count(kind, callback, parts...) > 0
-}
-
-// count counts the errors reported has would match.
-func (e *env) count(kind lua.ErrorKind, callback string, parts ...string) int {
-	n := 0
-next:
-	for _, me := range *e.errs {
-		if kind != "" && me.Kind != kind || callback != "" && me.Callback != callback {
-			continue
-		}
-		for _, p := range parts {
-			if !strings.Contains(me.Err+"\n"+me.Traceback, p) {
-				continue next
-			}
-		}
-		n++
-	}
-	return n
-}
-
-// errors lists what the runtime reported, for a failing test's message.
-func (e *env) errors() string {
-	var b strings.Builder
-	for _, me := range *e.errs {
-		b.WriteString(me.Error())
-		if me.Traceback != "" {
-			b.WriteString("\n" + me.Traceback)
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
-}
-
 func TestSandbox(t *testing.T) {
 	e := mustOpen(t, `
 		local r = {}

@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -20,7 +19,6 @@ import (
 	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/lua"
-	"github.com/bcserver/bcserver/missions"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/agones"
 	"github.com/bcserver/bcserver/plugins/gamespy"
@@ -68,21 +66,6 @@ type Config struct {
 
 	// missions, when set (UseMissions), replaces game.missions_dir.
 	missions *missionsRoot
-}
-
-// missionsRoot is a missions folder given in code.
-type missionsRoot struct {
-	fsys, lib fs.FS
-	name      string
-}
-
-// UseMissions makes the games take their modes from fsys (named name in
-// logs and errors) in place of game.missions_dir, with lib, if not nil,
-// as the lib/ their modules fall back to. Files given this way are not
-// watched for changes. Tests and tools that carry their missions in
-// memory use it.
-func (c *Config) UseMissions(fsys, lib fs.FS, name string) {
-	c.missions = &missionsRoot{fsys: fsys, lib: lib, name: name}
 }
 
 // Duration and ByteSize are the value types of the file's durations and
@@ -389,129 +372,6 @@ func (c Config) Runtime() (engine.Config, error) {
 // BanFile returns bans.file resolved against the configuration file's
 // folder ("" for none).
 func (c Config) BanFile() string { return c.dir.Resolve(c.Bans.File) }
-
-// check validates the [mission] keys bcserver knows (missions.md 3.2 and
-// the stock quirk flags) and returns what the engine announces before the
-// mission does.
-func (ms MissionSection) check() (engine.Mission, error) {
-	m := engine.Mission{System: "Multi1", TimeLimit: -1, FragLimit: -1}
-	var errs []error
-	intKey := func(key string, ok func(int64) bool, want string) (int, bool) {
-		v, present := ms[key]
-		if !present {
-			return 0, false
-		}
-		n, isInt := v.(int64)
-		if !isInt || !ok(n) {
-			errs = append(errs, fmt.Errorf("mission.%s = %s: want %s", key, describe(v), want))
-			return 0, false
-		}
-		return int(n), true
-	}
-	limit := func(n int64) bool { return n == -1 || n >= 1 && n <= 254 }
-	if v, ok := ms["system"]; ok {
-		s, _ := v.(string)
-		if lua.SystemIndex(s) == 0 {
-			errs = append(errs, fmt.Errorf("mission.system = %s: want one of %s", describe(v), strings.Join(lua.Systems(), ", ")))
-		} else {
-			m.System = s
-		}
-	}
-	if n, ok := intKey("time_limit", limit, "-1 (none) or minutes 1..254 (stock menus: 5..45)"); ok {
-		m.TimeLimit = n
-	}
-	if n, ok := intKey("frag_limit", limit, "-1 (none) or 1..254 (stock menus: 1..10)"); ok {
-		m.FragLimit = n
-	}
-	if _, ok := ms["player_limit"]; ok {
-		// One rule: the limit the server enforces is the one missions
-		// announce in MISSION_INIT.
-		errs = append(errs, errors.New("mission.player_limit is gone: the player limit is server.max_players, which missions announce in MISSION_INIT and the server enforces"))
-	}
-	intKey("restart_after", func(n int64) bool { return n >= -1 && n <= 86400 }, "seconds, 0 or -1 = never")
-	for _, key := range []string{"stock_killer_score_quirk", "stock_skip_weapon_kill_score_change", "check_faction_ships"} {
-		if v, ok := ms[key]; ok {
-			if _, isBool := v.(bool); !isBool {
-				errs = append(errs, fmt.Errorf("mission.%s = %s: want true or false", key, describe(v)))
-			}
-		}
-	}
-	return m, errors.Join(errs...)
-}
-
-// describe shows a TOML value as the host wrote it, with its type, so
-// frag_limit = "2" does not read like a valid 2.
-func describe(v any) string {
-	switch v := v.(type) {
-	case string:
-		return fmt.Sprintf("%q (a string)", v)
-	case int64:
-		return fmt.Sprintf("%d (an integer)", v)
-	case float64:
-		return fmt.Sprintf("%v (a float)", v)
-	case bool:
-		return fmt.Sprintf("%v (a boolean)", v)
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "a table"
-	}
-	return fmt.Sprintf("%v (%T)", v, v)
-}
-
-// builtinMissions names the embedded missions in logs and errors.
-const builtinMissions = "built-in missions"
-
-// MissionsFS returns the missions root and where it is: the folder given
-// with UseMissions, else game.missions_dir (relative to the config file's
-// folder, or from -missions-dir relative to the working directory), else
-// ./missions when it exists, else the copy built into the binary
-// (builtinMissions). A folder of its own still reaches the built-in lib/
-// (see missionLib).
-func (c Config) MissionsFS() (fs.FS, string, error) {
-	if m := c.missions; m != nil {
-		return m.fsys, m.name, nil
-	}
-	dir := c.missionsDir()
-	if dir == "" {
-		return missions.FS(), builtinMissions, nil
-	}
-	st, err := os.Stat(dir)
-	if err != nil || !st.IsDir() {
-		return nil, "", fmt.Errorf("game.missions_dir %q: not a directory", dir)
-	}
-	return os.DirFS(dir), dir, nil
-}
-
-// missionsDir is the folder on disk the missions come from (and are
-// watched in), "" for missions that are not in one.
-func (c Config) missionsDir() string {
-	if c.missions != nil {
-		return ""
-	}
-	dir := c.Game.MissionsDir
-	if dir == "" {
-		if st, err := os.Stat("missions"); err == nil && st.IsDir() {
-			if _, err := os.Stat(filepath.Join("missions", "lib")); err == nil {
-				dir = "missions"
-			}
-		}
-	}
-	return dir
-}
-
-// missionLib is the lib/ the modes' modules fall back to: the built-in
-// one, for a folder of one's own (the stock rules the tutorial builds
-// on), the one given with UseMissions.
-func (c Config) missionLib() fs.FS {
-	if c.missions != nil {
-		return c.missions.lib
-	}
-	if c.missionsDir() == "" {
-		return nil // the built-in missions have their own lib/
-	}
-	return missions.FS()
-}
 
 func parseLevel(s string) (slog.Level, error) {
 	var l slog.Level
