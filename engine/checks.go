@@ -150,30 +150,26 @@ func checkEventSource(g *Game, p *Player, in *inbound) bool {
 
 // decodeEvent decodes an event forward into in.ev.
 func (g *Game) decodeEvent(p *Player, in *inbound) (*codec.Event, bool) {
+	return &in.ev, decodeInto(g, p, in, &in.ev, codec.DecodeEvent)
+}
+
+// decodeInto decodes the message being routed into dst, its row's part of
+// in; a message that does not parse is counted as malformed.
+func decodeInto[T any](g *Game, p *Player, in *inbound, dst *T, decode func([]byte) (T, error)) bool {
 	var err error
-	if in.ev, err = codec.DecodeEvent(in.payload); err != nil {
+	if *dst, err = decode(in.payload); err != nil {
 		g.malformed(p, in.payload[0], err)
-		return nil, false
+		return false
 	}
-	return &in.ev, true
+	return true
 }
 
 func checkTorpedo(g *Game, p *Player, in *inbound) bool {
-	var err error
-	if in.torp, err = codec.DecodeTorpedoFire(in.payload); err != nil {
-		g.malformed(p, in.payload[0], err)
-		return false
-	}
-	return g.checkLauncher(p, in, in.torp.TubeID, "torpedo tube is not the sender's")
+	return decodeInto(g, p, in, &in.torp, codec.DecodeTorpedoFire) && g.checkLauncher(p, in, in.torp.TubeID, "torpedo tube is not the sender's")
 }
 
 func checkPulse(g *Game, p *Player, in *inbound) bool {
-	var err error
-	if in.pulse, err = codec.DecodePulseFire(in.payload); err != nil {
-		g.malformed(p, in.payload[0], err)
-		return false
-	}
-	return g.checkLauncher(p, in, in.pulse.CannonID, "pulse cannon is not the sender's")
+	return decodeInto(g, p, in, &in.pulse, codec.DecodePulseFire) && g.checkLauncher(p, in, in.pulse.CannonID, "pulse cannon is not the sender's")
 }
 
 // checkLauncher checks that the weapon firing a shot is the sender's.
