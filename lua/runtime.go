@@ -37,7 +37,7 @@ type Runtime struct {
 	started bool
 	closed  bool // after Close: a reload posted before shutdown does nothing
 
-	// Budget accounting for the current tick (see budget.go).
+	// Budget accounting for the current tick (accounting.go; the meter is lua/sandbox's).
 	tick        int64
 	tickSpent   time.Duration
 	overrunTick int64
