@@ -51,6 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		showVersion = fs.Bool("version", false, "print the version and exit")
 		copies      = fs.Int("games", 1, "run this many copies of the configured game on consecutive ports from -port (load tests)")
 		healthcheck = fs.String("healthcheck", "", "GET this URL (e.g. http://127.0.0.1:8080/healthz) and exit 0 if it answers 200 (container health checks)")
+		cpuProfile  = fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for `go tool pprof`)")
 	)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: bcserver [flags]\n       bcserver missions export DIR\n       bcserver test-missions DIR\n\n"+
@@ -130,6 +131,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	log := newLogger(stderr, uc.Server)
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "bcserver: %v\n", err)
+			return 1
+		}
+		defer stopProfile()
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
