@@ -128,6 +128,11 @@ func (b *batchIO) read(c *stdnet.UDPConn, out []Packet, st *SocketStats) ([]Pack
 	if err := b.raw.Read(b.readFn); err != nil {
 		return out, err
 	}
+	return b.collect(out, st)
+}
+
+// collect turns what the last recvmmsg read into Packets.
+func (b *batchIO) collect(out []Packet, st *SocketStats) ([]Packet, error) {
 	if b.rerrno != 0 {
 		return out, os.NewSyscallError("recvmmsg", b.rerrno)
 	}

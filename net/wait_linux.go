@@ -1,0 +1,196 @@
+//go:build linux
+
+package net
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	stdnet "net"
+	"os"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// waiter lets the game loop sleep until a datagram, its deadline or a Wake
+// with one wake-up of one thread. A read deadline (SetReadDeadline) is a
+// runtime timer: every re-arm may interrupt the poller thread to change its
+// timeout, its expiry readies the goroutine from the timer code, which
+// starts a second thread looking for work, and the runtime's monitor
+// thread wakes on every timer too — about eight context switches per
+// deadline on an idle server. Here the socket, a timerfd (the deadline)
+// and an eventfd (Wake) sit in an epoll set of our own, and the runtime's
+// poller watches that one descriptor: a deadline is a file becoming
+// readable, no runtime timer is involved.
+type waiter struct {
+	ep    *os.File // the epoll set, in the runtime's poller
+	timer *os.File // timerfd, CLOCK_MONOTONIC
+	wake  *os.File // eventfd
+	armed time.Time
+	evs   [4]unix.EpollEvent
+	buf   [8]byte
+}
+
+// newWaiter builds the epoll set around the socket c. Any failure leaves
+// the socket to read deadlines (nil waiter).
+func newWaiter(c *stdnet.UDPConn) (*waiter, error) {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	var sock int
+	if err := raw.Control(func(fd uintptr) { sock = int(fd) }); err != nil {
+		return nil, err
+	}
+	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("epoll_create1: %w", err)
+	}
+	w := &waiter{}
+	fail := func(err error) (*waiter, error) {
+		for _, f := range []*os.File{w.ep, w.timer, w.wake} {
+			if f != nil {
+				f.Close()
+			}
+		}
+		return nil, err
+	}
+	// The runtime's poller takes the epoll descriptor only when it is
+	// non-blocking (os.NewFile looks).
+	if err := unix.SetNonblock(epfd, true); err != nil {
+		unix.Close(epfd)
+		return nil, err
+	}
+	w.ep = os.NewFile(uintptr(epfd), "game-wait")
+	tfd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
+	if err != nil {
+		return fail(fmt.Errorf("timerfd_create: %w", err))
+	}
+	w.timer = os.NewFile(uintptr(tfd), "game-deadline")
+	efd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
+	if err != nil {
+		return fail(fmt.Errorf("eventfd: %w", err))
+	}
+	w.wake = os.NewFile(uintptr(efd), "game-wake")
+	for _, fd := range []int{sock, tfd, efd} {
+		ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLET, Fd: int32(fd)}
+		if err := unix.EpollCtl(epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
+			return fail(fmt.Errorf("epoll_ctl: %w", err))
+		}
+	}
+	return w, nil
+}
+
+// arm sets the timerfd to expire at deadline (the zero time: never). The
+// timer is only touched when the deadline changes.
+func (w *waiter) arm(deadline, now time.Time) error {
+	if deadline.Equal(w.armed) {
+		return nil
+	}
+	var spec unix.ItimerSpec
+	if !deadline.IsZero() {
+		spec.Value = unix.NsecToTimespec(max(int64(deadline.Sub(now)), 1))
+	}
+	raw, err := w.timer.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var serr error
+	if err := raw.Control(func(fd uintptr) {
+		serr = unix.TimerfdSettime(int(fd), 0, &spec, nil)
+	}); err != nil {
+		return err
+	}
+	if serr != nil {
+		return serr
+	}
+	w.armed = deadline
+	return nil
+}
+
+// wait parks the goroutine until the epoll set has an event: a datagram,
+// the timer, a Wake. The set is emptied before parking, so an event that
+// comes after that makes the set readable again and ends the wait; the
+// caller then looks at every source.
+func (w *waiter) wait() error {
+	raw, err := w.ep.SyscallConn()
+	if err != nil {
+		return err
+	}
+	err = raw.Read(func(fd uintptr) bool {
+		n, err := unix.EpollWait(int(fd), w.evs[:], 0)
+		return n > 0 || (err != nil && err != unix.EINTR)
+	})
+	// Clear the timer and the wake counter (nothing to read is fine).
+	w.drain(w.timer)
+	w.drain(w.wake)
+	w.armed = time.Time{} // an expired timer must be armed again
+	return err
+}
+
+// drain reads f without waiting (os.File.Read would wait for data).
+func (w *waiter) drain(f *os.File) {
+	if raw, err := f.SyscallConn(); err == nil {
+		_ = raw.Control(func(fd uintptr) { _, _ = unix.Read(int(fd), w.buf[:]) })
+	}
+}
+
+// poke makes a wait end (any goroutine).
+func (w *waiter) poke() {
+	var one [8]byte
+	binary.NativeEndian.PutUint64(one[:], 1)
+	_, _ = w.wake.Write(one[:])
+}
+
+func (w *waiter) close() {
+	w.ep.Close()
+	w.timer.Close()
+	w.wake.Close()
+}
+
+// readNow reads what the socket holds without waiting.
+func (b *batchIO) readNow(out []Packet, st *SocketStats) ([]Packet, error) {
+	b.rn, b.rerrno = 0, 0
+	var got bool
+	if err := b.raw.Control(func(fd uintptr) { got = b.recv(fd) }); err != nil {
+		return out, ErrSocketClosed // the only way Control fails
+	}
+	if !got {
+		return out, nil
+	}
+	return b.collect(out, st)
+}
+
+// receiveWait is Receive with the waiter.
+func (s *Socket) receiveWait(deadline time.Time) ([]Packet, error) {
+	w := s.wait
+	for {
+		pkts, err := s.io.readNow(s.pkts[:0], &s.Stats)
+		s.pkts = pkts
+		if err != nil {
+			if errors.Is(err, ErrSocketClosed) {
+				return nil, ErrSocketClosed
+			}
+			continue // ICMP errors surface here on some systems; read on
+		}
+		if len(pkts) > 0 {
+			s.Stats.Reads.Add(1)
+			s.Stats.Datagrams.Add(uint64(len(pkts)))
+			return pkts, nil
+		}
+		if s.woken.Swap(false) {
+			return nil, nil
+		}
+		now := time.Now()
+		if !deadline.IsZero() && !now.Before(deadline) {
+			return nil, nil
+		}
+		if err := w.arm(deadline, now); err != nil {
+			return nil, ErrSocketClosed
+		}
+		if err := w.wait(); err != nil {
+			return nil, ErrSocketClosed
+		}
+	}
+}
