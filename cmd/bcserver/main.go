@@ -13,7 +13,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
@@ -80,6 +79,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *healthcheck != "" {
 		return probe(*healthcheck, stderr)
 	}
+	prewarm()
 	if *cfgPath == "" {
 		*cfgPath = os.Getenv("BCSERVER_CONFIG")
 	}
@@ -142,7 +142,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, uc, rc, log, nil); err != nil {
+	// The first GameSpy query is answered once every game's loop runs:
+	// what is not needed for that (collecting start-up's garbage,
+	// releasing its pages) waits until then.
+	games := 1
+	if specs, err := uc.games(); err == nil {
+		games = len(specs)
+	}
+	pct := startupGC()
+	afterStart := func(s *served) {
+		go func() {
+			_ = s.srv.Do(ctx, func(*engine.Game) {})
+			runtimeGC(pct, games, log)
+		}()
+	}
+	if err := serveFull(ctx, uc, rc, log, afterStart); err != nil {
 		log.Error("server failed", "err", err)
 		return 1
 	}
@@ -218,15 +232,6 @@ func serveFull(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.L
 	stopHUP := watchHUP(ctx, units, log)
 	defer stopHUP()
 	op.ready()
-	// Loading ship data, manifests and missions leaves megabytes of
-	// garbage that an idle server would otherwise keep until its heap
-	// grows enough for a collection: hand it back now.
-	debug.FreeOSMemory()
-	if n, err := releaseStartupPages(); err != nil {
-		log.Debug("start-up pages of the program file kept", "err", err)
-	} else if n > 0 {
-		log.Debug("start-up pages of the program file released", "bytes", n)
-	}
 	if started != nil {
 		started(&served{srv: units[0].srv, missions: units[0].missions, op: op, games: units})
 	}
