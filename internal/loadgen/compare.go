@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,6 +103,14 @@ func Compare(ctx context.Context, cfg CompareConfig) (*Comparison, error) {
 	}
 	if cfg.Out == nil {
 		cfg.Out = io.Discard
+	}
+	for i, side := range cfg.Sides {
+		// The servers run in a scratch folder of their own.
+		abs, err := filepath.Abs(side.Bin)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Sides[i].Bin = abs
 	}
 	c := &Comparison{cfg: cfg, runs: map[string]map[int][]sideRun{}}
 	dir, err := os.MkdirTemp("", "bcserver-compare-")
