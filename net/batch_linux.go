@@ -44,6 +44,8 @@ type batchIO struct {
 	werrno unix.Errno
 
 	readFn, writeFn func(fd uintptr) bool
+	recvNowFn       func(fd uintptr) // readNow's, setting rgot
+	rgot            bool
 }
 
 // stampSpace holds one control message with a struct timespec.
@@ -99,6 +101,7 @@ func (b *batchIO) init(c *stdnet.UDPConn) error {
 	}
 	b.readFn = b.recv
 	b.writeFn = b.send
+	b.recvNowFn = func(fd uintptr) { b.rgot = b.recv(fd) }
 	return nil
 }
 

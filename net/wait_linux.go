@@ -8,6 +8,7 @@ import (
 	"fmt"
 	stdnet "net"
 	"os"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -30,6 +31,14 @@ type waiter struct {
 	armed time.Time
 	evs   [4]unix.EpollEvent
 	buf   [8]byte
+
+	// The raw conns and the funcs handed to them are made once: a
+	// closure per call would allocate on every wake-up.
+	epRaw, timerRaw, wakeRaw syscall.RawConn
+	spec                     unix.ItimerSpec
+	serr                     error
+	waitFn                   func(fd uintptr) bool
+	setFn, drainFn           func(fd uintptr)
 }
 
 // newWaiter builds the epoll set around the socket c. Any failure leaves
@@ -79,6 +88,20 @@ func newWaiter(c *stdnet.UDPConn) (*waiter, error) {
 			return fail(fmt.Errorf("epoll_ctl: %w", err))
 		}
 	}
+	for _, r := range []struct {
+		f   *os.File
+		raw *syscall.RawConn
+	}{{w.ep, &w.epRaw}, {w.timer, &w.timerRaw}, {w.wake, &w.wakeRaw}} {
+		if *r.raw, err = r.f.SyscallConn(); err != nil {
+			return fail(err)
+		}
+	}
+	w.waitFn = func(fd uintptr) bool {
+		n, err := unix.EpollWait(int(fd), w.evs[:], 0)
+		return n > 0 || (err != nil && err != unix.EINTR)
+	}
+	w.setFn = func(fd uintptr) { w.serr = unix.TimerfdSettime(int(fd), 0, &w.spec, nil) }
+	w.drainFn = func(fd uintptr) { _, _ = unix.Read(int(fd), w.buf[:]) }
 	return w, nil
 }
 
@@ -88,22 +111,15 @@ func (w *waiter) arm(deadline, now time.Time) error {
 	if deadline.Equal(w.armed) {
 		return nil
 	}
-	var spec unix.ItimerSpec
+	w.spec = unix.ItimerSpec{}
 	if !deadline.IsZero() {
-		spec.Value = unix.NsecToTimespec(max(int64(deadline.Sub(now)), 1))
+		w.spec.Value = unix.NsecToTimespec(max(int64(deadline.Sub(now)), 1))
 	}
-	raw, err := w.timer.SyscallConn()
-	if err != nil {
+	if err := w.timerRaw.Control(w.setFn); err != nil {
 		return err
 	}
-	var serr error
-	if err := raw.Control(func(fd uintptr) {
-		serr = unix.TimerfdSettime(int(fd), 0, &spec, nil)
-	}); err != nil {
-		return err
-	}
-	if serr != nil {
-		return serr
+	if w.serr != nil {
+		return w.serr
 	}
 	w.armed = deadline
 	return nil
@@ -114,34 +130,21 @@ func (w *waiter) arm(deadline, now time.Time) error {
 // comes after that makes the set readable again and ends the wait; the
 // caller then looks at every source.
 func (w *waiter) wait() error {
-	raw, err := w.ep.SyscallConn()
-	if err != nil {
-		return err
-	}
-	err = raw.Read(func(fd uintptr) bool {
-		n, err := unix.EpollWait(int(fd), w.evs[:], 0)
-		return n > 0 || (err != nil && err != unix.EINTR)
-	})
-	// Clear the timer and the wake counter (nothing to read is fine).
-	w.drain(w.timer)
-	w.drain(w.wake)
+	err := w.epRaw.Read(w.waitFn)
+	// Clear the timer and the wake counter (nothing to read is fine; an
+	// os.File Read would wait for data).
+	_ = w.timerRaw.Control(w.drainFn)
+	_ = w.wakeRaw.Control(w.drainFn)
 	w.armed = time.Time{} // an expired timer must be armed again
 	return err
 }
 
-// drain reads f without waiting (os.File.Read would wait for data).
-func (w *waiter) drain(f *os.File) {
-	if raw, err := f.SyscallConn(); err == nil {
-		_ = raw.Control(func(fd uintptr) { _, _ = unix.Read(int(fd), w.buf[:]) })
-	}
-}
 
 // poke makes a wait end (any goroutine).
-func (w *waiter) poke() {
-	var one [8]byte
-	binary.NativeEndian.PutUint64(one[:], 1)
-	_, _ = w.wake.Write(one[:])
-}
+func (w *waiter) poke() { _, _ = w.wake.Write(one[:]) }
+
+// one is the eventfd increment.
+var one = func() (b [8]byte) { binary.NativeEndian.PutUint64(b[:], 1); return }()
 
 func (w *waiter) close() {
 	w.ep.Close()
@@ -151,12 +154,11 @@ func (w *waiter) close() {
 
 // readNow reads what the socket holds without waiting.
 func (b *batchIO) readNow(out []Packet, st *SocketStats) ([]Packet, error) {
-	b.rn, b.rerrno = 0, 0
-	var got bool
-	if err := b.raw.Control(func(fd uintptr) { got = b.recv(fd) }); err != nil {
+	b.rn, b.rerrno, b.rgot = 0, 0, false
+	if err := b.raw.Control(b.recvNowFn); err != nil {
 		return out, ErrSocketClosed // the only way Control fails
 	}
-	if !got {
+	if !b.rgot {
 		return out, nil
 	}
 	return b.collect(out, st)

@@ -176,12 +176,13 @@ func (c *Comparison) runOnce(ctx context.Context, side Side, prof Profile, idle 
 		return sr, err
 	}
 	sr.startCPU, _ = processCPU(pid)
+	// Let start-up's stragglers (the first collection, released pages)
+	// settle before measuring: players arrive later than a millisecond
+	// after the first answer.
+	if err := sleep(ctx, time.Second); err != nil {
+		return sr, err
+	}
 	if idle {
-		// Let start-up's stragglers (the first collection, released pages)
-		// settle, then watch the server do nothing.
-		if err := sleep(ctx, time.Second); err != nil {
-			return sr, err
-		}
 		cpu0, _ := processCPU(pid)
 		sw0, _ := processSwitches(pid)
 		t0 := time.Now()
