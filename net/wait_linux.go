@@ -139,7 +139,6 @@ func (w *waiter) wait() error {
 	return err
 }
 
-
 // poke makes a wait end (any goroutine).
 func (w *waiter) poke() { _, _ = w.wake.Write(one[:]) }
 
