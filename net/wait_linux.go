@@ -10,6 +10,7 @@ import (
 	"os"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -96,12 +97,23 @@ func newWaiter(c *stdnet.UDPConn) (*waiter, error) {
 			return fail(err)
 		}
 	}
+	// Every call below is raw: none of them blocks (a zero timeout, a
+	// non-blocking descriptor), and a plain syscall wakes the runtime's
+	// monitor thread each time.
 	w.waitFn = func(fd uintptr) bool {
-		n, err := unix.EpollWait(int(fd), w.evs[:], 0)
-		return n > 0 || (err != nil && err != unix.EINTR)
+		n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, fd, uintptr(unsafe.Pointer(&w.evs[0])), uintptr(len(w.evs)), 0, 0, 0)
+		return int(n) > 0 || (e != 0 && e != unix.EINTR)
 	}
-	w.setFn = func(fd uintptr) { w.serr = unix.TimerfdSettime(int(fd), 0, &w.spec, nil) }
-	w.drainFn = func(fd uintptr) { _, _ = unix.Read(int(fd), w.buf[:]) }
+	w.setFn = func(fd uintptr) {
+		_, _, e := unix.RawSyscall6(unix.SYS_TIMERFD_SETTIME, fd, 0, uintptr(unsafe.Pointer(&w.spec)), 0, 0, 0)
+		w.serr = nil
+		if e != 0 {
+			w.serr = e
+		}
+	}
+	w.drainFn = func(fd uintptr) {
+		_, _, _ = unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&w.buf[0])), uintptr(len(w.buf)))
+	}
 	return w, nil
 }
 
