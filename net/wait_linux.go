@@ -38,6 +38,7 @@ type waiter struct {
 	epRaw, timerRaw, wakeRaw syscall.RawConn
 	spec                     unix.ItimerSpec
 	serr                     error
+	drained                  bool // the last drain read something
 	waitFn                   func(fd uintptr) bool
 	setFn, drainFn           func(fd uintptr)
 }
@@ -112,7 +113,8 @@ func newWaiter(c *stdnet.UDPConn) (*waiter, error) {
 		}
 	}
 	w.drainFn = func(fd uintptr) {
-		_, _, _ = unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&w.buf[0])), uintptr(len(w.buf)))
+		n, _, _ := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&w.buf[0])), uintptr(len(w.buf)))
+		w.drained = int(n) == len(w.buf)
 	}
 	return w, nil
 }
@@ -146,8 +148,10 @@ func (w *waiter) wait() error {
 	// Clear the timer and the wake counter (nothing to read is fine; an
 	// os.File Read would wait for data).
 	_ = w.timerRaw.Control(w.drainFn)
+	if w.drained {
+		w.armed = time.Time{} // it expired: the next deadline needs arming
+	}
 	_ = w.wakeRaw.Control(w.drainFn)
-	w.armed = time.Time{} // an expired timer must be armed again
 	return err
 }
 
