@@ -39,6 +39,8 @@ type waiter struct {
 	spec                     unix.ItimerSpec
 	serr                     error
 	drained                  bool // the last drain read something
+	nevs                     int  // events the last epoll_pwait returned
+	timerFd, wakeFd          int32
 	waitFn                   func(fd uintptr) bool
 	setFn, drainFn           func(fd uintptr)
 }
@@ -84,6 +86,7 @@ func newWaiter(c *stdnet.UDPConn) (*waiter, error) {
 		return fail(fmt.Errorf("eventfd: %w", err))
 	}
 	w.wake = os.NewFile(uintptr(efd), "game-wake")
+	w.timerFd, w.wakeFd = int32(tfd), int32(efd)
 	for _, fd := range []int{sock, tfd, efd} {
 		ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLET, Fd: int32(fd)}
 		if err := unix.EpollCtl(epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
@@ -103,7 +106,11 @@ func newWaiter(c *stdnet.UDPConn) (*waiter, error) {
 	// monitor thread each time.
 	w.waitFn = func(fd uintptr) bool {
 		n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, fd, uintptr(unsafe.Pointer(&w.evs[0])), uintptr(len(w.evs)), 0, 0, 0)
-		return int(n) > 0 || (e != 0 && e != unix.EINTR)
+		w.nevs = max(int(n), 0)
+		if e != 0 {
+			w.nevs = 0
+		}
+		return w.nevs > 0 || (e != 0 && e != unix.EINTR)
 	}
 	w.setFn = func(fd uintptr) {
 		_, _, e := unix.RawSyscall6(unix.SYS_TIMERFD_SETTIME, fd, 0, uintptr(unsafe.Pointer(&w.spec)), 0, 0, 0)
@@ -144,14 +151,21 @@ func (w *waiter) arm(deadline, now time.Time) error {
 // comes after that makes the set readable again and ends the wait; the
 // caller then looks at every source.
 func (w *waiter) wait() error {
+	w.nevs = 0
 	err := w.epRaw.Read(w.waitFn)
-	// Clear the timer and the wake counter (nothing to read is fine; an
-	// os.File Read would wait for data).
-	_ = w.timerRaw.Control(w.drainFn)
-	if w.drained {
-		w.armed = time.Time{} // it expired: the next deadline needs arming
+	// Clear the timer and the wake counter of the events that came (an
+	// os.File Read would wait for data; a datagram needs nothing here).
+	for _, ev := range w.evs[:w.nevs] {
+		switch ev.Fd {
+		case w.timerFd:
+			_ = w.timerRaw.Control(w.drainFn)
+			if w.drained {
+				w.armed = time.Time{} // it expired: the next deadline needs arming
+			}
+		case w.wakeFd:
+			_ = w.wakeRaw.Control(w.drainFn)
+		}
 	}
-	_ = w.wakeRaw.Control(w.drainFn)
 	return err
 }
 

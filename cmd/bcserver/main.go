@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"syscall"
 	"time"
@@ -79,6 +80,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *healthcheck != "" {
 		return probe(*healthcheck, stderr)
 	}
+	// No heap profile is ever taken from a running server: sampling
+	// start-up's allocations would keep a profile hash table resident.
+	runtime.MemProfileRate = 0
 	prewarm()
 	if *cfgPath == "" {
 		*cfgPath = os.Getenv("BCSERVER_CONFIG")
