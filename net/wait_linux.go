@@ -30,7 +30,6 @@ type waiter struct {
 	timer *os.File // timerfd, CLOCK_MONOTONIC
 	wake  *os.File // eventfd
 	armed time.Time
-	evs   [4]unix.EpollEvent
 	buf   [8]byte
 
 	// The raw conns and the funcs handed to them are made once: a
@@ -38,9 +37,7 @@ type waiter struct {
 	epRaw, timerRaw, wakeRaw syscall.RawConn
 	spec                     unix.ItimerSpec
 	serr                     error
-	drained                  bool // the last drain read something
-	nevs                     int  // events the last epoll_pwait returned
-	timerFd, wakeFd          int32
+	parked                   bool // waitFn parked once
 	waitFn                   func(fd uintptr) bool
 	setFn, drainFn           func(fd uintptr)
 }
@@ -86,7 +83,6 @@ func newWaiter(c *stdnet.UDPConn) (*waiter, error) {
 		return fail(fmt.Errorf("eventfd: %w", err))
 	}
 	w.wake = os.NewFile(uintptr(efd), "game-wake")
-	w.timerFd, w.wakeFd = int32(tfd), int32(efd)
 	for _, fd := range []int{sock, tfd, efd} {
 		ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLET, Fd: int32(fd)}
 		if err := unix.EpollCtl(epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
@@ -104,13 +100,18 @@ func newWaiter(c *stdnet.UDPConn) (*waiter, error) {
 	// Every call below is raw: none of them blocks (a zero timeout, a
 	// non-blocking descriptor), and a plain syscall wakes the runtime's
 	// monitor thread each time.
-	w.waitFn = func(fd uintptr) bool {
-		n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, fd, uintptr(unsafe.Pointer(&w.evs[0])), uintptr(len(w.evs)), 0, 0, 0)
-		w.nevs = max(int(n), 0)
-		if e != 0 {
-			w.nevs = 0
+	// The first call parks the goroutine, the next (after the runtime's
+	// poller saw the set readable) ends the wait. The set itself is never
+	// read: every event in it makes the poller look at it again, and a
+	// source that is no longer ready (the datagram already read) falls out
+	// of it without waking anyone.
+	w.waitFn = func(uintptr) bool {
+		if w.parked {
+			w.parked = false
+			return true
 		}
-		return w.nevs > 0 || (e != 0 && e != unix.EINTR)
+		w.parked = true
+		return false
 	}
 	w.setFn = func(fd uintptr) {
 		_, _, e := unix.RawSyscall6(unix.SYS_TIMERFD_SETTIME, fd, 0, uintptr(unsafe.Pointer(&w.spec)), 0, 0, 0)
@@ -120,8 +121,7 @@ func newWaiter(c *stdnet.UDPConn) (*waiter, error) {
 		}
 	}
 	w.drainFn = func(fd uintptr) {
-		n, _, _ := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&w.buf[0])), uintptr(len(w.buf)))
-		w.drained = int(n) == len(w.buf)
+		_, _, _ = unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&w.buf[0])), uintptr(len(w.buf)))
 	}
 	return w, nil
 }
@@ -129,8 +129,8 @@ func newWaiter(c *stdnet.UDPConn) (*waiter, error) {
 // arm sets the timerfd to expire at deadline (the zero time: never). The
 // timer is only touched when the deadline changes.
 func (w *waiter) arm(deadline, now time.Time) error {
-	if deadline.Equal(w.armed) {
-		return nil
+	if deadline.Equal(w.armed) && (deadline.IsZero() || now.Before(deadline)) {
+		return nil // armed already, and not expired
 	}
 	w.spec = unix.ItimerSpec{}
 	if !deadline.IsZero() {
@@ -147,26 +147,14 @@ func (w *waiter) arm(deadline, now time.Time) error {
 }
 
 // wait parks the goroutine until the epoll set has an event: a datagram,
-// the timer, a Wake. The set is emptied before parking, so an event that
-// comes after that makes the set readable again and ends the wait; the
-// caller then looks at every source.
+// the timer, a Wake. Every new event in the set wakes the runtime's poller
+// (the set is in it edge-triggered) and the poller reports the set only
+// while a source in it is still ready, so an event that came while the
+// loop was busy ends the next wait at once and one whose source was
+// already read is dropped; the caller then looks at every source.
 func (w *waiter) wait() error {
-	w.nevs = 0
-	err := w.epRaw.Read(w.waitFn)
-	// Clear the timer and the wake counter of the events that came (an
-	// os.File Read would wait for data; a datagram needs nothing here).
-	for _, ev := range w.evs[:w.nevs] {
-		switch ev.Fd {
-		case w.timerFd:
-			_ = w.timerRaw.Control(w.drainFn)
-			if w.drained {
-				w.armed = time.Time{} // it expired: the next deadline needs arming
-			}
-		case w.wakeFd:
-			_ = w.wakeRaw.Control(w.drainFn)
-		}
-	}
-	return err
+	w.parked = false
+	return w.epRaw.Read(w.waitFn)
 }
 
 // poke makes a wait end (any goroutine).
@@ -211,6 +199,9 @@ func (s *Socket) receiveWait(deadline time.Time) ([]Packet, error) {
 			return pkts, nil
 		}
 		if s.woken.Swap(false) {
+			// Empty the wake counter (an expired timer needs no read:
+			// setting it again resets it).
+			_ = w.wakeRaw.Control(w.drainFn)
 			return nil, nil
 		}
 		now := time.Now()
