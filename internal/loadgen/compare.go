@@ -298,6 +298,7 @@ func (c *Comparison) String() string {
 		row("server CPU per relayed copy, whole run, "+p.String(), "µs", func(r sideRun) float64 { return r.rep.WholeMicrosPerCopy() }, pi)
 		row("server CPU per relayed copy, sending, "+p.String(), "µs", func(r sideRun) float64 { return r.rep.MicrosPerCopy() }, pi)
 		row("server cores while sending, "+p.String(), "cores", func(r sideRun) float64 { return r.rep.ServerCPU.Seconds() / r.rep.Elapsed.Seconds() }, pi)
+		row("relay p50, "+p.String(), "ms", func(r sideRun) float64 { return ms(r.rep.P50) }, pi)
 		row("relay p99, "+p.String(), "ms", func(r sideRun) float64 { return ms(r.rep.P99) }, pi)
 		row("RSS peak, "+p.String(), "MB", func(r sideRun) float64 { return mb(r.rep.RSSPeak) }, pi)
 	}
