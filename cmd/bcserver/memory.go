@@ -11,15 +11,15 @@ import (
 // Start-up and memory settings of the server process.
 //
 // Start-up allocates megabytes of short-lived garbage (ship data JSON, the
-// manifest, compiling missions); collecting it while it is made costs
-// several collections before the first player can be answered. The
-// collector is held off until the games run (startupGC), with a hard
-// ceiling, then one collection frees it all and the heap is sized for
-// play (runtimeGC).
+// manifest, compiling missions); collecting it at the default pace costs
+// several collections before the first player can be answered. Start-up
+// collects at a quarter of that pace (startupGC), then, once the games
+// run, one collection frees it all and the heap is sized for play
+// (runtimeGC). Holding collections off entirely is no better: a process of
+// many games then pays in page faults for a heap that grows and grows.
 
-// startupLimit bounds the heap while collections are held off at start:
-// a configuration that needs more simply collects on the way.
-const startupLimit = 256 << 20
+// startupGCPercent is GOGC while the games start.
+const startupGCPercent = 400
 
 // Soft memory limit of the running server: a base for the runtime, the
 // shared data and the admin server, and a share per game (its mission's
@@ -31,12 +31,12 @@ const (
 	memLimitPerGame = 4 << 20
 )
 
-// startupGC holds collections off until runtimeGC; it returns the GC
-// percentage to go back to (GOGC, default 100).
+// startupGC slows collections down until runtimeGC; it returns the GC
+// percentage to go back to (GOGC, default 100; GOGC=off stays off).
 func startupGC() int {
-	pct := debug.SetGCPercent(-1)
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(startupLimit)
+	pct := debug.SetGCPercent(startupGCPercent)
+	if pct < 0 {
+		debug.SetGCPercent(pct)
 	}
 	return pct
 }
