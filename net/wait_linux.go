@@ -97,14 +97,11 @@ func newWaiter(c *stdnet.UDPConn) (*waiter, error) {
 			return fail(err)
 		}
 	}
-	// Every call below is raw: none of them blocks (a zero timeout, a
-	// non-blocking descriptor), and a plain syscall wakes the runtime's
-	// monitor thread each time.
-	// The first call parks the goroutine, the next (after the runtime's
-	// poller saw the set readable) ends the wait. The set itself is never
-	// read: every event in it makes the poller look at it again, and a
-	// source that is no longer ready (the datagram already read) falls out
-	// of it without waking anyone.
+	// waitFn's first call parks the goroutine, the next (after the
+	// runtime's poller saw the set readable) ends the wait. The set itself
+	// is never read: every event in it makes the poller look at it again,
+	// and a source that is no longer ready (the datagram already read)
+	// falls out of it without waking anyone.
 	w.waitFn = func(uintptr) bool {
 		if w.parked {
 			w.parked = false
@@ -113,6 +110,9 @@ func newWaiter(c *stdnet.UDPConn) (*waiter, error) {
 		w.parked = true
 		return false
 	}
+	// The calls below are raw syscalls: neither blocks (a non-blocking
+	// descriptor), and a plain syscall wakes the runtime's monitor thread
+	// every time.
 	w.setFn = func(fd uintptr) {
 		_, _, e := unix.RawSyscall6(unix.SYS_TIMERFD_SETTIME, fd, 0, uintptr(unsafe.Pointer(&w.spec)), 0, 0, 0)
 		w.serr = nil
@@ -127,7 +127,7 @@ func newWaiter(c *stdnet.UDPConn) (*waiter, error) {
 }
 
 // arm sets the timerfd to expire at deadline (the zero time: never). The
-// timer is only touched when the deadline changes.
+// timer is only touched when the deadline changed or the armed one passed.
 func (w *waiter) arm(deadline, now time.Time) error {
 	if deadline.Equal(w.armed) && (deadline.IsZero() || now.Before(deadline)) {
 		return nil // armed already, and not expired
@@ -200,7 +200,9 @@ func (s *Socket) receiveWait(deadline time.Time) ([]Packet, error) {
 		}
 		if s.woken.Swap(false) {
 			// Empty the wake counter (an expired timer needs no read:
-			// setting it again resets it).
+			// setting it again resets it). A poke that lands after this
+			// leaves the counter set until the next Wake: at worst one
+			// wait that ends at once.
 			_ = w.wakeRaw.Control(w.drainFn)
 			return nil, nil
 		}
