@@ -201,8 +201,8 @@ func (s *Socket) receiveWait(deadline time.Time) ([]Packet, error) {
 		if s.woken.Swap(false) {
 			// Empty the wake counter (an expired timer needs no read:
 			// setting it again resets it). A poke that lands after this
-			// leaves the counter set until the next Wake: at worst one
-			// wait that ends at once.
+			// leaves the counter set until the next Wake: a wait may then
+			// end early for nothing, never late.
 			_ = w.wakeRaw.Control(w.drainFn)
 			return nil, nil
 		}
