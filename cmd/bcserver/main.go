@@ -13,7 +13,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"runtime/debug"
+	"runtime"
 	"strconv"
 	"syscall"
 	"time"
@@ -51,6 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		showVersion = fs.Bool("version", false, "print the version and exit")
 		copies      = fs.Int("games", 1, "run this many copies of the configured game on consecutive ports from -port (load tests)")
 		healthcheck = fs.String("healthcheck", "", "GET this URL (e.g. http://127.0.0.1:8080/healthz) and exit 0 if it answers 200 (container health checks)")
+		cpuProfile  = fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for `go tool pprof`)")
 	)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: bcserver [flags]\n       bcserver missions export DIR\n       bcserver test-missions DIR\n       bcserver replay [-json] FILE\n       bcserver import SCRIPTS_DIR OUT_DIR\n\n"+
@@ -86,6 +87,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *healthcheck != "" {
 		return probe(*healthcheck, stderr)
 	}
+	// No heap profile is ever taken from a running server: sampling
+	// start-up's allocations would keep a profile hash table resident.
+	runtime.MemProfileRate = 0
+	prewarm()
 	if *cfgPath == "" {
 		*cfgPath = os.Getenv("BCSERVER_CONFIG")
 	}
@@ -137,10 +142,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	log := newLogger(stderr, uc.Server)
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "bcserver: %v\n", err)
+			return 1
+		}
+		defer stopProfile()
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, uc, rc, log, nil); err != nil {
+	// The first GameSpy query is answered once every game's loop runs:
+	// what is not needed for that (collecting start-up's garbage,
+	// releasing its pages) waits until then.
+	games := 1
+	if specs, err := uc.games(); err == nil {
+		games = len(specs)
+	}
+	pct := startupGC()
+	afterStart := func(s *served) {
+		go func() {
+			_ = s.srv.Do(ctx, func(*engine.Game) {})
+			runtimeGC(pct, games, log)
+		}()
+	}
+	if err := serveFull(ctx, uc, rc, log, afterStart); err != nil {
 		log.Error("server failed", "err", err)
 		return 1
 	}
@@ -216,15 +243,6 @@ func serveFull(ctx context.Context, uc UserConfig, rc engine.Config, log *slog.L
 	stopHUP := watchHUP(ctx, units, log)
 	defer stopHUP()
 	op.ready()
-	// Loading ship data, manifests and missions leaves megabytes of
-	// garbage that an idle server would otherwise keep until its heap
-	// grows enough for a collection: hand it back now.
-	debug.FreeOSMemory()
-	if n, err := releaseStartupPages(); err != nil {
-		log.Debug("start-up pages of the program file kept", "err", err)
-	} else if n > 0 {
-		log.Debug("start-up pages of the program file released", "bytes", n)
-	}
 	if started != nil {
 		started(&served{srv: units[0].srv, missions: units[0].missions, op: op, games: units})
 	}
