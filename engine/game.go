@@ -357,12 +357,14 @@ func (g *Game) After(d time.Duration, fn func()) (cancel func()) {
 	return g.timers.add(g.now.Add(d), 0, fn)
 }
 
-// Every runs fn every d, first after d.
+// Every runs fn every d, first after d. A period of whole game ticks runs
+// on the tick grid: the first run is at the first tick at or after d from
+// now (at most one tick later), so it shares the tick's wake-up.
 func (g *Game) Every(d time.Duration, fn func()) (cancel func()) {
 	if d <= 0 {
 		d = time.Millisecond
 	}
-	return g.timers.add(g.now.Add(d), d, fn)
+	return g.timers.add(g.firstRun(g.now, d), d, fn)
 }
 
 // HandleDatagram feeds one received datagram to the transport; b is

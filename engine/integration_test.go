@@ -36,6 +36,11 @@ func startServer(t *testing.T, mutate func(*engine.Config)) *engine.Server {
 		case <-time.After(5 * time.Second):
 			t.Error("server did not stop")
 		}
+		// Every deadline the game reported was cleared by the Advance it
+		// woke for (else the loop fell back to polling).
+		if n := srv.Stats().StuckDeadlines.Load(); n != 0 {
+			t.Errorf("%d deadlines still due after their Advance", n)
+		}
 	})
 	return srv
 }

@@ -53,6 +53,13 @@ type ServerStats struct {
 	BytesIn                atomic.Uint64 // datagrams in: the transport counts them (Game.TransportStats)
 	DatagramsOut, BytesOut atomic.Uint64
 	SendErrors             atomic.Uint64
+	// Wakeups counts the loop's iterations: a datagram batch, a deadline
+	// or a Wake (Do, Post, the end of the game).
+	Wakeups atomic.Uint64
+	// StuckDeadlines counts deadlines the game still reported as due right
+	// after the Advance that was for them (a bug; the loop then sleeps
+	// 1 ms instead of spinning).
+	StuckDeadlines atomic.Uint64
 }
 
 // countingWriter counts what the game sends through the socket.
@@ -77,7 +84,7 @@ func (s *Server) Stats() *ServerStats { return &s.stats }
 
 // SocketStats returns what the socket reader dropped (oversize datagrams,
 // queue overflow).
-func (s *Server) SocketStats() *bcnet.SocketStats { return &s.sock.Stats }
+func (s *Server) SocketStats() *bcnet.SocketStats { return s.sockStats }
 
 // ReasonName names the stock END_GAME reason (missions.md 3.6) for logs,
 // metrics and match history.

@@ -12,11 +12,31 @@ import (
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
-// loopInterval is how often the loop runs timers when no datagram
-// arrives: transport timers have 667 ms granularity and the game tick
-// 100 ms, so 10 ms keeps every deadline within a small fraction of its
-// interval at negligible cost.
-const loopInterval = 10 * time.Millisecond
+// The loop sleeps in the socket read until a datagram arrives or the
+// game's next deadline (Game.NextDeadline: the tick, a timer, a
+// retransmission, ...), so an idle game wakes only for its ticks and
+// timers; it used to poll every 10 ms, 100 wake-ups a second for nothing.
+
+// minSleep is the shortest the loop sleeps when the game reports a
+// deadline it did not clear in the Advance that was due for it: a bug
+// guard, so a deadline stuck in the past costs a 1 ms poll, never a busy
+// loop. Counted in ServerStats.StuckDeadlines.
+const minSleep = time.Millisecond
+
+// shutdownPoll is how often the loop looks at the clock while it waits for
+// the clients' ACKs of the shutdown notice.
+const shutdownPoll = 10 * time.Millisecond
+
+// packetSocket is what the loop needs of its socket: *bcnet.Socket in a
+// server, a fake on a fake clock in tests.
+type packetSocket interface {
+	bcnet.PacketWriter
+	Receive(deadline time.Time) ([]bcnet.Packet, error)
+	Flush() error
+	Wake()
+	Close() error
+	LocalAddr() netip.AddrPort
+}
 
 // Server runs one Game on its own UDP socket, on one goroutine (Run) that
 // reads the socket in batches, runs the game and writes what it produced
@@ -25,10 +45,13 @@ const loopInterval = 10 * time.Millisecond
 // plugs in, so one game's flood or failure does not touch another.
 type Server struct {
 	game  *Game
-	sock  *bcnet.Socket
-	log   *slog.Logger
-	done  chan struct{}
-	stats ServerStats
+	sock  packetSocket
+	clock func() time.Time
+	// sockStats are the socket's counters (a fake socket's are zero).
+	sockStats *bcnet.SocketStats
+	log       *slog.Logger
+	done      chan struct{}
+	stats     ServerStats
 }
 
 // ServerOptions configures Listen.
@@ -51,10 +74,28 @@ func Listen(opts ServerOptions) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{sock: sock, log: log, done: make(chan struct{})}
-	g, err := NewGame(Options{Config: opts.Config, Logger: log, Out: countingWriter{sock, &s.stats}, LocalIP: sock.LocalIPv4For})
+	s, err := newServer(sock, time.Now, Options{Config: opts.Config, Logger: log, LocalIP: sock.LocalIPv4For})
 	if err != nil {
 		sock.Close()
+		return nil, err
+	}
+	s.sockStats = &sock.Stats
+	return s, nil
+}
+
+// newServer builds the game on sock, reading the time from clock.
+func newServer(sock packetSocket, clock func() time.Time, opts Options) (*Server, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{sock: sock, clock: clock, log: log, done: make(chan struct{}), sockStats: new(bcnet.SocketStats)}
+	opts.Out = countingWriter{sock, &s.stats}
+	if opts.Now.IsZero() {
+		opts.Now = clock()
+	}
+	g, err := NewGame(opts)
+	if err != nil {
 		return nil, err
 	}
 	g.wake = sock.Wake
@@ -117,7 +158,7 @@ func (s *Server) Run(ctx context.Context) (err error) {
 	stop := context.AfterFunc(ctx, s.sock.Wake)
 	defer stop()
 	s.log.Info("server listening", "addr", s.Addr(), "mission", g.cfg.Mission.Script, "max_players", g.cfg.MaxPlayers)
-	next := time.Now().Add(loopInterval)
+	next := g.NextDeadline(s.clock())
 	for {
 		if ctx.Err() != nil {
 			s.shutdown()
@@ -128,7 +169,8 @@ func (s *Server) Run(ctx context.Context) (err error) {
 		if rerr != nil {
 			return fmt.Errorf("game socket: %w", rerr)
 		}
-		now := time.Now()
+		s.stats.Wakeups.Add(1)
+		now := s.clock()
 		g.now = now
 		if len(pkts) > 0 && g.obs != nil && !pkts[0].Arrived.IsZero() {
 			g.obs.ReceiveDelay(now.Sub(pkts[0].Arrived)) // the first is the oldest
@@ -143,9 +185,12 @@ func (s *Server) Run(ctx context.Context) (err error) {
 		}
 		// Timers run on time however busy the socket is: a flood is read
 		// in batches, and the tick still comes between two of them.
+		// stuck: something still due right after the Advance for it (a
+		// bug); what handlers and posted funcs add for now is not.
+		stuck := false
 		if !now.Before(next) {
 			g.Advance(now)
-			next = now.Add(loopInterval)
+			stuck = !g.NextDeadline(now).After(now)
 		}
 		if len(g.inbox) > 0 {
 			g.now = now
@@ -154,7 +199,12 @@ func (s *Server) Run(ctx context.Context) (err error) {
 		g.Flush(now)
 		_ = s.sock.Flush()
 		if len(pkts) > 0 && g.obs != nil {
-			g.obs.BatchDone(time.Since(now))
+			g.obs.BatchDone(s.clock().Sub(now))
+		}
+		next = g.NextDeadline(now)
+		if stuck && !next.After(now) {
+			s.stats.StuckDeadlines.Add(1)
+			next = now.Add(minSleep)
 		}
 	}
 }
@@ -164,7 +214,7 @@ func (s *Server) Run(ctx context.Context) (err error) {
 // (transport.md 10.4: at most 15 s).
 func (s *Server) shutdown() {
 	g := s.game
-	start := time.Now()
+	start := s.clock()
 	g.Shutdown(start)
 	_ = s.sock.Flush()
 	wait := g.cfg.Transport.ShutdownWait
@@ -177,12 +227,12 @@ func (s *Server) shutdown() {
 	// The host retires every peer after the wait; the limit is a backstop
 	// in case the clock and the loop disagree.
 	limit := start.Add(wait + time.Second)
-	for !g.ShutdownDone() && time.Now().Before(limit) {
-		pkts, err := s.sock.Receive(time.Now().Add(loopInterval))
+	for !g.ShutdownDone() && s.clock().Before(limit) {
+		pkts, err := s.sock.Receive(s.clock().Add(shutdownPoll))
 		if err != nil {
 			return
 		}
-		now := time.Now()
+		now := s.clock()
 		for i := range pkts {
 			g.HandleDatagram(now, pkts[i].Addr, pkts[i].Data)
 		}
@@ -196,6 +246,6 @@ func (s *Server) shutdown() {
 // instead of timing out.
 func (s *Server) abandon() {
 	defer func() { _ = recover() }()
-	s.game.host.Shutdown(time.Now())
+	s.game.host.Shutdown(s.clock())
 	_ = s.sock.Flush()
 }

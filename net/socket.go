@@ -50,6 +50,7 @@ type SocketStats struct {
 type Socket struct {
 	conn  *stdnet.UDPConn
 	io    batchIO
+	wait  *waiter // Linux: the epoll set Receive sleeps in; nil: read deadlines
 	woken atomic.Bool
 	pkts  []Packet
 	// The send queue: datagrams copied into one buffer, with their
@@ -99,6 +100,9 @@ func NewSocket(c *stdnet.UDPConn, opts SocketOptions) (*Socket, error) {
 	if err := s.io.init(c); err != nil {
 		return nil, fmt.Errorf("socket: %w", err)
 	}
+	// Without the waiter (not Linux, or no epoll/timerfd/eventfd left)
+	// Receive waits with read deadlines, as well but at more wake-ups.
+	s.wait, _ = newWaiter(c)
 	return s, nil
 }
 
@@ -110,6 +114,9 @@ var ErrSocketClosed = stdnet.ErrClosed
 // datagrams and no error at the deadline or after a Wake, and
 // ErrSocketClosed once the socket is closed.
 func (s *Socket) Receive(deadline time.Time) ([]Packet, error) {
+	if s.wait != nil {
+		return s.receiveWait(deadline)
+	}
 	if err := s.conn.SetReadDeadline(deadline); err != nil {
 		return nil, ErrSocketClosed
 	}
@@ -145,6 +152,10 @@ func (s *Socket) Receive(deadline time.Time) ([]Packet, error) {
 // Safe from any goroutine.
 func (s *Socket) Wake() {
 	s.woken.Store(true)
+	if s.wait != nil {
+		s.wait.poke()
+		return
+	}
 	_ = s.conn.SetReadDeadline(time.Unix(1, 0))
 }
 
@@ -186,7 +197,13 @@ func (s *Socket) LocalAddr() netip.AddrPort {
 }
 
 // Close closes the socket; a waiting Receive returns ErrSocketClosed.
-func (s *Socket) Close() error { return s.conn.Close() }
+func (s *Socket) Close() error {
+	err := s.conn.Close()
+	if s.wait != nil {
+		s.wait.close()
+	}
+	return err
+}
 
 // LocalIPv4For returns the IPv4 address a client at to reaches this host
 // on: the bound address when the socket is bound to one, else the source

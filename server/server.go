@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"sync"
 	"syscall"
 	"time"
@@ -200,15 +199,6 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 	}
 	close(s.ready)
-	// Loading ship data, manifests and missions leaves megabytes of
-	// garbage that an idle server would otherwise keep until its heap
-	// grows enough for a collection: hand it back now.
-	debug.FreeOSMemory()
-	if n, err := releaseStartupPages(); err != nil {
-		s.p.log.Debug("start-up pages of the program file kept", "err", err)
-	} else if n > 0 {
-		s.p.log.Debug("start-up pages of the program file released", "bytes", n)
-	}
 	err := s.runGames(ctx)
 	stopHUP()
 	s.stopAdmin()

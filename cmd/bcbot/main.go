@@ -74,6 +74,10 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		joiners  = fs.Int("joiners", 0, "load mode: real clients that try to join the flooded game during the flood")
 		cpuProf  = fs.String("cpuprofile", "", "load mode: write the generator's CPU profile to this file")
 		ackDelay = fs.Duration("ack-delay", 20*time.Millisecond, "load mode: the longest a bot holds its ACKs (a stock client sends once per frame)")
+		compare  = fs.String("compare", "", "side-by-side mode: NAME=BCSERVER,NAME=BCSERVER... server binaries started fresh for every load, alternately, and compared (ratios to the first)")
+		rounds   = fs.Int("rounds", 3, "side-by-side mode: rounds (each runs every side once)")
+		profiles = fs.String("profiles", "1x6x10x4,1x8x10x3", "side-by-side mode: loads, GAMESxBOTSxRATExSECS, comma-separated")
+		idleFor  = fs.Duration("idle-for", 5*time.Second, "side-by-side mode: how long to watch each idle server")
 		spawn    = fs.String("spawn", "", "once in the game, fly a ship of this class (name, e.g. Sovereign, or species index); respawn after a death")
 		pos      = fs.String("pos", "", "where the ship appears: x,y,z in world units (default 0,0,0)")
 		fireAt   = fs.Int("fire-at", 0, "fire a forward phaser at this player id's ship every -fire-every")
@@ -103,6 +107,9 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return 1
 		}
 		return 0
+	}
+	if *compare != "" {
+		return runCompare(ctx, *compare, *rounds, *profiles, *idleFor, *addr, stdout, stderr)
 	}
 	if *nbots > 0 {
 		lc := loadgen.Config{Bots: *nbots, Rate: *rate, Duration: time.Duration(*secs * float64(time.Second)),

@@ -12,9 +12,11 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
+	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/server"
 )
 
@@ -43,6 +45,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		showVersion = fs.Bool("version", false, "print the version and exit")
 		copies      = fs.Int("games", 1, "run this many copies of the configured game on consecutive ports from -port (load tests)")
 		healthcheck = fs.String("healthcheck", "", "GET this URL (e.g. http://127.0.0.1:8080/healthz) and exit 0 if it answers 200 (container health checks)")
+		cpuProfile  = fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for `go tool pprof`)")
 	)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: bcserver [flags]\n       bcserver missions export DIR\n       bcserver test-missions DIR\n       bcserver replay [-json] FILE\n       bcserver import SCRIPTS_DIR OUT_DIR\n\n"+
@@ -78,6 +81,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *healthcheck != "" {
 		return probe(*healthcheck, stderr)
 	}
+	// No heap profile is ever taken from a running server: sampling
+	// start-up's allocations would keep a profile hash table resident.
+	runtime.MemProfileRate = 0
+	prewarm()
 	if *cfgPath == "" {
 		*cfgPath = os.Getenv("BCSERVER_CONFIG")
 	}
@@ -128,11 +135,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	log := server.NewLogger(stderr, uc.Server)
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "bcserver: %v\n", err)
+			return 1
+		}
+		defer stopProfile()
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	pct := startupGC()
 	srv, err := server.New(ctx, uc, server.Options{Logger: log, Version: versionString()})
 	if err == nil {
+		// The first GameSpy query is answered once every game's loop runs:
+		// what is not needed for that (collecting start-up's garbage,
+		// releasing its pages) waits until then.
+		go func() {
+			select {
+			case <-srv.Ready():
+			case <-ctx.Done():
+				return
+			}
+			_ = srv.Games()[0].Do(ctx, func(*engine.Game) {})
+			runtimeGC(pct, len(srv.Games()), log)
+		}()
 		err = srv.Run(ctx)
 	}
 	if err != nil {

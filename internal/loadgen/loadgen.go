@@ -159,8 +159,10 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	_ = cpu0
 	rep.RSSIdle = rss0
+	wholeStart := time.Now()
+	stopPeak := r.watchRSS(&rep.RSSPeak)
+	defer stopPeak()
 	if err := r.joinAll(ctx); err != nil {
 		return rep, err
 	}
@@ -206,8 +208,12 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		return rep, err
 	}
 	selfB, _ := processCPU("self")
+	stopPeak()
 	rep.RSSEnd = rssB
+	rep.RSSPeak = max(rep.RSSPeak, rssB)
 	rep.ServerCPU = cpuB - cpuA
+	rep.WholeCPU = cpuB - cpu0
+	rep.Whole = end.Sub(wholeStart)
 	rep.GeneratorCPU = selfB - selfA
 	rep.Elapsed = end.Sub(start)
 	rep.Sending = sendEnd.Sub(start)
@@ -215,6 +221,34 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	r.close() // the bots' counters are theirs until they stop
 	r.collect(&rep)
 	return rep, nil
+}
+
+// watchRSS samples the servers' RSS every 50 ms into *peak until the
+// returned func is called (it may be called more than once).
+func (r *runner) watchRSS(peak *int64) (stop func()) {
+	if len(r.cfg.Pids) == 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var once sync.Once
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			if _, rss, err := sample(r.cfg.Pids); err == nil && rss > *peak {
+				*peak = rss
+			}
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { once.Do(func() { close(done); wg.Wait() }) }
 }
 
 // startFlood sends the flood at the first game and starts the joiners,

@@ -29,9 +29,13 @@ type Report struct {
 	// ServerCPU is the CPU time of the server processes over Elapsed;
 	// GeneratorCPU the generator's own.
 	ServerCPU, GeneratorCPU time.Duration
+	// WholeCPU is the servers' CPU time over the whole run, Whole: the
+	// joins, the ships, the sending and the drain.
+	WholeCPU, Whole time.Duration
 	// RSS of the server processes before the bots joined, after, and at
-	// the end (0 without pids).
-	RSSIdle, RSSJoined, RSSEnd int64
+	// the end, and the most seen at any 50 ms sample of the run (0 without
+	// pids).
+	RSSIdle, RSSJoined, RSSEnd, RSSPeak int64
 	// Blackout: messages sent while the links were down, and the time from
 	// the links' return to the last of them arriving.
 	Backlog      int64
@@ -60,6 +64,15 @@ func (r Report) MicrosPerCopy() float64 {
 		return 0
 	}
 	return float64(r.ServerCPU.Microseconds()) / float64(r.Delivered)
+}
+
+// WholeMicrosPerCopy is the server CPU of the whole run (joins, ships,
+// sending, drain) per relayed copy delivered: what a short game costs.
+func (r Report) WholeMicrosPerCopy() float64 {
+	if r.Delivered == 0 {
+		return 0
+	}
+	return float64(r.WholeCPU.Microseconds()) / float64(r.Delivered)
 }
 
 func (r *runner) collect(rep *Report) {
@@ -130,9 +143,11 @@ func (r Report) String() string {
 	if r.RSSIdle > 0 {
 		fmt.Fprintf(&b, "server CPU: %v over %v = %.2f cores, %.2f µs per relayed copy\n",
 			r.ServerCPU, r.Elapsed.Round(time.Millisecond), r.ServerCPU.Seconds()/secs, r.MicrosPerCopy())
+		fmt.Fprintf(&b, "  whole run (joins, ships, sending, drain): %v over %v, %.2f µs per relayed copy\n",
+			r.WholeCPU, r.Whole.Round(time.Millisecond), r.WholeMicrosPerCopy())
 		players := int64(r.Games * r.BotsPerGame)
-		fmt.Fprintf(&b, "server RSS: %.1f MB before the bots, %.1f MB joined (%.1f kB per player), %.1f MB at the end\n",
-			mb(r.RSSIdle), mb(r.RSSJoined), float64(r.RSSJoined-r.RSSIdle)/1024/float64(players), mb(r.RSSEnd))
+		fmt.Fprintf(&b, "server RSS: %.1f MB before the bots, %.1f MB joined (%.1f kB per player), %.1f MB at the end, %.1f MB at most\n",
+			mb(r.RSSIdle), mb(r.RSSJoined), float64(r.RSSJoined-r.RSSIdle)/1024/float64(players), mb(r.RSSEnd), mb(r.RSSPeak))
 	}
 	fmt.Fprintf(&b, "generator CPU: %v = %.2f cores\n", r.GeneratorCPU, r.GeneratorCPU.Seconds()/secs)
 	if r.FloodSent > 0 || r.FloodError != "" {

@@ -64,6 +64,15 @@ func (q *Queue[T]) Due(now time.Time) *Timer[T] {
 	return t
 }
 
+// Next returns when the earliest timer is due, or the zero time when the
+// queue is empty.
+func (q *Queue[T]) Next() time.Time {
+	if len(q.h) == 0 {
+		return time.Time{}
+	}
+	return q.h[0].At
+}
+
 // Len returns the number of queued timers.
 func (q *Queue[T]) Len() int { return len(q.h) }
 

@@ -1,10 +1,12 @@
-package server
+package main
 
 import (
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bcserver/bcserver/server"
 )
 
 // rssFile returns the process's resident pages of mapped files, in kB.
@@ -44,7 +46,7 @@ func TestReleaseStartupPages(t *testing.T) {
 	}
 	// Code and read-only data still work: the embedded default
 	// configuration decodes into the runtime settings.
-	if _, err := DefaultConfig().Runtime(); err != nil {
+	if _, err := server.DefaultConfig().Runtime(); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("released %d MB of address space; RssFile %d kB -> %d kB", released>>20, before, after)

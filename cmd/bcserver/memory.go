@@ -1,0 +1,71 @@
+package main
+
+import (
+	"log/slog"
+	"os"
+	"runtime/debug"
+
+	"github.com/bcserver/bcserver/engine/ships"
+)
+
+// Start-up and memory settings of the server process.
+//
+// Start-up allocates megabytes of short-lived garbage (ship data JSON, the
+// manifest, compiling missions); collecting it at the default pace costs
+// several collections before the first player can be answered. Start-up
+// collects at a quarter of that pace (startupGC), then, once the games
+// run, one collection frees it all and the heap is sized for play
+// (runtimeGC). Holding collections off entirely is no better: a process of
+// many games then pays in page faults for a heap that grows and grows.
+
+// startupGCPercent is GOGC while the games start.
+const startupGCPercent = 400
+
+// Soft memory limit of the running server: a base for the runtime, the
+// shared data and the admin server, and a share per game (its mission's
+// Lua state, its players' queues). The collector works harder near it
+// instead of letting the heap's headroom double a busy heap; it is a goal,
+// not a cap (a heap that needs more gets it). GOMEMLIMIT, when set, wins.
+const (
+	memLimitBase    = 16 << 20
+	memLimitPerGame = 4 << 20
+)
+
+// startupGC slows collections down until runtimeGC; it returns the GC
+// percentage to go back to (GOGC, default 100; GOGC=off stays off).
+func startupGC() int {
+	pct := debug.SetGCPercent(startupGCPercent)
+	if pct < 0 {
+		debug.SetGCPercent(pct)
+	}
+	return pct
+}
+
+// runtimeGC restores the collector once the games run, collects start-up's
+// garbage and hands it back to the system, and sets the soft limit for
+// games games.
+func runtimeGC(pct, games int, log *slog.Logger) {
+	debug.SetGCPercent(pct)
+	limit := int64(memLimitBase + memLimitPerGame*games)
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(limit)
+	}
+	// Loading ship data, manifests and missions leaves megabytes of
+	// garbage that an idle server would otherwise keep until its heap
+	// grows enough for a collection: hand it back now.
+	debug.FreeOSMemory()
+	if n, err := releaseStartupPages(); err != nil {
+		log.Debug("start-up pages of the program file kept", "err", err)
+	} else if n > 0 {
+		log.Debug("start-up pages of the program file released", "bytes", n)
+	}
+	log.Debug("memory", "gc_percent", pct, "soft_limit", limit)
+}
+
+// prewarm loads the built-in ship data on another core while the
+// configuration is read and the sockets are bound; the games then find it
+// loaded (it is loaded once and shared). An error is reported where it
+// always was, by the game that needs the data.
+func prewarm() {
+	go func() { _, _ = ships.Vanilla() }()
+}

@@ -1,0 +1,35 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+
+	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/lua"
+)
+
+// BenchmarkServeStart is the cold start of one default game up to the
+// moment it takes traffic (socket bound, mission running, plugins added),
+// and its stop. The ship data is loaded once per process, as in the
+// server; everything else is per start.
+func BenchmarkServeStart(b *testing.B) {
+	uc := DefaultConfig()
+	uc.Server.Address = "127.0.0.1"
+	uc.Server.Port = 0
+	rc, err := uc.Runtime()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			done <- serve(ctx, uc, rc, slog.New(slog.DiscardHandler), func(*engine.Server, *lua.Runtime) { cancel() })
+		}()
+		if err := <-done; err != nil {
+			b.Fatal(err)
+		}
+	}
+}
