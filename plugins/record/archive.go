@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -113,10 +112,22 @@ func (a *Archive) Dir() string { return a.opts.Dir }
 // Close releases the encoder.
 func (a *Archive) Close() error { return a.enc.Close() }
 
-var idPattern = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z._-]{0,119}$`)
-
 // ValidID reports whether id can name a recording (no path tricks).
-func ValidID(id string) bool { return idPattern.MatchString(id) && !strings.Contains(id, "..") }
+func ValidID(id string) bool {
+	// [0-9A-Za-z][0-9A-Za-z._-]{0,119}, no "..": checked by hand rather
+	// than with a regexp compiled at start-up (it showed in the cold start).
+	if len(id) == 0 || len(id) > 120 || strings.Contains(id, "..") {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		alnum := c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // ErrNoRecording is returned for an unknown recording.
 var ErrNoRecording = errors.New("no such recording")
