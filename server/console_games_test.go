@@ -198,12 +198,24 @@ func TestSecondGameConsoleInBrowser(t *testing.T) {
 	if err := bob.Chat("gg all", false); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(bctx,
-		chromedp.WaitVisible(chromedp.CSS(`#log li.chat`)),
-		chromedp.Click(chromedp.CSS(`#players tbody tr[data-player="Bob"] button.mute`)),
-		chromedp.WaitVisible(chromedp.CSS(`#players tbody tr[data-player="Bob"] td.name.muted`)),
-	); err != nil {
-		t.Fatalf("chat and mute: %v", err)
+	// The log re-renders the players table as chat arrives, so a node
+	// looked up by CDP can be gone by the time it is clicked; the click
+	// runs inside the page instead, where the lookup and the click happen
+	// in one task.
+	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.CSS(`#log li.chat`))); err != nil {
+		t.Fatalf("chat: %v", err)
+	}
+	clicked, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`(() => {
+		const b = document.querySelector('#players tbody tr[data-player="Bob"] button.mute');
+		if (!b) return false;
+		b.click();
+		return true;
+	})()`))
+	if err != nil || !clicked {
+		t.Fatalf("mute button: clicked=%v err=%v", clicked, err)
+	}
+	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.CSS(`#players tbody tr[data-player="Bob"] td.name.muted`))); err != nil {
+		t.Fatalf("mute: %v", err)
 	}
 	if logText := text(`#log`); !strings.Contains(logText, "gg all") || strings.Contains(logText, "game="+a.s.games[0].label) {
 		t.Fatalf("log of the second game:\n%s", text(`#log`))
