@@ -47,3 +47,25 @@ func BenchmarkTick16Ships15Receivers(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(ships*receivers), "ns/block")
 }
+
+// Loading the embedded stock data set from its JSON files: what the first
+// Vanilla call costs at start-up.
+func BenchmarkLoadVanillaJSON(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(vanillaFS, vanillaDir); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Loading the same set from its predecoded values (vanilla_decoded.go):
+// what Vanilla costs.
+func BenchmarkLoadVanilla(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(predecoded{vanillaFS, vanillaDecoded}, vanillaDir); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

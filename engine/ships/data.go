@@ -304,6 +304,9 @@ func decodeStrict(b []byte, v any) error {
 
 // readJSON reads and strictly decodes one file, naming it in errors.
 func readJSON(fsys fs.FS, name string, v any) error {
+	if p, ok := fsys.(predecoded); ok && p.decode(name, v) {
+		return nil
+	}
 	b, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return err // fs errors already carry the path

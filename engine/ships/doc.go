@@ -12,7 +12,9 @@
 // Class, Projectile and GameMode it hands out are read-only after loading,
 // so one Registry can serve every game goroutine. The only package-level
 // state is the lazily built vanilla Registry behind a sync.Once; it is
-// immutable once built.
+// immutable once built. It is built from the embedded files decoded ahead
+// of time (vanilla_decoded.go, see predecoded): the same checks run on the
+// values, without parsing 440 KB of JSON at every start.
 //
 // # Ship state
 //

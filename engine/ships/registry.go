@@ -24,7 +24,7 @@ const vanillaDir = "data/vanilla-1.1"
 // vanilla is the package's only shared state: built once on first use and
 // read-only afterwards, so every game can share it.
 var vanilla = sync.OnceValues(func() (*Registry, error) {
-	return Load(vanillaFS, vanillaDir)
+	return Load(predecoded{vanillaFS, vanillaDecoded}, vanillaDir)
 })
 
 // Vanilla returns the embedded stock BC 1.1 data set. The Registry is built
@@ -194,12 +194,14 @@ func (r *Registry) addLayer(fsys fs.FS, dir string) error {
 		return fmt.Errorf("invalid fs path %q", dir)
 	}
 	var man *manifestFile
+	var mf manifestFile
 	manName := path.Join(dir, "manifest.json")
-	switch err := readJSON(fsys, manName, &man); {
+	switch err := readJSON(fsys, manName, &mf); {
 	case errors.Is(err, fs.ErrNotExist):
-		man = nil
 	case err != nil:
 		return err
+	default:
+		man = &mf
 	}
 	label := dir
 	if man != nil && man.Version != "" {
@@ -246,10 +248,12 @@ func (r *Registry) addLayer(fsys fs.FS, dir string) error {
 	}
 	layerProj := make(map[int]*Projectile)
 	for _, name := range projNames {
-		p := &Projectile{Stem: name, File: path.Join(dir, "projectiles", name+".json")}
-		if err := readJSON(fsys, p.File, p); err != nil {
+		p := new(Projectile)
+		file := path.Join(dir, "projectiles", name+".json")
+		if err := readJSON(fsys, file, p); err != nil {
 			return err
 		}
+		p.Stem, p.File = name, file
 		if err := validateProjectile(p); err != nil {
 			return fmt.Errorf("%s: %w", p.File, err)
 		}
@@ -274,10 +278,12 @@ func (r *Registry) addLayer(fsys fs.FS, dir string) error {
 		return err
 	}
 	for _, name := range modeNames {
-		m := &GameMode{Key: name, File: path.Join(dir, "gamemodes", name+".json")}
-		if err := readJSON(fsys, m.File, m); err != nil {
+		m := new(GameMode)
+		file := path.Join(dir, "gamemodes", name+".json")
+		if err := readJSON(fsys, file, m); err != nil {
 			return err
 		}
+		m.Key, m.File = name, file
 		if m.ID == "" || m.Script == "" {
 			return fmt.Errorf("%s: id and script are required", m.File)
 		}
