@@ -122,6 +122,11 @@ type Options struct {
 	// Addons are folders under addons/ loaded into the mode's state after
 	// its main.lua, in this order.
 	Addons []string
+	// Protos, if set, is the compile cache shared with the process's other
+	// games (server.New gives every game one and warms it while the games
+	// are assembled); nil gives the Runtime a cache of its own, which
+	// still spares a reload the files it did not change.
+	Protos *Protos
 	// StorageDir, when set, keeps bc.storage in StorageDir/<mode>.json
 	// across restarts, written every StorageSave (default a minute), after
 	// each reload and at shutdown.

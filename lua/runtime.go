@@ -73,6 +73,9 @@ func Events() []string {
 // New prepares a Runtime; Open loads the mission.
 func New(eng Engine, opts Options) *Runtime {
 	opts.fill()
+	if opts.Protos == nil {
+		opts.Protos = NewProtos()
+	}
 	h := &Runtime{eng: eng, opts: opts, log: opts.Logger.With("component", "lua", "mission", opts.Mode), tick: -1}
 	base := time.Now()
 	h.clock = func() time.Duration { return time.Since(base) }
@@ -104,7 +107,7 @@ func (h *Runtime) Open() error {
 	if h.started {
 		return errors.New("mission host already open")
 	}
-	src, err := compileSource(h.opts.FS, h.opts.LibFS, h.opts.Mode, h.opts.Addons)
+	src, err := compileSource(h.opts.Protos, h.opts.FS, h.opts.LibFS, h.opts.Mode, h.opts.Addons)
 	if err != nil {
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
 	}
@@ -199,7 +202,7 @@ func unloadPayload(reason string) func(L *glua.LState) *glua.LTable {
 // goroutine. On failure the running mission stays and the error (with
 // file:line) is returned and logged.
 func (h *Runtime) ReloadNow() error {
-	src, err := compileSource(h.opts.FS, h.opts.LibFS, h.opts.Mode, h.opts.Addons)
+	src, err := compileSource(h.opts.Protos, h.opts.FS, h.opts.LibFS, h.opts.Mode, h.opts.Addons)
 	if err != nil {
 		h.reloadFailed(err, "version", h.version)
 		return fmt.Errorf("mission %q: %w", h.opts.Mode, err)
@@ -215,7 +218,7 @@ func (h *Runtime) Reload(done func(error)) {
 	if done == nil {
 		done = func(error) {}
 	}
-	src, err := compileSource(h.opts.FS, h.opts.LibFS, h.opts.Mode, h.opts.Addons)
+	src, err := compileSource(h.opts.Protos, h.opts.FS, h.opts.LibFS, h.opts.Mode, h.opts.Addons)
 	if err != nil {
 		h.reloadFailed(err)
 		done(fmt.Errorf("mission %q: %w", h.opts.Mode, err))

@@ -483,3 +483,29 @@ func TestReloadAfterCloseDoesNothing(t *testing.T) {
 		t.Fatalf("unload messages %q", got)
 	}
 }
+
+// Games sharing a compile cache run the same compiled files with states of
+// their own, and a reload of one of them compiles what its host edited.
+func TestSharedProtos(t *testing.T) {
+	protos := lua.NewProtos()
+	lib := map[string]string{"lib/count.lua": "return function(n) return n + 1 end"}
+	src := `local inc = require("count")
+bc.on("ship_destroyed", "k", function() bc.storage.kills = inc(bc.storage.kills or 0) end)`
+	a := mustOpen(t, src, lua.Options{Protos: protos}, lib)
+	b := mustOpen(t, src, lua.Options{Protos: protos}, lib)
+	a.Emit(&engine.ShipDestroyed{})
+	a.Emit(&engine.ShipDestroyed{})
+	b.Emit(&engine.ShipDestroyed{})
+	if ka, kb := a.host.Storage().Get("kills"), b.host.Storage().Get("kills"); ka != 2.0 || kb != 1.0 {
+		t.Fatalf("kills: a %v, b %v; want 2, 1 (each game its own state)", ka, kb)
+	}
+	a.fs["lib/count.lua"] = &fstest.MapFile{Data: []byte("return function(n) return n + 10 end")}
+	if err := a.host.ReloadNow(); err != nil {
+		t.Fatal(err)
+	}
+	a.Emit(&engine.ShipDestroyed{})
+	b.Emit(&engine.ShipDestroyed{})
+	if ka, kb := a.host.Storage().Get("kills"), b.host.Storage().Get("kills"); ka != 12.0 || kb != 2.0 {
+		t.Fatalf("after a's edit and reload: a %v, b %v; want 12, 2", ka, kb)
+	}
+}

@@ -42,6 +42,7 @@ type source struct {
 	errs   map[string]error
 	// builtin lists the lib/ files that came from the built-in library.
 	builtin map[string]bool
+	cache   *Protos // compiled files shared with other sources, or nil
 }
 
 // Modes lists the mission folders (those with a main.lua) in fsys.
@@ -97,8 +98,24 @@ func CheckAddon(fsys fs.FS, name string) error {
 }
 
 // compileSource reads the mode's files, its addons' and lib/ (from fsys,
-// then the built-in libFS for modules fsys lacks) and compiles main.lua.
-func compileSource(fsys, libFS fs.FS, mode string, addons []string) (*source, error) {
+// then the built-in libFS for modules fsys lacks) and compiles main.lua,
+// taking compiled files from cache when it has them (nil: no cache).
+func compileSource(cache *Protos, fsys, libFS fs.FS, mode string, addons []string) (*source, error) {
+	src, err := readSource(fsys, libFS, mode, addons)
+	if err != nil {
+		return nil, err
+	}
+	src.cache = cache
+	main, err := src.compile(src.mode+"/"+MainFile, nil)
+	if err != nil {
+		return nil, err
+	}
+	src.main = main
+	return src, nil
+}
+
+// readSource reads the files compileSource compiles from.
+func readSource(fsys, libFS fs.FS, mode string, addons []string) (*source, error) {
 	if err := CheckMode(fsys, mode); err != nil {
 		return nil, err
 	}
@@ -152,15 +169,9 @@ func compileSource(fsys, libFS fs.FS, mode string, addons []string) (*source, er
 			return nil, fmt.Errorf("reading the built-in %s/: %w", LibDir, err)
 		}
 	}
-	mainPath := mode + "/" + MainFile
-	if _, ok := src.files[mainPath]; !ok {
+	if _, ok := src.files[mode+"/"+MainFile]; !ok {
 		return nil, fmt.Errorf("mission %q has no %s", mode, MainFile)
 	}
-	main, err := src.compile(mainPath, nil)
-	if err != nil {
-		return nil, err
-	}
-	src.main = main
 	return src, nil
 }
 
@@ -173,7 +184,7 @@ func (s *source) compile(p string, charge func()) (*glua.FunctionProto, error) {
 	if err, ok := s.errs[p]; ok {
 		return nil, err
 	}
-	proto, err := sandbox.Compile(s.files[p], p, charge)
+	proto, err := s.cache.compile(s.files[p], p, charge)
 	if err != nil {
 		s.errs[p] = err
 		return nil, err

@@ -79,6 +79,7 @@ type process struct {
 	answers  *bcnet.AnswerBudget
 	watches  *missionWatches // one watcher per missions folder
 	ids      *lua.Identities // players' uids, stable across the process's games
+	protos   *lua.Protos     // compiled mission files, shared by the games
 	tail     *admin.Tail
 
 	store      *store.Store // match history, nil when off
@@ -118,6 +119,8 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 	if p.multi {
 		p.registry = metrics.NewRegistry()
 	}
+	p.protos = lua.NewProtos()
+	p.warmMissions(specs)
 	s := &Server{p: p, started: time.Now(), ready: make(chan struct{})}
 	defer func() {
 		if err != nil {

@@ -1,0 +1,151 @@
+package lua
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+
+	"github.com/bcserver/bcserver/lua/sandbox"
+
+	glua "github.com/yuin/gopher-lua"
+)
+
+func TestProtosReuseSameFileOnly(t *testing.T) {
+	c := NewProtos()
+	a := []byte("local x = 1\nreturn x\n")
+	tests := []struct {
+		name string
+		path string
+		src  []byte
+		same bool // the first compile's proto comes back
+	}{
+		{"same path and bytes", "m/a.lua", a, true},
+		{"another path", "m/b.lua", a, false}, // the path is in every error and traceback
+		{"edited bytes", "m/a.lua", []byte("local x = 2\nreturn x\n"), false},
+	}
+	first, err := c.compile(a, "m/a.lua", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		p, err := c.compile(tt.src, tt.path, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if (p == first) != tt.same {
+			t.Errorf("%s: reused = %v, want %v", tt.name, p == first, tt.same)
+		}
+	}
+}
+
+// A hit charges the budget as the compile it replaces would have.
+func TestProtosChargeOnHit(t *testing.T) {
+	c := NewProtos()
+	n := 0
+	charge := func() { n++ }
+	for range 3 {
+		if _, err := c.compile([]byte("return 1"), "m/a.lua", charge); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n != 3 {
+		t.Fatalf("charged %d times for 3 compiles, want 3", n)
+	}
+}
+
+// Failures are not kept: each caller gets the error (and the charge) of
+// its own compile.
+func TestProtosErrorsNotCached(t *testing.T) {
+	c := NewProtos()
+	for _, src := range []string{"x = = 1", "f(", strings.Repeat("(", 500) + "1" + strings.Repeat(")", 500)} {
+		_, want := sandbox.Compile([]byte(src), "m/bad.lua", nil)
+		for range 2 {
+			_, err := c.compile([]byte(src), "m/bad.lua", nil)
+			if err == nil || want == nil || err.Error() != want.Error() {
+				t.Fatalf("%.20q: cached compile says %v, sandbox.Compile %v", src, err, want)
+			}
+		}
+		c.Warm(fstest.MapFS{"m/main.lua": {Data: []byte(src)}}, nil, "m", nil)
+	}
+	if len(c.m) != 0 || c.bytes != 0 {
+		t.Fatalf("failed compiles left %d entries, %d bytes", len(c.m), c.bytes)
+	}
+}
+
+// Warm compiles main.lua and what it requires by name, transitively, and
+// stops at cycles; what nothing requires is left alone.
+func TestProtosWarm(t *testing.T) {
+	fsys := fstest.MapFS{
+		"m/main.lua":           {Data: []byte(`local u = require("util")` + "\n" + `local s = require 'shared.tools'`)},
+		"m/util.lua":           {Data: []byte(`local again = require("main") return 1`)},
+		"lib/shared/tools.lua": {Data: []byte(`return {}`)},
+		"lib/unused.lua":       {Data: []byte(`return 2`)},
+		"m/broken.lua":         {Data: []byte(`x = =`)},
+		"addons/a/main.lua":    {Data: []byte(`require("helper")`)},
+		"lib/helper.lua":       {Data: []byte(`return 3`)},
+	}
+	c := NewProtos()
+	c.Warm(fsys, nil, "m", []string{"a"})
+	var got []string
+	for k := range c.m {
+		got = append(got, k[:strings.IndexByte(k, 0)])
+	}
+	want := map[string]bool{"m/main.lua": true, "m/util.lua": true, "lib/shared/tools.lua": true, "addons/a/main.lua": true, "lib/helper.lua": true}
+	if len(got) != len(want) {
+		t.Fatalf("warmed %v, want %v", got, want)
+	}
+	for _, p := range got {
+		if !want[p] {
+			t.Fatalf("warmed %v, want %v", got, want)
+		}
+	}
+	// The Runtime's source takes the warmed protos.
+	src, err := compileSource(c, fsys, nil, "m", []string{"a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := c.m["m/main.lua\x00"+string(fsys["m/main.lua"].Data)]; e == nil || src.main != e.proto {
+		t.Fatal("compileSource compiled main.lua again instead of taking the warmed proto")
+	}
+}
+
+// Warm and games compiling the same files at once: every caller gets a
+// working proto and nobody waits forever (run with -race).
+func TestProtosConcurrent(t *testing.T) {
+	fsys := fstest.MapFS{
+		"m/main.lua":   {Data: []byte(`local u = require("util") return u`)},
+		"lib/util.lua": {Data: []byte(strings.Repeat("a = (a or 0) + 1\n", 200) + "return a")},
+	}
+	c := NewProtos()
+	var wg sync.WaitGroup
+	protos := make([]*glua.FunctionProto, 4)
+	for i := range 4 {
+		wg.Add(2)
+		go func() { defer wg.Done(); c.Warm(fsys, nil, "m", nil) }()
+		go func() {
+			defer wg.Done()
+			p, err := c.compile(fsys["lib/util.lua"].Data, "lib/util.lua", nil)
+			if err != nil {
+				t.Error(err)
+			}
+			protos[i] = p
+		}()
+	}
+	wg.Wait()
+	for i, p := range protos {
+		if p == nil || len(p.Code) == 0 {
+			t.Fatalf("caller %d got no proto", i)
+		}
+	}
+}
+
+// The keys are bounded: past the bound the cache starts over.
+func TestProtosBound(t *testing.T) {
+	c := NewProtos()
+	c.store(strings.Repeat("a", maxProtoSource-4), &protoEntry{})
+	c.store("bbbbbbbb", &protoEntry{})
+	if len(c.m) != 1 || c.bytes != 8 {
+		t.Fatalf("after the bound: %d entries, %d bytes; want 1, 8", len(c.m), c.bytes)
+	}
+}
