@@ -8,12 +8,13 @@ import (
 	"go/format"
 	"io/fs"
 	"maps"
-	"math"
 	"os"
 	"path"
 	"reflect"
 	"slices"
 	"strconv"
+
+	"github.com/bcserver/bcserver/internal/golit"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -128,7 +129,7 @@ func genDecoded(fsys fs.FS, dir string) ([]byte, error) {
 		return nil, err
 	}
 	slices.Sort(paths)
-	g := &goLit{f32: map[uint32]string{}}
+	g := &golit.Writer{Pkg: "github.com/bcserver/bcserver/engine/ships", Prefix: "vf"}
 	var vars, entries bytes.Buffer
 	for i, p := range paths {
 		v := decodedType(strings.TrimPrefix(p, dir+"/"))
@@ -144,7 +145,7 @@ func genDecoded(fsys fs.FS, dir string) ([]byte, error) {
 		}
 		name := fmt.Sprintf("vd%d", i)
 		fmt.Fprintf(&vars, "\n// %s\nvar %s = ", p, name)
-		if err := g.value(&vars, reflect.ValueOf(v).Elem(), 0); err != nil {
+		if err := g.Value(&vars, reflect.ValueOf(v).Elem()); err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
 		vars.WriteByte('\n')
@@ -158,13 +159,7 @@ func genDecoded(fsys fs.FS, dir string) ([]byte, error) {
 	out.Write(entries.Bytes())
 	out.WriteString("}\n")
 	out.Write(vars.Bytes())
-	if len(g.f32) > 0 {
-		out.WriteString("\n// Targets of the *float32 fields (optional numbers).\nvar (\n")
-		for _, bits := range slices.Sorted(maps.Keys(g.f32)) {
-			fmt.Fprintf(&out, "\t%s float32 = %s\n", g.f32[bits], formatF32(math.Float32frombits(bits)))
-		}
-		out.WriteString(")\n")
-	}
+	g.Targets(&out)
 	return format.Source(out.Bytes())
 }
 
@@ -193,104 +188,4 @@ func decodedType(rel string) any {
 		}
 	}
 	return nil
-}
-
-// goLit writes values as Go composite literals of package ships.
-type goLit struct {
-	f32 map[uint32]string // *float32 targets by bits -> variable name
-}
-
-func (g *goLit) value(w *bytes.Buffer, v reflect.Value, depth int) error {
-	switch v.Kind() {
-	case reflect.Struct:
-		t := v.Type()
-		w.WriteString(typeName(t) + "{")
-		multi := depth < 2
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if v.Field(i).IsZero() || f.Tag.Get("json") == "-" {
-				continue
-			}
-			if !f.IsExported() {
-				return fmt.Errorf("unexported field %s.%s", t.Name(), f.Name)
-			}
-			if multi {
-				w.WriteString("\n")
-			}
-			w.WriteString(f.Name + ": ")
-			if err := g.value(w, v.Field(i), depth+1); err != nil {
-				return err
-			}
-			w.WriteString(", ")
-		}
-		if multi {
-			w.WriteString("\n")
-		}
-		w.WriteString("}")
-	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.IsNil() {
-			w.WriteString("nil")
-			return nil
-		}
-		w.WriteString(typeName(v.Type()) + "{")
-		multi := v.Type().Elem().Kind() == reflect.Struct
-		for i := range v.Len() {
-			if multi {
-				w.WriteString("\n")
-			}
-			if err := g.value(w, v.Index(i), depth+1); err != nil {
-				return err
-			}
-			w.WriteString(", ")
-		}
-		if multi {
-			w.WriteString("\n")
-		}
-		w.WriteString("}")
-	case reflect.Pointer:
-		if v.IsNil() {
-			w.WriteString("nil")
-			return nil
-		}
-		if v.Elem().Kind() != reflect.Float32 {
-			return fmt.Errorf("pointer to %s: only *float32 is written", v.Elem().Type())
-		}
-		bits := math.Float32bits(float32(v.Elem().Float()))
-		name, ok := g.f32[bits]
-		if !ok {
-			name = fmt.Sprintf("vf%d", len(g.f32))
-			g.f32[bits] = name
-		}
-		w.WriteString("&" + name)
-	case reflect.String:
-		w.WriteString(strconv.Quote(v.String()))
-	case reflect.Bool:
-		w.WriteString(strconv.FormatBool(v.Bool()))
-	case reflect.Int:
-		w.WriteString(strconv.FormatInt(v.Int(), 10))
-	case reflect.Float32:
-		f := float32(v.Float())
-		if f == 0 && math.Signbit(float64(f)) || math.IsInf(float64(f), 0) || math.IsNaN(float64(f)) {
-			return fmt.Errorf("float %v has no Go constant", f)
-		}
-		w.WriteString(formatF32(f))
-	default:
-		return fmt.Errorf("kind %s is not written", v.Kind())
-	}
-	return nil
-}
-
-func formatF32(f float32) string { return strconv.FormatFloat(float64(f), 'g', -1, 32) }
-
-// typeName spells t as package ships does.
-func typeName(t reflect.Type) string {
-	switch {
-	case t.Name() != "":
-		return t.Name()
-	case t.Kind() == reflect.Slice:
-		return "[]" + typeName(t.Elem())
-	case t.Kind() == reflect.Array:
-		return fmt.Sprintf("[%d]%s", t.Len(), typeName(t.Elem()))
-	}
-	return t.String()
 }
