@@ -115,10 +115,12 @@ clean:
 # the embedded hash manifest) from the shared reference folder beside the
 # checkout (or SHARED=dir). The copies make the repo self-contained; the
 # drift test (internal/vectors) fails when they differ from the folder.
-# The vanilla data set is also kept decoded ahead of time as Go values
-# (engine/ships/vanilla_decoded.go, read at start-up instead of the JSON);
-# the second step rewrites it from the fresh copy.
+# The vanilla data set and manifest are also kept decoded ahead of time as
+# Go values (engine/ships/vanilla_decoded.go, engine/checksum/
+# vanilla_manifest.go, read at start-up instead of the JSON); the last two
+# steps rewrite them from the fresh copies.
 SHARED ?=
 sync-shared:
 	$(GO) run ./internal/tools/syncshared $(if $(SHARED),-shared $(SHARED))
 	$(GO) test ./engine/ships -run '^TestVanillaDecoded$$' -update
+	$(GO) test ./engine/checksum -run '^TestVanillaManifestDecoded$$' -update
