@@ -160,6 +160,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 			_ = srv.Games()[0].Do(ctx, func(*engine.Game) {})
 			runtimeGC(pct, len(srv.Games()), log)
+			releaseSettled(ctx, log)
 		}()
 		err = srv.Run(ctx)
 	}
