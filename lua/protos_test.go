@@ -143,9 +143,41 @@ func TestProtosConcurrent(t *testing.T) {
 // The keys are bounded: past the bound the cache starts over.
 func TestProtosBound(t *testing.T) {
 	c := NewProtos()
-	c.store(strings.Repeat("a", maxProtoSource-4), &protoEntry{})
-	c.store("bbbbbbbb", &protoEntry{})
+	c.claim(strings.Repeat("a", maxProtoSource-4))
+	c.claim("bbbbbbbb")
 	if len(c.m) != 1 || c.bytes != 8 {
 		t.Fatalf("after the bound: %d entries, %d bytes; want 1, 8", len(c.m), c.bytes)
+	}
+}
+
+func TestLiteralRequires(t *testing.T) {
+	src := `local a = require("a.b")
+local b = require 'c'
+local c = require ( "d" )
+local x = myrequire("no")
+local y = require(name)
+local z = require("bad name")
+-- require("e")
+require"f"`
+	got := strings.Join(literalRequires([]byte(src)), ",")
+	if want := "a.b,c,d,e,f"; got != want {
+		t.Fatalf("literalRequires = %s, want %s", got, want)
+	}
+}
+
+// A compile whose budget charge raises (a panic in Go) leaves nothing
+// behind: a waiter compiles for itself and the next caller compiles anew.
+func TestProtosChargePanic(t *testing.T) {
+	c := NewProtos()
+	src := []byte("return 1")
+	func() {
+		defer func() { _ = recover() }()
+		_, _ = c.compile(src, "m/a.lua", func() { panic("budget") })
+	}()
+	if len(c.m) != 0 || c.bytes != 0 {
+		t.Fatalf("an abandoned compile left %d entries, %d bytes", len(c.m), c.bytes)
+	}
+	if p, err := c.compile(src, "m/a.lua", nil); err != nil || p == nil {
+		t.Fatalf("after an abandoned compile: %v", err)
 	}
 }
