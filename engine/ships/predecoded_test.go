@@ -8,7 +8,6 @@ import (
 	"go/format"
 	"io/fs"
 	"maps"
-	"os"
 	"path"
 	"reflect"
 	"slices"
@@ -32,18 +31,8 @@ func TestVanillaDecoded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *updateDecoded {
-		if err := os.WriteFile(decodedFile, src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	have, err := os.ReadFile(decodedFile)
-	if err != nil {
+	if err := golit.Sync(decodedFile, src, *updateDecoded, "make sync-shared (or go test ./engine/ships -run TestVanillaDecoded -update)"); err != nil {
 		t.Fatal(err)
-	}
-	if !bytes.Equal(have, src) {
-		t.Fatalf("%s is stale for the embedded data: run make sync-shared (or go test ./engine/ships -run TestVanillaDecoded -update)", decodedFile)
 	}
 }
 

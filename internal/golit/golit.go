@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"os"
 	"reflect"
 	"slices"
 	"strconv"
@@ -172,4 +173,24 @@ func (w *Writer) typeName(t reflect.Type) (string, error) {
 		return fmt.Sprintf("[%d]%s", t.Len(), e), err
 	}
 	return "", fmt.Errorf("type %s is not written", t)
+}
+
+// Sync keeps a generated file current: with update it writes src to path;
+// otherwise it returns an error when the file is missing or differs from
+// src, saying to run regen.
+func Sync(path string, src []byte, update bool, regen string) error {
+	if update {
+		if err := os.WriteFile(path, src, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		return nil
+	}
+	have, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w (run %s)", path, err, regen)
+	}
+	if !bytes.Equal(have, src) {
+		return fmt.Errorf("%s is stale: run %s", path, regen)
+	}
+	return nil
 }

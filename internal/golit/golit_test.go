@@ -87,3 +87,19 @@ func TestWriteValueRejects(t *testing.T) {
 		}
 	}
 }
+
+func TestSync(t *testing.T) {
+	p := t.TempDir() + "/gen.go"
+	if err := Sync(p, []byte("a"), false, "regen"); err == nil || !strings.Contains(err.Error(), "regen") {
+		t.Fatalf("missing file: %v", err)
+	}
+	if err := Sync(p, []byte("a"), true, "regen"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Sync(p, []byte("a"), false, "regen"); err != nil {
+		t.Fatalf("current file: %v", err)
+	}
+	if err := Sync(p, []byte("b"), false, "regen"); err == nil || !strings.Contains(err.Error(), "stale") {
+		t.Fatalf("stale file: %v", err)
+	}
+}
