@@ -121,6 +121,11 @@ func (c *Protos) drop(key string, e *protoEntry, err error) {
 	close(e.done)
 }
 
+// maxWarmSource bounds the source Warm compiles: it runs outside any
+// mission budget, so a folder of huge files must not keep a core busy at
+// start (the stock missions are ~30 KB).
+const maxWarmSource = 1 << 20
+
 // Warm compiles, on the calling goroutine, what a Runtime opening mode
 // with these folders will compile first: the mode's main.lua, its addons'
 // and the modules they require by a literal name, transitively. A Runtime
@@ -142,6 +147,7 @@ func (c *Protos) Warm(fsys, libFS fs.FS, mode string, addons []string) {
 		queue = append(queue, AddonsDir+"/"+a+"/"+MainFile)
 	}
 	seen := make(map[string]bool)
+	budget := maxWarmSource
 	for len(queue) > 0 && len(seen) < maxSourceFiles {
 		p := queue[0]
 		queue = queue[1:]
@@ -150,6 +156,9 @@ func (c *Protos) Warm(fsys, libFS fs.FS, mode string, addons []string) {
 			continue
 		}
 		seen[p] = true
+		if budget -= len(b); budget < 0 {
+			return // the rest is compiled under the game's load budget
+		}
 		if !c.warmOne(p, b) {
 			continue
 		}

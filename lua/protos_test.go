@@ -181,3 +181,19 @@ func TestProtosChargePanic(t *testing.T) {
 		t.Fatalf("after an abandoned compile: %v", err)
 	}
 }
+
+// Warm stops at its source bound; what it leaves is compiled by the game.
+func TestProtosWarmBounded(t *testing.T) {
+	big := strings.Repeat("a = 1\n", (maxWarmSource*2/3)/6)
+	fsys := fstest.MapFS{
+		"m/main.lua":    {Data: []byte(`require("big") require("big2") require("small")`)},
+		"lib/big.lua":   {Data: []byte(big)},
+		"lib/big2.lua":  {Data: []byte(big)},
+		"lib/small.lua": {Data: []byte("return 1")},
+	}
+	c := NewProtos()
+	c.Warm(fsys, nil, "m", nil)
+	if len(c.m) != 2 {
+		t.Fatalf("warmed %d files, want main.lua and big.lua (big2.lua is past the bound)", len(c.m))
+	}
+}
