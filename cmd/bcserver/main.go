@@ -160,7 +160,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 			_ = srv.Games()[0].Do(ctx, func(*engine.Game) {})
 			runtimeGC(pct, len(srv.Games()), log)
-			releaseSettled(ctx, log)
+			releaseSettled(ctx, log, settleDelay, func() bool { return anyPlayers(ctx, srv) })
 		}()
 		err = srv.Run(ctx)
 	}
@@ -169,6 +169,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// anyPlayers reports whether any game has a player connected (or cannot
+// say: ctx ended).
+func anyPlayers(ctx context.Context, srv *server.Server) bool {
+	for _, g := range srv.Games() {
+		n := 0
+		if err := g.Do(ctx, func(e *engine.Game) { n = e.NumPlayers(false) }); err != nil || n > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // probe is -healthcheck: a container health check without curl in the

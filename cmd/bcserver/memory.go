@@ -68,12 +68,18 @@ func runtimeGC(pct, games int, log *slog.Logger) {
 const settleDelay = 2 * time.Second
 
 // releaseSettled releases the program file's pages again once the
-// server has settled (settleDelay), unless ctx ends first.
-func releaseSettled(ctx context.Context, log *slog.Logger) {
-	t := time.NewTimer(settleDelay)
+// server has settled (delay, settleDelay in the server), unless ctx ends first or busy says
+// players are already there: their games use those pages, and releasing
+// them would only make every game fault them back in mid-play.
+func releaseSettled(ctx context.Context, log *slog.Logger, delay time.Duration, busy func() bool) {
+	t := time.NewTimer(delay)
 	defer t.Stop()
 	select {
 	case <-t.C:
+		if busy() {
+			log.Debug("pages of the program file kept: players are connected")
+			return
+		}
 		releasePages(log, "settled")
 	case <-ctx.Done():
 	}

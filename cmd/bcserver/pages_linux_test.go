@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"log/slog"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bcserver/bcserver/server"
 )
@@ -50,4 +54,25 @@ func TestReleaseStartupPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("released %d MB of address space; RssFile %d kB -> %d kB", released>>20, before, after)
+}
+
+// The settled release happens only while nobody plays.
+func TestReleaseSettledSkipsBusy(t *testing.T) {
+	for _, busy := range []bool{false, true} {
+		var b bytes.Buffer
+		log := slog.New(slog.NewTextHandler(&b, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		releaseSettled(context.Background(), log, 0, func() bool { return busy })
+		released := strings.Contains(b.String(), "when=settled")
+		kept := strings.Contains(b.String(), "players are connected")
+		if released == busy || kept != busy {
+			t.Errorf("busy=%v: log %q", busy, b.String())
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var b bytes.Buffer
+	releaseSettled(ctx, slog.New(slog.NewTextHandler(&b, &slog.HandlerOptions{Level: slog.LevelDebug})), time.Hour, func() bool { return false })
+	if b.Len() != 0 {
+		t.Errorf("ended context: log %q", b.String())
+	}
 }
