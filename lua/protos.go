@@ -57,9 +57,7 @@ func (c *Protos) compile(b []byte, name string, charge func()) (*glua.FunctionPr
 	key := name + "\x00" + string(b)
 	e, owner := c.claim(key)
 	if !owner {
-		if e.done != nil {
-			<-e.done
-		}
+		<-e.done
 		if e.err == nil {
 			if charge != nil {
 				charge()
@@ -86,7 +84,8 @@ func (c *Protos) compile(b []byte, name string, charge func()) (*glua.FunctionPr
 }
 
 // errAbandoned is the outcome waiters see when the compile they waited
-// for ended in a panic (a budget error raised by charge).
+// for ended in a panic (a budget error raised by charge, a compiler
+// panic in Warm).
 var errAbandoned = errors.New("compile abandoned")
 
 // claim returns the entry for key and whether the caller owns it: a new
@@ -172,17 +171,30 @@ func (c *Protos) Warm(fsys, libFS fs.FS, mode string, addons []string) {
 
 // warmOne compiles one file into the cache unless it is there or being
 // compiled; it reports whether the file compiled (or was cached).
-func (c *Protos) warmOne(name string, b []byte) bool {
+func (c *Protos) warmOne(name string, b []byte) (ok bool) {
 	key := name + "\x00" + string(b)
 	e, owner := c.claim(key)
 	if !owner {
 		return true // compiled or being compiled: its requires are warmed by then or found by the game
 	}
-	e.proto, e.err = sandbox.Compile(b, name, nil)
-	if e.err != nil {
-		c.drop(key, e, e.err)
+	finished := false
+	defer func() {
+		if !finished {
+			// A compiler panic on some input: Warm runs on a goroutine of
+			// its own, where it would end the process. The game that
+			// needs the file compiles it itself and reports it there.
+			_ = recover()
+			c.drop(key, e, errAbandoned)
+			ok = false
+		}
+	}()
+	proto, err := sandbox.Compile(b, name, nil)
+	finished = true
+	if err != nil {
+		c.drop(key, e, err)
 		return false
 	}
+	e.proto = proto
 	close(e.done)
 	return true
 }
