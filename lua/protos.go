@@ -24,15 +24,23 @@ import (
 // those of an uncached compile. The zero value is not usable; a nil
 // *Protos compiles every time. Safe for concurrent use.
 type Protos struct {
-	mu    sync.Mutex
-	m     map[string]*protoEntry // path + "\x00" + source -> entry
-	bytes int                    // source bytes held as keys
+	mu       sync.Mutex
+	m        map[string]*protoEntry // path + "\x00" + source -> entry
+	versions map[string][]string    // path -> its keys in m, oldest first
+	bytes    int                    // source bytes held as keys
 }
 
-// maxProtoSource bounds the source bytes the cache keys on: a host
-// editing a mission for hours would otherwise keep every version. Past it
-// the cache starts over (a compile costs milliseconds; nothing breaks).
-const maxProtoSource = 8 << 20
+// The cache keeps what a host's games can use: a host editing a mission
+// for hours would otherwise keep every version it saved, and compiled code
+// is several times the size of its source. Per path, the newest
+// maxProtoVersions (games of one process reload together, so two would
+// do; more serve games from different folders that share a path); in all,
+// maxProtoSource bytes of source, past which the cache starts over (a
+// compile costs milliseconds; nothing breaks).
+const (
+	maxProtoVersions = 4
+	maxProtoSource   = 4 << 20
+)
 
 type protoEntry struct {
 	done  chan struct{} // closed once proto/err are set
@@ -41,7 +49,9 @@ type protoEntry struct {
 }
 
 // NewProtos returns an empty cache.
-func NewProtos() *Protos { return &Protos{m: make(map[string]*protoEntry)} }
+func NewProtos() *Protos {
+	return &Protos{m: make(map[string]*protoEntry), versions: make(map[string][]string)}
+}
 
 // compile returns the compiled file, from the cache when it holds the same
 // path and bytes, waiting when another caller (a game, Warm) is compiling
@@ -55,7 +65,7 @@ func (c *Protos) compile(b []byte, name string, charge func()) (*glua.FunctionPr
 		return sandbox.Compile(b, name, charge)
 	}
 	key := name + "\x00" + string(b)
-	e, owner := c.claim(key)
+	e, owner := c.claim(name, key)
 	if !owner {
 		<-e.done
 		if e.err == nil {
@@ -69,13 +79,13 @@ func (c *Protos) compile(b []byte, name string, charge func()) (*glua.FunctionPr
 	finished := false
 	defer func() {
 		if !finished { // charge raised a Lua error
-			c.drop(key, e, errAbandoned)
+			c.drop(name, key, e, errAbandoned)
 		}
 	}()
 	proto, err := sandbox.Compile(b, name, charge)
 	finished = true
 	if err != nil {
-		c.drop(key, e, err)
+		c.drop(name, key, e, err)
 		return nil, err
 	}
 	e.proto = proto
@@ -88,32 +98,58 @@ func (c *Protos) compile(b []byte, name string, charge func()) (*glua.FunctionPr
 // panic in Warm).
 var errAbandoned = errors.New("compile abandoned")
 
-// claim returns the entry for key and whether the caller owns it: a new
-// in-flight entry the caller must complete (close done, or drop it).
-func (c *Protos) claim(key string) (*protoEntry, bool) {
+// claim returns the entry for key (a version of the file name) and
+// whether the caller owns it: a new in-flight entry the caller must
+// complete (close done, or drop it). Entries evicted while in flight keep
+// their waiters: those hold the entry.
+func (c *Protos) claim(name, key string) (*protoEntry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e := c.m[key]; e != nil {
 		return e, false
 	}
 	if c.bytes+len(key) > maxProtoSource {
-		// Entries still compiling keep their waiters: those hold the entry.
 		c.m = make(map[string]*protoEntry)
+		c.versions = make(map[string][]string)
 		c.bytes = 0
+	}
+	if vs := c.versions[name]; len(vs) >= maxProtoVersions {
+		c.remove(name, vs[0])
 	}
 	e := &protoEntry{done: make(chan struct{})}
 	c.m[key] = e
+	c.versions[name] = append(c.versions[name], key)
 	c.bytes += len(key)
 	return e, true
 }
 
+// remove forgets key, a version of name (c.mu held).
+func (c *Protos) remove(name, key string) {
+	if _, ok := c.m[key]; !ok {
+		return
+	}
+	delete(c.m, key)
+	c.bytes -= len(key)
+	vs := c.versions[name]
+	for i, k := range vs {
+		if k == key {
+			vs = append(vs[:i:i], vs[i+1:]...)
+			break
+		}
+	}
+	if len(vs) == 0 {
+		delete(c.versions, name)
+	} else {
+		c.versions[name] = vs
+	}
+}
+
 // drop removes an entry whose compile failed and releases its waiters
 // with err.
-func (c *Protos) drop(key string, e *protoEntry, err error) {
+func (c *Protos) drop(name, key string, e *protoEntry, err error) {
 	c.mu.Lock()
 	if c.m[key] == e {
-		delete(c.m, key)
-		c.bytes -= len(key)
+		c.remove(name, key)
 	}
 	c.mu.Unlock()
 	e.proto, e.err = nil, err
@@ -173,7 +209,7 @@ func (c *Protos) Warm(fsys, libFS fs.FS, mode string, addons []string) {
 // compiled; it reports whether the file compiled (or was cached).
 func (c *Protos) warmOne(name string, b []byte) (ok bool) {
 	key := name + "\x00" + string(b)
-	e, owner := c.claim(key)
+	e, owner := c.claim(name, key)
 	if !owner {
 		return true // compiled or being compiled: its requires are warmed by then or found by the game
 	}
@@ -184,14 +220,14 @@ func (c *Protos) warmOne(name string, b []byte) (ok bool) {
 			// its own, where it would end the process. The game that
 			// needs the file compiles it itself and reports it there.
 			_ = recover()
-			c.drop(key, e, errAbandoned)
+			c.drop(name, key, e, errAbandoned)
 			ok = false
 		}
 	}()
 	proto, err := sandbox.Compile(b, name, nil)
 	finished = true
 	if err != nil {
-		c.drop(key, e, err)
+		c.drop(name, key, e, err)
 		return false
 	}
 	e.proto = proto

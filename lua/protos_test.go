@@ -1,6 +1,7 @@
 package lua
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -68,8 +69,8 @@ func TestProtosErrorsNotCached(t *testing.T) {
 		}
 		c.Warm(fstest.MapFS{"m/main.lua": {Data: []byte(src)}}, nil, "m", nil)
 	}
-	if len(c.m) != 0 || c.bytes != 0 {
-		t.Fatalf("failed compiles left %d entries, %d bytes", len(c.m), c.bytes)
+	if len(c.m) != 0 || c.bytes != 0 || len(c.versions) != 0 {
+		t.Fatalf("failed compiles left %d entries, %d bytes, %d paths", len(c.m), c.bytes, len(c.versions))
 	}
 }
 
@@ -143,10 +144,41 @@ func TestProtosConcurrent(t *testing.T) {
 // The keys are bounded: past the bound the cache starts over.
 func TestProtosBound(t *testing.T) {
 	c := NewProtos()
-	c.claim(strings.Repeat("a", maxProtoSource-4))
-	c.claim("bbbbbbbb")
-	if len(c.m) != 1 || c.bytes != 8 {
-		t.Fatalf("after the bound: %d entries, %d bytes; want 1, 8", len(c.m), c.bytes)
+	c.claim("a", strings.Repeat("a", maxProtoSource-4))
+	c.claim("b", "bbbbbbbb")
+	if len(c.m) != 1 || c.bytes != 8 || len(c.versions) != 1 {
+		t.Fatalf("after the bound: %d entries, %d bytes, %d paths; want 1, 8, 1", len(c.m), c.bytes, len(c.versions))
+	}
+}
+
+// A host editing one file keeps the newest maxProtoVersions of it: the
+// oldest goes, the newest is reused.
+func TestProtosVersionsPerPath(t *testing.T) {
+	c := NewProtos()
+	var protos []*glua.FunctionProto
+	for i := range maxProtoVersions + 3 {
+		p, err := c.compile([]byte(fmt.Sprintf("return %d", i)), "m/main.lua", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		protos = append(protos, p)
+	}
+	if len(c.m) != maxProtoVersions || len(c.versions["m/main.lua"]) != maxProtoVersions {
+		t.Fatalf("%d entries, %d versions of the path; want %d", len(c.m), len(c.versions["m/main.lua"]), maxProtoVersions)
+	}
+	last := maxProtoVersions + 2
+	if p, _ := c.compile([]byte(fmt.Sprintf("return %d", last)), "m/main.lua", nil); p != protos[last] {
+		t.Fatal("the newest version was compiled again")
+	}
+	if p, _ := c.compile([]byte("return 0"), "m/main.lua", nil); p == protos[0] {
+		t.Fatal("the oldest version is still cached")
+	}
+	want := 0
+	for k := range c.m {
+		want += len(k)
+	}
+	if c.bytes != want {
+		t.Fatalf("bytes %d, keys hold %d", c.bytes, want)
 	}
 }
 
@@ -174,8 +206,8 @@ func TestProtosChargePanic(t *testing.T) {
 		defer func() { _ = recover() }()
 		_, _ = c.compile(src, "m/a.lua", func() { panic("budget") })
 	}()
-	if len(c.m) != 0 || c.bytes != 0 {
-		t.Fatalf("an abandoned compile left %d entries, %d bytes", len(c.m), c.bytes)
+	if len(c.m) != 0 || c.bytes != 0 || len(c.versions) != 0 {
+		t.Fatalf("an abandoned compile left %d entries, %d bytes, %d paths", len(c.m), c.bytes, len(c.versions))
 	}
 	if p, err := c.compile(src, "m/a.lua", nil); err != nil || p == nil {
 		t.Fatalf("after an abandoned compile: %v", err)

@@ -171,12 +171,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// anyPlayers reports whether any game has a player connected (or cannot
-// say: ctx ended).
+// anyPlayers reports whether any running game has a player connected (or
+// it cannot say: ctx ended). A game that stopped (it failed) has none.
 func anyPlayers(ctx context.Context, srv *server.Server) bool {
 	for _, g := range srv.Games() {
 		n := 0
-		if err := g.Do(ctx, func(e *engine.Game) { n = e.NumPlayers(false) }); err != nil || n > 0 {
+		err := g.Do(ctx, func(e *engine.Game) { n = e.NumPlayers(false) })
+		if ctx.Err() != nil || err == nil && n > 0 {
 			return true
 		}
 	}
