@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"time"
 
 	"github.com/bcserver/bcserver/engine/scriptmsg"
@@ -146,23 +147,39 @@ func (*GameRestarted) Name() string { return EvGameRestarted }
 type Handler func(Event)
 
 type subscription struct {
-	id uint64
-	fn Handler
+	id    uint64
+	fn    Handler
+	early bool // subscribed with OnEarly
 }
 
-// bus dispatches events by name, in subscription order.
+// bus dispatches events by name: the early subscriptions first, then the
+// others, each group in subscription order.
 type bus struct {
 	next uint64
 	subs map[string][]subscription
 }
 
-func (b *bus) on(name string, fn Handler) func() {
+func (b *bus) on(name string, fn Handler, early bool) func() {
 	if b.subs == nil {
 		b.subs = make(map[string][]subscription)
 	}
 	b.next++
 	id := b.next
-	b.subs[name] = append(b.subs[name], subscription{id, fn})
+	s := b.subs[name]
+	at := len(s)
+	if early {
+		at = 0
+		for at < len(s) && s[at].early {
+			at++
+		}
+	}
+	if at == len(s) {
+		b.subs[name] = append(s, subscription{id, fn, early})
+	} else {
+		// A new slice: an emit under way ranges over the old one, which
+		// an insertion in place would shift under it.
+		b.subs[name] = slices.Concat(s[:at:at], []subscription{{id, fn, early}}, s[at:])
+	}
 	return func() {
 		s := b.subs[name]
 		for i := range s {

@@ -216,7 +216,15 @@ func (g *Game) SetTeamMode(on bool) { g.teamMode = on }
 func (g *Game) SetRunning(r bool) { g.running = r }
 
 // On subscribes fn to the events called name; the returned func cancels it.
-func (g *Game) On(name string, fn Handler) (off func()) { return g.bus.on(name, fn) }
+func (g *Game) On(name string, fn Handler) (off func()) { return g.bus.on(name, fn, false) }
+
+// OnEarly subscribes fn like On, but ahead of every handler subscribed
+// with On, whenever either subscribed (among early handlers, in
+// subscription order). The mission runtime subscribes this way: a
+// mission sees each event before the plugins do (they record and report
+// what it made of it), whether it opened before them, after them, or was
+// reloaded while they ran.
+func (g *Game) OnEarly(name string, fn Handler) (off func()) { return g.bus.on(name, fn, true) }
 
 // Emit dispatches an event to its subscribers (missions and plugins may
 // raise their own).

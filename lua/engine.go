@@ -16,6 +16,10 @@ import (
 // Every method is called on the game goroutine only, except Post.
 type Engine interface {
 	On(name string, fn engine.Handler) (off func())
+	// OnEarly subscribes ahead of every On handler (engine.Game.OnEarly):
+	// the runtime's own subscriptions, so a mission sees each event before
+	// the plugins, however late it opened or reloaded.
+	OnEarly(name string, fn engine.Handler) (off func())
 
 	Players() []*engine.Player
 	Player(id byte) *engine.Player

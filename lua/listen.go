@@ -13,9 +13,11 @@ import (
 // version being loaded) registers a handler for it, and lets go of it
 // when a new version, a suspension or bc.off leaves nobody handling it.
 // Chat stays subscribed while a mission runs: its commands (bc.command)
-// are chat lines. A handler registered after the game started is called
-// after the plugins that subscribed earlier; within the mission the order
-// of registration holds as always.
+// are chat lines. The runtime subscribes early (Engine.OnEarly): a
+// mission's handlers run before the plugins' however late they were
+// registered (a reload, a handler added mid-match), so the plugins record
+// and report what the mission made of each event; within the mission the
+// order of registration holds as always.
 
 // listen subscribes the runtime to engine event name (not yet subscribed)
 // on a mission's first handler for it.
@@ -26,7 +28,7 @@ func (h *Runtime) listen(name string) {
 	if h.subs == nil {
 		h.subs = make(map[string]func())
 	}
-	h.subs[name] = h.eng.On(name, h.dispatchEngine)
+	h.subs[name] = h.eng.OnEarly(name, h.dispatchEngine)
 }
 
 // unlisten drops the subscriptions the running mission has no handler for

@@ -129,7 +129,7 @@ func (h *Runtime) Open() error {
 	h.cur, h.version = m, 1
 	h.listen(engine.EvChat)
 	h.unlisten() // what only a version that failed to load wanted
-	h.offs = append(h.offs, h.eng.On(engine.EvPlayerLeft, func(ev engine.Event) { h.opts.Identities.Left(ev.(*engine.PlayerLeft).Player, h.eng.Now()) }))
+	h.offs = append(h.offs, h.eng.OnEarly(engine.EvPlayerLeft, func(ev engine.Event) { h.opts.Identities.Left(ev.(*engine.PlayerLeft).Player, h.eng.Now()) }))
 	h.timers = append(h.timers,
 		h.eng.Every(time.Second, func() { h.fire(EvSecond, nil) }),
 		h.eng.Every(h.opts.TickInterval, h.runTimers))

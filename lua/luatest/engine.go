@@ -6,6 +6,7 @@ package luatest
 
 import (
 	"log/slog"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -54,8 +55,9 @@ type Engine struct {
 }
 
 type sub struct {
-	id int
-	fn engine.Handler
+	id    int
+	fn    engine.Handler
+	early bool
 }
 
 type timer struct {
@@ -77,10 +79,21 @@ func New(start time.Time) *Engine {
 }
 
 // On implements lua.Engine.
-func (e *Engine) On(name string, fn engine.Handler) func() {
+func (e *Engine) On(name string, fn engine.Handler) func() { return e.on(name, fn, false) }
+
+// OnEarly implements lua.Engine: ahead of the On handlers, as in the
+// engine.
+func (e *Engine) OnEarly(name string, fn engine.Handler) func() { return e.on(name, fn, true) }
+
+func (e *Engine) on(name string, fn engine.Handler, early bool) func() {
 	e.nextSub++
 	id := e.nextSub
-	e.subs[name] = append(e.subs[name], sub{id, fn})
+	s := e.subs[name]
+	at := len(s)
+	for early && at > 0 && !s[at-1].early {
+		at--
+	}
+	e.subs[name] = slices.Concat(s[:at:at], []sub{{id, fn, early}}, s[at:])
 	return func() {
 		s := e.subs[name]
 		for i := range s {

@@ -37,6 +37,12 @@ func (t TimedGame) On(name string, fn engine.Handler) func() {
 	return t.Game.On(name, func(ev engine.Event) { t.timed(func() { fn(ev) }) })
 }
 
+// OnEarly subscribes fn, timed, ahead of the On handlers
+// (engine.Game.OnEarly).
+func (t TimedGame) OnEarly(name string, fn engine.Handler) func() {
+	return t.Game.OnEarly(name, func(ev engine.Event) { t.timed(func() { fn(ev) }) })
+}
+
 // After runs fn, timed, once d has passed.
 func (t TimedGame) After(d time.Duration, fn func()) func() {
 	return t.Game.After(d, func() { t.timed(fn) })
