@@ -21,7 +21,8 @@ const spareTransportPeers = 8
 // admit is net.Events.Admit (peerEvents). It runs before anything is allocated for
 // the stranger, in the stock order (transport.md 4.5): the ban list
 // (reason 5), then the password when one is set (reason 2). A game that
-// is not taking players refuses with reason 2 as well.
+// is not taking players refuses with reason 2 as well; one still loading
+// its mission leaves the connect unanswered (bcnet.BootLater).
 func (g *Game) admit(addr netip.AddrPort, req *bcnet.ConnectRequest) bcnet.BootReason {
 	if e, banned := g.bans.BannedAddr(addr.Addr()); banned {
 		g.refused(addr, "banned", "ban", e.String())
@@ -34,6 +35,11 @@ func (g *Game) admit(addr netip.AddrPort, req *bcnet.ConnectRequest) bcnet.BootR
 	if g.unavailable != "" {
 		g.refused(addr, "the game has no mission", "why", g.unavailable)
 		return bcnet.BootRefused
+	}
+	if g.loading {
+		// Moments after start: the client repeats its connect in about a
+		// second, by when the mission runs (or the game says why not).
+		return bcnet.BootLater
 	}
 	if !g.accepting || (g.running && !g.cfg.JoinInProgress) {
 		g.refused(addr, "not accepting players")

@@ -85,6 +85,44 @@ func TestNotAcceptingRefusedBeforeReply(t *testing.T) {
 	}
 }
 
+// A game loading its mission answers no connect (the stock client
+// repeats it about once a second) and refuses nobody: once loaded, the
+// repeated connect gets in. A wrong password is still refused at once.
+func TestLoadingDefersConnects(t *testing.T) {
+	w := &wire{}
+	cfg := DefaultConfig()
+	cfg.Password = "Secret"
+	g := newTestGame(t, cfg, w)
+	g.SetLoading(true)
+	if g.Accepting() || !g.Loading() {
+		t.Fatalf("loading: accepting %v loading %v", g.Accepting(), g.Loading())
+	}
+	c := newClientWith(t, g, w, 5001, bcnet.ClientOptions{Name: "Early", Password: "Secret"})
+	for d := c.c.Flush(c.now, nil); d != nil; d = c.c.Flush(c.now, nil) {
+		feed(g, c.now, c.addr, d)
+	}
+	for _, s := range w.out {
+		if s.to.Port() == 5001 {
+			t.Fatalf("answered a connect while loading: % x", s.data)
+		}
+	}
+	if g.host.Stats.Deferred != 1 || g.host.Stats.Refused != 0 || g.host.NumPeers() != 0 {
+		t.Fatalf("while loading: deferred %d refused %d peers %d", g.host.Stats.Deferred, g.host.Stats.Refused, g.host.NumPeers())
+	}
+	wrong := newClientWith(t, g, w, 5002, bcnet.ClientOptions{Name: "Guess", Password: "nope"})
+	wrong.pump(nil)
+	if !wrong.ev.booted || wrong.ev.boot != bcnet.BootRefused {
+		t.Fatalf("wrong password while loading: booted %v reason %d", wrong.ev.booted, wrong.ev.boot)
+	}
+	g.SetLoading(false)
+	// The client's repeated connect (its retransmission) gets in.
+	c.now = c.now.Add(1100 * time.Millisecond)
+	c.pump(vanillaAnswer(t))
+	if !g.Accepting() || g.NumPlayers(true) != 1 {
+		t.Fatalf("after loading: accepting %v players %d", g.Accepting(), g.NumPlayers(true))
+	}
+}
+
 func TestPasswordEnforced(t *testing.T) {
 	w := &wire{}
 	cfg := DefaultConfig()

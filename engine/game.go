@@ -74,6 +74,7 @@ type Game struct {
 	nextTick     time.Time // the next point of the tick grid
 	accepting    bool
 	unavailable  string // why the game takes no players at all (no mission), "" when it does
+	loading      bool   // the mission is still loading (SetLoading)
 	running      bool
 	teamMode     bool
 	gameOver     bool
@@ -204,8 +205,9 @@ func (g *Game) SetMission(m Mission) { g.cfg.Mission = m }
 func (g *Game) SetAccepting(open bool) { g.accepting = open }
 
 // Accepting reports whether new players are admitted: the match state
-// allows it and the game is not unavailable (SetUnavailable).
-func (g *Game) Accepting() bool { return g.accepting && g.unavailable == "" }
+// allows it and the game is neither unavailable (SetUnavailable) nor
+// loading (SetLoading).
+func (g *Game) Accepting() bool { return g.accepting && g.unavailable == "" && !g.loading }
 
 // SetTeamMode tells the core whether the mission has teams (team chat
 // routing, missions.md 2.2).

@@ -20,3 +20,14 @@ func (g *Game) SetUnavailable(why string) {
 
 // Unavailable returns why the game takes no players at all, or "".
 func (g *Game) Unavailable() string { return g.unavailable }
+
+// SetLoading marks the game as loading its mission (on) or done with it,
+// whatever came of it (off). A server starts its games this way: the
+// socket answers the server browser at once, showing the game in its setup
+// screen, while the mission is compiled and opened; connects meanwhile go
+// unanswered (a stock client repeats its connect about once a second).
+func (g *Game) SetLoading(on bool) { g.loading = on }
+
+// Loading reports whether the game is still loading its mission
+// (SetLoading).
+func (g *Game) Loading() bool { return g.loading }

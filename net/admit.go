@@ -60,7 +60,13 @@ func (h *Host) stranger(now time.Time, from netip.AddrPort, b []byte) {
 	// Admission before work (transport.md 4.5): ban, then password, both
 	// answered without allocating anything for the stranger.
 	req := ParseConnect(msgs[0].Payload)
-	if reason := h.ev.Admit(from, &req); reason != BootNone {
+	switch reason := h.ev.Admit(from, &req); reason {
+	case BootNone:
+	case BootLater:
+		h.Stats.Deferred++
+		h.log.Debug("connect deferred: the game is not ready for players yet", "addr", from)
+		return
+	default:
 		h.refuse(now, from, reason)
 		return
 	}

@@ -20,6 +20,12 @@ const (
 	BootFull     BootReason = 3 // server full (sent after the connect reply)
 	BootKicked   BootReason = 4 // kicked by the host (also the anti-cheat boot)
 	BootBanned   BootReason = 5 // banned
+
+	// BootLater is never sent: Events.Admit returns it to leave a connect
+	// unanswered for now (the game is still loading its mission). The
+	// stock client repeats its connect about once a second and is judged
+	// again; Stats.Deferred counts these.
+	BootLater BootReason = 0xFF
 )
 
 // LeaveReason says why a peer left.
