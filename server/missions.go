@@ -31,6 +31,13 @@ func (p *process) startMission(u *Game) (*missionSlot, error) {
 		p.opts.Lua(&opts)
 	}
 	ms := newMissionSlot(g, fsys, where, opts, log)
+	// A game with a socket opens its mission once it runs (Server.Run,
+	// missionSlot.load): it answers the server browser meanwhile. One
+	// driven by hand has it open before its first step.
+	ms.deferOpen = p.opts.Manual == nil
+	if ch := p.warmed[warmKey(uc, where)]; ch != nil {
+		ms.warmed = ch
+	}
 	budget := opts.Budget
 	if budget <= 0 {
 		budget = lua.DefaultBudget
@@ -40,8 +47,8 @@ func (p *process) startMission(u *Game) (*missionSlot, error) {
 	if err := g.AddPlugin(ms); err != nil {
 		return nil, err
 	}
-	if ms.Failure() == "" {
-		log.Info("mission running", "component", "lua", "mission", uc.Game.Mode, "from", where)
+	if !ms.deferOpen && ms.Failure() == "" {
+		ms.logRunning()
 	}
 	reload := func(why string) {
 		h := ms.current()
@@ -86,18 +93,30 @@ var _ lua.Engine = metrics.TimedGame{}
 // find their files compiled, or wait for the compile under way, instead of
 // each compiling them in turn (lib/stock.lua alone is 2.4 ms). A mission
 // that fails to read or compile here is left to its game to report.
+// p.warmed holds, per mission, a channel closed when its compile is done:
+// a game opens its mission after that (missionSlot.load).
 func (p *process) warmMissions(specs []Config) {
-	seen := make(map[string]bool)
+	p.warmed = make(map[string]chan struct{})
 	for _, g := range specs {
 		fsys, where, err := g.MissionsFS()
 		if err != nil {
 			continue
 		}
-		key := where + "\x00" + g.Game.Mode + "\x00" + strings.Join(g.Game.Addons, "\x00")
-		if seen[key] {
+		key := warmKey(g, where)
+		if p.warmed[key] != nil {
 			continue
 		}
-		seen[key] = true
-		go p.protos.Warm(fsys, g.missionLib(), g.Game.Mode, g.Game.Addons)
+		done := make(chan struct{})
+		p.warmed[key] = done
+		go func() {
+			defer close(done)
+			p.protos.Warm(fsys, g.missionLib(), g.Game.Mode, g.Game.Addons)
+		}()
 	}
+}
+
+// warmKey names what warmMissions compiles for a game whose missions are
+// in where.
+func warmKey(g Config, where string) string {
+	return where + "\x00" + g.Game.Mode + "\x00" + strings.Join(g.Game.Addons, "\x00")
 }

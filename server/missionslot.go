@@ -17,8 +17,9 @@ import (
 
 // missionSlot owns the running mission of a game and switches it between
 // matches: the admin API's mission/set and a changed game.mode on SIGHUP.
-// Its plugin opens the first mission at start and closes the current one at
-// shutdown. Everything but current and Reload runs on the game goroutine.
+// It opens the first mission when the game starts (deferOpen: once its loop
+// runs, load) and closes the current one at shutdown. Everything but
+// current, load and Reload runs on the game goroutine.
 type missionSlot struct {
 	g     *engine.Game
 	fsys  fs.FS
@@ -40,6 +41,14 @@ type missionSlot struct {
 	// reloaded, if set, counts a reload and its outcome.
 	reloaded func(mode string, err error)
 	offs     []func()
+
+	// deferOpen: Start leaves the game loading (engine.Game.SetLoading)
+	// and load opens the mission once the game runs, so that the socket
+	// answers the server browser without waiting for the compile.
+	deferOpen bool
+	// warmed, if set, is closed when the warm compile of the mission's
+	// files is done (process.warmMissions): load opens it after that.
+	warmed <-chan struct{}
 }
 
 func newMissionSlot(g *engine.Game, fsys fs.FS, where string, opts lua.Options, log *slog.Logger) *missionSlot {
@@ -63,14 +72,19 @@ func (m *missionSlot) build(mode string, conf map[string]any) *lua.Runtime {
 // Name implements engine.Plugin.
 func (m *missionSlot) Name() string { return "missions" }
 
-// Start implements engine.Plugin: the configured mission opens. A mission
+// Start implements engine.Plugin: the configured mission opens, or with
+// deferOpen the game is left loading until load opens it. A mission
 // that cannot load or start does not stop the game (nor, with [[games]],
 // the process): the game runs on without one and takes no players, says
 // why with file:line in the log and the console, and the mission opens as
 // soon as its files are fixed (the folder watch, a reload, a SIGHUP) or
 // another mode is set.
 func (m *missionSlot) Start(g *engine.Game) error {
-	m.open()
+	if m.deferOpen {
+		g.SetLoading(true)
+	} else {
+		m.open()
+	}
 	m.offs = append(m.offs, g.On(engine.EvGameEnded, func(engine.Event) {
 		if m.pending == "" {
 			m.scheduleRestart()
@@ -148,8 +162,9 @@ func (m *missionSlot) cancelRestart() {
 
 // open opens the configured mission (game goroutine, or before the game
 // runs). On failure the game is left without a mission and closed to
-// players; it reports the error.
+// players; it reports the error. Either way the game is done loading.
 func (m *missionSlot) open() error {
+	defer m.g.SetLoading(false)
 	h := m.build(m.opts.Mode, m.opts.Config)
 	if err := h.Open(); err != nil {
 		m.failed.Store(err.Error())
@@ -161,6 +176,34 @@ func (m *missionSlot) open() error {
 	m.failed.Store("")
 	m.g.SetUnavailable("")
 	return nil
+}
+
+// load opens the mission of a game that started loading (deferOpen) once
+// the warm compile of its files is done, on the game's goroutine, unless
+// something opened one meanwhile (a reload, a mode set). It returns when
+// the mission runs or failed (the game says why), or when ctx ends or the
+// game stopped first. Any goroutine; not for a game driven by hand.
+func (m *missionSlot) load(ctx context.Context, srv *engine.Server) {
+	if !m.deferOpen {
+		return
+	}
+	if m.warmed != nil {
+		select {
+		case <-m.warmed:
+		case <-ctx.Done():
+			return
+		}
+	}
+	_ = srv.Do(ctx, func(g *engine.Game) {
+		if g.Loading() && m.current() == nil && m.open() == nil {
+			m.logRunning()
+		}
+	})
+}
+
+// logRunning says the configured mission runs.
+func (m *missionSlot) logRunning() {
+	m.log.Info("mission running", "component", "lua", "mission", m.opts.Mode, "from", m.where)
 }
 
 // retry opens the mission of a game that has none (game goroutine). It
@@ -210,6 +253,7 @@ func (m *missionSlot) switchTo(mode string, conf map[string]any) error {
 	}
 	m.failed.Store("")
 	m.g.SetUnavailable("")
+	m.g.SetLoading(false)
 	m.pending, m.pendingConf = "", nil
 	m.opts.Mode, m.opts.Config = mode, conf
 	m.log.Info(fmt.Sprintf("mission switched to %q", mode), "component", "lua", "from", m.where)

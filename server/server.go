@@ -64,7 +64,7 @@ type Server struct {
 	specLn  *httpServer // the spectator page, nil when off
 	spec    *spectate.Server
 	started time.Time
-	ready   chan struct{} // closed when Run starts the games
+	ready   chan struct{} // closed when the games run and their missions loaded
 	closed  bool
 }
 
@@ -77,9 +77,10 @@ type process struct {
 	multi    bool
 	registry *prometheus.Registry // nil with one game: its own registry
 	answers  *bcnet.AnswerBudget
-	watches  *missionWatches // one watcher per missions folder
-	ids      *lua.Identities // players' uids, stable across the process's games
-	protos   *lua.Protos     // compiled mission files, shared by the games
+	watches  *missionWatches          // one watcher per missions folder
+	ids      *lua.Identities          // players' uids, stable across the process's games
+	protos   *lua.Protos              // compiled mission files, shared by the games
+	warmed   map[string]chan struct{} // closed when a mission's warm compile is done (warmMissions)
 	tail     *admin.Tail
 
 	store      *store.Store // match history, nil when off
@@ -95,10 +96,13 @@ type process struct {
 
 // New assembles a server from its configuration: it binds each game's
 // socket (unless Options.Manual), opens the match history and the
-// recordings, loads each game's mission and starts its plugins, and opens
-// the admin and spectator listeners. The games take players once Run
-// runs. A game whose mission cannot start is assembled without one; it
-// takes no players until the mission is fixed (Game.Failure says why).
+// recordings, starts each game's plugins, and opens the admin and
+// spectator listeners. Each game's mission is compiled meanwhile and
+// opens once Run runs the game (with Options.Manual, here): the socket
+// answers the server browser from the first moment, and the games take
+// players once their missions run (Ready). A game whose mission cannot
+// start runs without one; it takes no players until the mission is fixed
+// (Game.Failure says why).
 func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 	specs, err := cfg.games()
 	if err != nil {
@@ -196,13 +200,17 @@ func (s *Server) Run(ctx context.Context) error {
 		return errors.New("games driven by hand (Options.Manual) are not run by the server")
 	}
 	stopHUP := s.watchHUP(ctx)
-	for _, u := range s.games {
-		if u.admin != nil {
-			u.admin.SetReady(true)
-		}
-	}
-	close(s.ready)
+	// The missions load while the games run; Run waits for that to end
+	// before it takes the games down, so nothing marks them ready after.
+	loadCtx, stopLoading := context.WithCancel(ctx)
+	loading := make(chan struct{})
+	go func() {
+		defer close(loading)
+		s.loadMissions(loadCtx)
+	}()
 	err := s.runGames(ctx)
+	stopLoading()
+	<-loading
 	stopHUP()
 	s.stopAdmin()
 	s.summary()
@@ -210,8 +218,30 @@ func (s *Server) Run(ctx context.Context) error {
 	return err
 }
 
-// Ready is closed once Run has started: the games take players.
+// Ready is closed once Run has started the games and each has loaded its
+// mission (or failed to, and says why): the games take players.
 func (s *Server) Ready() <-chan struct{} { return s.ready }
+
+// loadMissions opens every game's mission once its loop runs (the games
+// answer the server browser meanwhile), then marks the games ready (the
+// admin API's /readyz, Ready). A game whose loop stopped first is done
+// loading; if ctx ends first, nothing is marked.
+func (s *Server) loadMissions(ctx context.Context) {
+	var wg sync.WaitGroup
+	for _, u := range s.games {
+		wg.Go(func() { u.missions.load(ctx, u.srv) })
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return
+	}
+	for _, u := range s.games {
+		if u.admin != nil {
+			u.admin.SetReady(true)
+		}
+	}
+	close(s.ready)
+}
 
 func (s *Server) runGames(ctx context.Context) error {
 	var wg sync.WaitGroup

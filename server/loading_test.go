@@ -1,0 +1,105 @@
+package server
+
+import (
+	"context"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bcserver/bcserver/engine"
+	bcnet "github.com/bcserver/bcserver/net"
+	"github.com/bcserver/bcserver/net/alby"
+	"github.com/bcserver/bcserver/plugins/gamespy"
+)
+
+// A game answers the server browser while its mission still loads (Run
+// starts the loop first): it shows the game in its setup screen and leaves
+// a connect unanswered, and the server is not Ready. Once the compile the
+// game waits for is done, the mission opens, Ready closes, the browser
+// sees an open game and a player gets in.
+func TestGameAnswersWhileItsMissionLoads(t *testing.T) {
+	uc := DefaultConfig()
+	uc.Server.Address = "127.0.0.1"
+	uc.Server.Port = 0
+	uc.Plugins.Gamespy.Masters = nil
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, err := New(ctx, uc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := s.games[0]
+	compiled := make(chan struct{})
+	u.missions.warmed = compiled // as far as the game knows, the compile goes on
+	ran := make(chan error, 1)
+	go func() { ran <- s.Run(ctx) }()
+
+	conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	to := net.UDPAddrFromAddrPort(u.Addr())
+	// A connect, then a query from the same socket: the game reads them in
+	// order, so the first datagram back answers the query, not the connect.
+	c := bcnet.NewClient(bcnet.DefaultConfig(), nil, bcnet.ClientOptions{IP: [4]byte{127, 0, 0, 1}, Name: "Early"}, time.Now())
+	if err := c.Connect(); err != nil {
+		t.Fatal(err)
+	}
+	d := c.Flush(time.Now(), nil)
+	alby.Encrypt(d)
+	if _, err := conn.WriteToUDP(d, to); err != nil {
+		t.Fatal(err)
+	}
+	if got := status(t, conn, to); !strings.Contains(got, `\gamemode\`+gamespy.ModeSettings+`\`) {
+		t.Fatalf("while loading, the first answer is %q, want the status in settings mode", got)
+	}
+	select {
+	case <-s.Ready():
+		t.Fatal("Ready while the mission loads")
+	default:
+	}
+	var deferred uint64
+	if err := u.srv.Do(ctx, func(g *engine.Game) { deferred = g.TransportStats().Deferred }); err != nil || deferred != 1 {
+		t.Fatalf("deferred connects %d (%v), want 1", deferred, err)
+	}
+
+	close(compiled)
+	select {
+	case <-s.Ready():
+	case err := <-ran:
+		t.Fatalf("Run ended: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("not Ready 10 s after the compile was done")
+	}
+	if u.Failure() != "" || u.missions.current() == nil {
+		t.Fatalf("after loading: failure %q", u.Failure())
+	}
+	if got := status(t, conn, to); !strings.Contains(got, `\gamemode\`+gamespy.ModeOpenPlaying+`\`) {
+		t.Fatalf("after loading: %q", got)
+	}
+	r := &running{srv: u.srv, logs: &lockedBuf{}}
+	r.join(t, "Later").Close()
+	cancel()
+	if err := <-ran; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// status sends `\status\` to to and returns the first datagram back.
+func status(t *testing.T, conn *net.UDPConn, to *net.UDPAddr) string {
+	t.Helper()
+	if _, err := conn.WriteToUDP([]byte(gamespy.StatusQuery), to); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	n, _, err := conn.ReadFromUDP(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(buf[:n])
+}
