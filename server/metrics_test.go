@@ -102,7 +102,7 @@ func TestMetrics(t *testing.T) {
 	if got, ok := value(mf, "bcserver_lua_handler_seconds", "mission", "deathmatch"); !ok || got <= 0 {
 		t.Fatalf("lua handler samples %v %v", got, ok)
 	}
-	for _, name := range []string{"go_goroutines", "bcserver_dropped_total", "bcserver_retransmits_total", "bcserver_rtt_seconds", "bcserver_gamespy_queries_total", "bcserver_store_writes_dropped_total"} {
+	for _, name := range []string{"go_goroutines", "process_resident_memory_bytes", "bcserver_dropped_total", "bcserver_retransmits_total", "bcserver_rtt_seconds", "bcserver_gamespy_queries_total", "bcserver_store_writes_dropped_total"} {
 		if _, ok := mf[name]; !ok {
 			t.Fatalf("no %s", name)
 		}

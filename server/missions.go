@@ -88,13 +88,13 @@ func (p *process) startMission(u *Game) (*missionSlot, error) {
 // The game as its mission sees it, with each handler's time measured.
 var _ lua.Engine = metrics.TimedGame{}
 
-// warmMissions compiles each distinct configured mission on a goroutine of
-// its own while the games are assembled (lua.Protos.Warm): the games then
-// find their files compiled, or wait for the compile under way, instead of
-// each compiling them in turn (lib/stock.lua alone is 2.4 ms). A mission
-// that fails to read or compile here is left to its game to report.
-// p.warmed holds, per mission, a channel closed when its compile is done:
-// a game opens its mission after that (missionSlot.load).
+// warmMissions prepares the compile of each distinct configured mission on
+// a goroutine of its own (lua.Protos.Warm), which startWarm starts: the
+// games then find their files compiled, or wait for the compile under way,
+// instead of each compiling them in turn (lib/stock.lua alone is 2.4 ms).
+// A mission that fails to read or compile here is left to its game to
+// report. p.warmed holds, per mission, a channel closed when its compile
+// is done: a game opens its mission after that (missionSlot.load).
 func (p *process) warmMissions(specs []Config) {
 	p.warmed = make(map[string]chan struct{})
 	for _, g := range specs {
@@ -108,11 +108,22 @@ func (p *process) warmMissions(specs []Config) {
 		}
 		done := make(chan struct{})
 		p.warmed[key] = done
-		go func() {
+		p.warms = append(p.warms, func() {
 			defer close(done)
 			p.protos.Warm(fsys, g.missionLib(), g.Game.Mode, g.Game.Addons)
-		}()
+		})
 	}
+}
+
+// startWarm starts the compiles warmMissions prepared (once). Games with
+// sockets start them when they run (Server.Run), not while they are
+// assembled: on a small machine a compile would take the core that binds
+// the sockets and answers the first server-browser query.
+func (p *process) startWarm() {
+	for _, w := range p.warms {
+		go w()
+	}
+	p.warms = nil
 }
 
 // warmKey names what warmMissions compiles for a game whose missions are

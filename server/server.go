@@ -81,6 +81,7 @@ type process struct {
 	ids      *lua.Identities          // players' uids, stable across the process's games
 	protos   *lua.Protos              // compiled mission files, shared by the games
 	warmed   map[string]chan struct{} // closed when a mission's warm compile is done (warmMissions)
+	warms    []func()                 // the compiles to start (startWarm)
 	tail     *admin.Tail
 
 	store      *store.Store // match history, nil when off
@@ -125,6 +126,9 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 	}
 	p.protos = lua.NewProtos()
 	p.warmMissions(specs)
+	if opts.Manual != nil {
+		p.startWarm() // the games open their missions in New
+	}
 	s := &Server{p: p, started: time.Now(), ready: make(chan struct{})}
 	defer func() {
 		if err != nil {
@@ -227,6 +231,7 @@ func (s *Server) Ready() <-chan struct{} { return s.ready }
 // admin API's /readyz, Ready). A game whose loop stopped first is done
 // loading; if ctx ends first, nothing is marked.
 func (s *Server) loadMissions(ctx context.Context) {
+	s.p.startWarm()
 	var wg sync.WaitGroup
 	for _, u := range s.games {
 		wg.Go(func() { u.missions.load(ctx, u.srv) })
