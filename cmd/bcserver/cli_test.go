@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/bcserver/bcserver/internal/replaytest"
 	"github.com/bcserver/bcserver/plugins/record"
@@ -82,5 +84,26 @@ func TestVersionAndHealthcheckFlags(t *testing.T) {
 	}
 	if _, err := os.Stat(path); err != nil || !strings.Contains(errb.String(), "wrote the default configuration") {
 		t.Fatalf("missing config: %v %q", err, errb.String())
+	}
+}
+
+// notifyContext ends its context on a caught signal, and stop ends it
+// without one.
+func TestNotifyContext(t *testing.T) {
+	ctx, stop, registered := notifyContext(syscall.SIGUSR1)
+	defer stop()
+	<-registered
+	if err := syscall.Kill(os.Getpid(), syscall.SIGUSR1); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the context did not end on the signal")
+	}
+	ctx2, stop2, _ := notifyContext(syscall.SIGUSR2)
+	stop2()
+	if ctx2.Err() == nil {
+		t.Fatal("stop did not end the context")
 	}
 }

@@ -144,7 +144,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		defer stopProfile()
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop, _ := notifyContext(os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	pct := startupGC()
 	srv, err := server.New(ctx, uc, server.Options{Logger: log, Version: versionString()})
@@ -200,4 +200,32 @@ func probe(url string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// notifyContext is signal.NotifyContext(context.Background(), sigs...),
+// except that the signals are registered on a goroutine of their own: the
+// process's first registration starts the runtime's signal thread and
+// waits for it (half a millisecond on a small VM), which the games' first
+// answers need not wait for. A signal in the moment before has its
+// default effect (SIGTERM ends the process, as before main ran);
+// registered is closed once they are caught.
+func notifyContext(sigs ...os.Signal) (ctx context.Context, stop func(), registered <-chan struct{}) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 1)
+	done, reg := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		signal.Notify(ch, sigs...)
+		close(reg)
+		select {
+		case <-ch:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		cancel()
+		<-done
+		signal.Stop(ch)
+	}, reg
 }
