@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/engine/ships"
 )
 
@@ -95,10 +96,13 @@ func releasePages(log *slog.Logger, when string) {
 	}
 }
 
-// prewarm loads the built-in ship data on another core while the
-// configuration is read and the sockets are bound; the games then find it
-// loaded (it is loaded once and shared). An error is reported where it
-// always was, by the game that needs the data.
+// prewarm loads the built-in ship data and checksum manifest on another
+// core while the configuration is read and the sockets are bound; the
+// games then find them loaded (each is loaded once and shared). An error
+// is reported where it always was, by the game that needs the data.
 func prewarm() {
-	go func() { _, _ = ships.Vanilla() }()
+	go func() {
+		_, _ = ships.Vanilla()
+		_, _ = checksum.Vanilla()
+	}()
 }
