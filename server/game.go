@@ -86,11 +86,12 @@ func (u *Game) Do(ctx context.Context, fn func(*engine.Game)) error {
 }
 
 // plugins are the steps that assemble a game, in the one order its
-// plugins start in (and stop in reverse): the mission first, so every
-// other plugin sees the mode it runs and a mission's handlers run before
-// theirs; GameSpy; metrics; the match history; the recording (files,
-// spectators, career statistics); Agones, which follows the first game;
-// the admin API last, over everything the others set up.
+// plugins start in (and stop in reverse): the mission slot first, so every
+// other plugin sees the mode it runs (the mission itself opens once the
+// game runs, and its handlers run before the plugins' all the same:
+// engine.Game.OnEarly); GameSpy; metrics; the match history; the
+// recording (files, spectators, career statistics); Agones, which follows
+// the first game; the admin API last, over everything the others set up.
 var plugins = []struct {
 	name string
 	add  func(p *process, u *Game) error
