@@ -18,6 +18,9 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/server"
+
+	// Loads the built-in data during initialization (see its doc).
+	_ "github.com/bcserver/bcserver/cmd/bcserver/internal/prewarm"
 )
 
 func main() {
@@ -84,7 +87,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// No heap profile is ever taken from a running server: sampling
 	// start-up's allocations would keep a profile hash table resident.
 	runtime.MemProfileRate = 0
-	prewarm()
 	if *cfgPath == "" {
 		*cfgPath = os.Getenv("BCSERVER_CONFIG")
 	}

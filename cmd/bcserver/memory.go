@@ -6,9 +6,6 @@ import (
 	"os"
 	"runtime/debug"
 	"time"
-
-	"github.com/bcserver/bcserver/engine/checksum"
-	"github.com/bcserver/bcserver/engine/ships"
 )
 
 // Start-up and memory settings of the server process.
@@ -94,15 +91,4 @@ func releasePages(log *slog.Logger, when string) {
 	} else if n > 0 {
 		log.Debug("pages of the program file released", "when", when, "bytes", n)
 	}
-}
-
-// prewarm loads the built-in ship data and checksum manifest on another
-// core while the configuration is read and the sockets are bound; the
-// games then find them loaded (each is loaded once and shared). An error
-// is reported where it always was, by the game that needs the data.
-func prewarm() {
-	go func() {
-		_, _ = ships.Vanilla()
-		_, _ = checksum.Vanilla()
-	}()
 }
