@@ -88,7 +88,7 @@ func TestGameAnswersWhileItsMissionLoads(t *testing.T) {
 }
 
 // status sends `\status\` to to and returns the first datagram back.
-func status(t *testing.T, conn *net.UDPConn, to *net.UDPAddr) string {
+func status(t testing.TB, conn *net.UDPConn, to *net.UDPAddr) string {
 	t.Helper()
 	if _, err := conn.WriteToUDP([]byte(gamespy.StatusQuery), to); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"net"
 	"testing"
 
 	"github.com/bcserver/bcserver/engine"
@@ -31,5 +32,39 @@ func BenchmarkServeStart(b *testing.B) {
 		if err := <-done; err != nil {
 			b.Fatal(err)
 		}
+		b.StartTimer()
+	}
+}
+
+// BenchmarkFirstAnswer is start-up as a server browser sees it: from New
+// to the answer to a GameSpy status query (the mission may still be
+// loading); the stop is not timed. The ship data is loaded once per process, as in
+// the server.
+func BenchmarkFirstAnswer(b *testing.B) {
+	uc := DefaultConfig()
+	uc.Server.Address = "127.0.0.1"
+	uc.Server.Port = 0
+	uc.Plugins.Gamespy.Masters = nil
+	conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		ctx, cancel := context.WithCancel(context.Background())
+		s, err := New(ctx, uc, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- s.Run(ctx) }()
+		_ = status(b, conn, net.UDPAddrFromAddrPort(s.games[0].Addr()))
+		b.StopTimer()
+		cancel()
+		if err := <-done; err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
 	}
 }
