@@ -132,3 +132,31 @@ func BenchmarkSocketRoundTrip(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*burst), "ns/datagram")
 }
+
+// A read that empties the socket lets the next Receive wait without
+// reading first; a datagram that arrives in between, or while it waits,
+// is still received, one at a time as a light load sends them.
+func TestSocketReceivesAfterADrainingRead(t *testing.T) {
+	a, b := listenT(t, "127.0.0.1:0"), listenT(t, "127.0.0.1:0")
+	to := b.LocalAddr()
+	send := func(x byte) {
+		t.Helper()
+		if _, err := a.WriteToUDPAddrPort([]byte{x}, to); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range byte(50) {
+		send(i)
+		if i%2 == 0 {
+			send(i + 100) // arrives before the next Receive
+		}
+		want := 1 + int(1-i%2)
+		got := receiveN(t, b, want)
+		if got[0].Data[0] != i || want == 2 && got[1].Data[0] != i+100 {
+			t.Fatalf("round %d: got %v", i, got)
+		}
+	}
+}

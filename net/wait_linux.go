@@ -31,6 +31,12 @@ type waiter struct {
 	wake  *os.File // eventfd
 	armed time.Time
 	buf   [8]byte
+	// drained: the last read took fewer datagrams than it could, so the
+	// socket was empty then; the next Receive waits without reading first
+	// (a recvmmsg that could only say EAGAIN). The socket is in the epoll
+	// set edge-triggered, and every datagram arriving after that read
+	// raises an edge, so none is left waiting.
+	drained bool
 
 	// The raw conns and the funcs handed to them are made once: a
 	// closure per call would allocate on every wake-up.
@@ -185,17 +191,22 @@ func (b *batchIO) readNow(out []Packet, st *SocketStats) ([]Packet, error) {
 func (s *Socket) receiveWait(deadline time.Time) ([]Packet, error) {
 	w := s.wait
 	for {
-		pkts, err := s.io.readNow(s.pkts[:0], &s.Stats)
-		s.pkts = pkts
-		if err != nil {
-			if errors.Is(err, ErrSocketClosed) {
-				return nil, ErrSocketClosed
+		if w.drained {
+			w.drained = false // after the wait, read
+		} else {
+			pkts, err := s.io.readNow(s.pkts[:0], &s.Stats)
+			s.pkts = pkts
+			if err != nil {
+				if errors.Is(err, ErrSocketClosed) {
+					return nil, ErrSocketClosed
+				}
+				continue // ICMP errors surface here on some systems; read on
 			}
-			continue // ICMP errors surface here on some systems; read on
-		}
-		if len(pkts) > 0 {
-			s.Stats.Reads.Add(1)
-			return pkts, nil
+			if len(pkts) > 0 {
+				s.Stats.Reads.Add(1)
+				w.drained = s.io.rn < readBatch
+				return pkts, nil
+			}
 		}
 		if s.woken.Swap(false) {
 			// Empty the wake counter (an expired timer needs no read:
