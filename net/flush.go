@@ -2,6 +2,12 @@ package net
 
 import "time"
 
+// ackEarly: an ACK repeat may leave AckInterval/ackEarly (a quarter, 167
+// ms of the stock 667) before it is due in a datagram that goes anyway.
+// The repeats only cover a lost ACK before the peer's retransmission (1 s
+// at the earliest), which they still precede.
+const ackEarly = 4
+
 // Pending reports whether Flush at now would produce a datagram.
 func (c *Conn) Pending(now time.Time) bool {
 	if c.qhead < len(c.queue) {
@@ -31,7 +37,13 @@ func (c *Conn) Flush(now time.Time, out []byte) []byte {
 	fits := func(n int) bool { return len(b)+n <= MaxDatagram && count < MaxMessages }
 
 	// 1. New ACKs, then repeats that are due (transport.md 6.2: each ACK at
-	// most AckSends times, AckInterval apart).
+	// most AckSends times, AckInterval apart). A repeat rides along up to
+	// ackEarly before it is due when the datagram goes anyway (as the stock
+	// sender adds older ACKs to a datagram holding something else): under
+	// a light load it otherwise cost a wake-up and a datagram of its own,
+	// since the next one to the peer rarely leaves just after it is due.
+	carrier := len(c.acks) > 0 || c.qhead < len(c.queue) || len(c.inflight) > 0 && !now.Before(c.minResend)
+	early := now.Add(c.cfg.AckInterval / ackEarly)
 	sent := 0
 	for _, a := range c.acks {
 		if !fits(5) {
@@ -46,7 +58,7 @@ func (c *Conn) Flush(now time.Time, out []byte) []byte {
 	c.acks = c.acks[:n]
 	for c.ackHead < len(c.ackRepeat) {
 		a := c.ackRepeat[c.ackHead]
-		if now.Before(a.due) || !fits(5) {
+		if now.Before(a.due) && (!carrier || early.Before(a.due)) || !fits(5) {
 			break
 		}
 		c.ackHead++
