@@ -32,14 +32,13 @@ func BenchmarkServeStart(b *testing.B) {
 		if err := <-done; err != nil {
 			b.Fatal(err)
 		}
-		b.StartTimer()
 	}
 }
 
 // BenchmarkFirstAnswer is start-up as a server browser sees it: from New
 // to the answer to a GameSpy status query (the mission may still be
-// loading); the stop is not timed. The ship data is loaded once per process, as in
-// the server.
+// loading); the stop is not timed. The ship data is loaded once per
+// process, as in the server.
 func BenchmarkFirstAnswer(b *testing.B) {
 	uc := DefaultConfig()
 	uc.Server.Address = "127.0.0.1"
