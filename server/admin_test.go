@@ -52,9 +52,7 @@ func serveAdmin(t *testing.T, mutate func(*Config)) *adminRun {
 // test or when stop is called.
 func serveWith(t *testing.T, mutate func(*Config), got func(*served)) (*running, func()) {
 	t.Helper()
-	uc := DefaultConfig()
-	uc.Server.Address = "127.0.0.1"
-	uc.Server.Port = 0
+	uc := loopbackConfig()
 	uc.Plugins.Gamespy.Enabled = false
 	uc.Lua.stepTime = 100 * time.Nanosecond // deterministic budgets
 	if mutate != nil {

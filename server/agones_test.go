@@ -112,8 +112,7 @@ func TestAgonesSidecar(t *testing.T) {
 // A bad AGONES_SDK_HTTP_PORT stops the server from starting.
 func TestAgonesBadPort(t *testing.T) {
 	t.Setenv("AGONES_SDK_HTTP_PORT", "nine")
-	uc := DefaultConfig()
-	uc.Server.Address, uc.Server.Port = "127.0.0.1", 0
+	uc := loopbackConfig()
 	uc.Plugins.Gamespy.Enabled = false
 	rc, err := uc.Runtime()
 	if err != nil {

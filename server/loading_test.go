@@ -19,9 +19,7 @@ import (
 // game waits for is done, the mission opens, Ready closes, the browser
 // sees an open game and a player gets in.
 func TestGameAnswersWhileItsMissionLoads(t *testing.T) {
-	uc := DefaultConfig()
-	uc.Server.Address = "127.0.0.1"
-	uc.Server.Port = 0
+	uc := loopbackConfig()
 	uc.Plugins.Gamespy.Masters = nil
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

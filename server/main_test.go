@@ -117,9 +117,7 @@ func TestMissingConfigIsWritten(t *testing.T) {
 // The default configuration, served on a loopback port, takes a bot to the
 // game, answers a GameSpy query, and tells the player when it shuts down.
 func TestServeDefault(t *testing.T) {
-	uc := DefaultConfig()
-	uc.Server.Address = "127.0.0.1"
-	uc.Server.Port = 0
+	uc := loopbackConfig()
 	uc.Lua.stepTime = 100 * time.Nanosecond
 	rc, err := uc.Runtime()
 	if err != nil {

@@ -43,9 +43,7 @@ func TestServeHeartbeatsItsPort(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer master.Close()
-	uc := DefaultConfig()
-	uc.Server.Address = "127.0.0.1"
-	uc.Server.Port = 0 // any free port: never the stock 22101
+	uc := loopbackConfig()
 	uc.Plugins.Gamespy.Masters = []string{master.LocalAddr().String()}
 	rc, err := uc.Runtime()
 	if err != nil {

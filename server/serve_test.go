@@ -99,6 +99,14 @@ func serve(ctx context.Context, uc Config, rc engine.Config, log *slog.Logger, s
 	})
 }
 
+// loopbackConfig is the default configuration on a free loopback port
+// (never the stock 22101).
+func loopbackConfig() Config {
+	uc := DefaultConfig()
+	uc.Server.Address, uc.Server.Port = "127.0.0.1", 0
+	return uc
+}
+
 func netListenUDP() (*net.UDPConn, error) {
 	return net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 }

@@ -15,9 +15,7 @@ import (
 // and its stop. The ship data is loaded once per process, as in the
 // server; everything else is per start.
 func BenchmarkServeStart(b *testing.B) {
-	uc := DefaultConfig()
-	uc.Server.Address = "127.0.0.1"
-	uc.Server.Port = 0
+	uc := loopbackConfig()
 	rc, err := uc.Runtime()
 	if err != nil {
 		b.Fatal(err)
@@ -40,9 +38,7 @@ func BenchmarkServeStart(b *testing.B) {
 // loading); the stop is not timed. The ship data is loaded once per
 // process, as in the server.
 func BenchmarkFirstAnswer(b *testing.B) {
-	uc := DefaultConfig()
-	uc.Server.Address = "127.0.0.1"
-	uc.Server.Port = 0
+	uc := loopbackConfig()
 	uc.Plugins.Gamespy.Masters = nil
 	conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
