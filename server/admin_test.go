@@ -8,9 +8,11 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -29,6 +31,19 @@ type adminRun struct {
 	s    *served
 	base string
 	stop func() // stops the server (also done at cleanup)
+}
+
+// hangUp sends the process a SIGHUP once the server handles it.
+func (a *adminRun) hangUp(t *testing.T) {
+	t.Helper()
+	select {
+	case <-a.s.hupWatched:
+	case <-time.After(10 * time.Second):
+		t.Fatal("SIGHUP not handled 10 s after Run")
+	}
+	if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func serveAdmin(t *testing.T, mutate func(*Config)) *adminRun {

@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -100,4 +102,57 @@ func status(t testing.TB, conn *net.UDPConn, to *net.UDPAddr) string {
 		t.Fatal(err)
 	}
 	return string(buf[:n])
+}
+
+// A game that loads its mission after it runs starts watching its missions
+// folder then, not in New (a watcher took half a millisecond on the way to
+// the first answer), and before the compile reads the files. A folder gone
+// in between leaves the game without hot reload, and the log says so.
+func TestMissionsFolderWatchedOnceRunning(t *testing.T) {
+	for _, gone := range []bool{false, true} {
+		dir := copyMissions(t)
+		uc := loopbackConfig()
+		uc.Plugins.Gamespy.Masters = nil
+		uc.Game.MissionsDir = dir
+		logs := &lockedBuf{}
+		ctx, cancel := context.WithCancel(context.Background())
+		s, err := New(ctx, uc, Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(s.p.watches.folders); n != 0 || s.games[0].missions.watch == nil {
+			t.Fatalf("gone=%v: New started %d watchers, want the watch left to Run", gone, n)
+		}
+		if gone {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ran := make(chan error, 1)
+		go func() { ran <- s.Run(ctx) }()
+		select {
+		case <-s.Ready():
+		case err := <-ran:
+			t.Fatalf("gone=%v: Run ended: %v", gone, err)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("gone=%v: not Ready within 10 s", gone)
+		}
+		s.p.watches.mu.Lock()
+		n := len(s.p.watches.folders)
+		s.p.watches.mu.Unlock()
+		want := 1
+		if gone {
+			want = 0
+		}
+		if n != want {
+			t.Errorf("gone=%v: %d folders watched once Ready, want %d", gone, n, want)
+		}
+		if said := strings.Contains(logs.String(), "not watching the missions folder"); said != gone {
+			t.Errorf("gone=%v: the log says the folder is not watched: %v\n%s", gone, said, logs.String())
+		}
+		cancel()
+		if err := <-ran; err != nil {
+			t.Fatal(err)
+		}
+	}
 }

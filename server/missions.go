@@ -70,15 +70,23 @@ func (p *process) startMission(u *Game) (*missionSlot, error) {
 				wo.Poll = lua.DefaultPollInterval
 			}
 		}
-		err := p.watches.subscribe(wo, func(paths []string) {
-			for _, path := range paths {
-				if h := ms.current(); h == nil || h.Affects(path) {
-					reload("changed " + path)
-					return
+		watch := func() error {
+			return p.watches.subscribe(wo, func(paths []string) {
+				for _, path := range paths {
+					if h := ms.current(); h == nil || h.Affects(path) {
+						reload("changed " + path)
+						return
+					}
 				}
-			}
-		})
-		if err != nil {
+			})
+		}
+		if ms.deferOpen {
+			// Starting a watcher (inotify, a walk of the folder) took
+			// half a millisecond on the way to the first answered
+			// server-browser query: a game that loads its mission after
+			// it runs starts watching then, before the files are read.
+			ms.watch = watch
+		} else if err := watch(); err != nil {
 			return nil, err
 		}
 	}

@@ -49,6 +49,9 @@ type missionSlot struct {
 	// warmed, if set, is closed when the warm compile of the mission's
 	// files is done (process.warmMissions): load opens it after that.
 	warmed <-chan struct{}
+	// watch, if set, starts watching the missions folder for changes
+	// (deferOpen): load calls it before the files are read.
+	watch func() error
 }
 
 func newMissionSlot(g *engine.Game, fsys fs.FS, where string, opts lua.Options, log *slog.Logger) *missionSlot {
@@ -176,6 +179,21 @@ func (m *missionSlot) open() error {
 	m.failed.Store("")
 	m.g.SetUnavailable("")
 	return nil
+}
+
+// startWatch starts the watch of the missions folder that Start left to
+// load (deferOpen), before the warm compile reads the files: a change made
+// after that reloads. The folder was there a moment ago; if it is gone or
+// cannot be watched now, the game plays on without hot reload and says so.
+func (m *missionSlot) startWatch() {
+	w := m.watch
+	if w == nil {
+		return
+	}
+	m.watch = nil
+	if err := w(); err != nil {
+		m.log.Error("not watching the missions folder: reload by hand (SIGHUP or POST mission/reload)", "component", "lua", "err", err)
+	}
 }
 
 // load opens the mission of a game that started loading (deferOpen) once

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -132,9 +131,7 @@ func TestHostileNamesBanFile(t *testing.T) {
 		}
 	}
 	before := strings.Count(a.logs.String(), "SIGHUP: configuration applied")
-	if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
-		t.Fatal(err)
-	}
+	a.hangUp(t)
 	deadline := time.Now().Add(10 * time.Second)
 	for i := 0; i < 10000 && time.Now().Before(deadline) && strings.Count(a.logs.String(), "SIGHUP: configuration applied") == before; i++ {
 		a.do(t, func(*engine.Game) {})

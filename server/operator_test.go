@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -123,9 +122,7 @@ func TestSIGHUPReconfigures(t *testing.T) {
 	a.join(t, "Alice")
 	bob := a.join(t, "Bob")
 	write("[server]\nname = \"after\"\naddress = \"127.0.0.1\"\nport = 0\nmax_players = 4\nlog_level = \"debug\"\n[bans]\nnames = [\"Bob\"]\n[game]\nmode = \"team-deathmatch\"\n[plugins.gamespy]\nenabled = false\n")
-	if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
-		t.Fatal(err)
-	}
+	a.hangUp(t)
 	deadline := time.Now().Add(10 * time.Second)
 	for i := 0; i < 10000 && time.Now().Before(deadline) && !strings.Contains(a.logs.String(), "SIGHUP: configuration applied"); i++ {
 		a.do(t, func(*engine.Game) {})
@@ -146,9 +143,7 @@ func TestSIGHUPReconfigures(t *testing.T) {
 	}
 	// A broken file changes nothing.
 	write("[server]\nname = 3\n")
-	if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
-		t.Fatal(err)
-	}
+	a.hangUp(t)
 	for i := 0; i < 10000 && time.Now().Before(deadline) && !strings.Contains(a.logs.String(), "configuration has errors"); i++ {
 		a.do(t, func(*engine.Game) {})
 	}

@@ -14,8 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/lua"
 	bcnet "github.com/bcserver/bcserver/net"
@@ -65,7 +63,10 @@ type Server struct {
 	spec    *spectate.Server
 	started time.Time
 	ready   chan struct{} // closed when the games run and their missions loaded
-	closed  bool
+	// hupWatched is closed once SIGHUP is handled (Run registers it off
+	// the way to the first answer; tests wait for it).
+	hupWatched chan struct{}
+	closed     bool
 }
 
 // process holds what the games of one process share while they are
@@ -75,7 +76,7 @@ type process struct {
 	opts     Options
 	log      *slog.Logger
 	multi    bool
-	registry *prometheus.Registry // nil with one game: its own registry
+	registry *metrics.Registry // nil with one game: its own registry
 	answers  *bcnet.AnswerBudget
 	watches  *missionWatches          // one watcher per missions folder
 	ids      *lua.Identities          // players' uids, stable across the process's games
@@ -129,7 +130,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 	if opts.Manual != nil {
 		p.startWarm() // the games open their missions in New
 	}
-	s := &Server{p: p, started: time.Now(), ready: make(chan struct{})}
+	s := &Server{p: p, started: time.Now(), ready: make(chan struct{}), hupWatched: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			s.Close()
@@ -231,6 +232,9 @@ func (s *Server) Ready() <-chan struct{} { return s.ready }
 // admin API's /readyz, Ready). A game whose loop stopped first is done
 // loading; if ctx ends first, nothing is marked.
 func (s *Server) loadMissions(ctx context.Context) {
+	for _, u := range s.games {
+		u.missions.startWatch()
+	}
 	s.p.startWarm()
 	var wg sync.WaitGroup
 	for _, u := range s.games {
@@ -337,10 +341,12 @@ func (s *Server) summary() {
 }
 
 // watchHUP re-reads the configuration on SIGHUP and applies it to every
-// game (each to its own table); the returned func stops watching.
+// game (each to its own table); the returned func stops watching. The
+// signal is registered on the watching goroutine: a registration waits for
+// the runtime's signal-mask thread (0.1 ms), which the games' loops need
+// not wait for.
 func (s *Server) watchHUP(ctx context.Context) func() {
 	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	cur := make([]Config, len(s.games))
@@ -367,6 +373,8 @@ func (s *Server) watchHUP(ctx context.Context) func() {
 	}
 	go func() {
 		defer close(done)
+		signal.Notify(hup, syscall.SIGHUP)
+		close(s.hupWatched)
 		for {
 			select {
 			case <-ctx.Done():

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/bcserver/bcserver/engine"
 )
@@ -41,7 +40,7 @@ type Options struct {
 	// game's Metrics registers its series there with a game label (Game),
 	// and the caller registers the Go and process collectors once. nil
 	// gives this Metrics a registry of its own with those collectors.
-	Registry *prometheus.Registry
+	Registry *Registry
 	// Game labels every series of this game (game="22101") in a shared
 	// Registry; empty for none.
 	Game string
@@ -52,7 +51,7 @@ type Options struct {
 type Metrics struct {
 	opts Options
 	log  *slog.Logger
-	reg  *prometheus.Registry
+	reg  *Registry
 
 	tick, batch, rtt prometheus.Histogram
 	recvDelay        prometheus.Histogram
@@ -118,51 +117,16 @@ func New(opts Options) *Metrics {
 	m.adminActions = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "bcserver_admin_actions_total", Help: "Mutating admin API calls, by action.",
 	}, []string{"action"})
-	var r prometheus.Registerer = m.reg
+	var labels prometheus.Labels
 	if opts.Game != "" {
-		r = prometheus.WrapRegistererWith(prometheus.Labels{"game": opts.Game}, m.reg)
+		labels = prometheus.Labels{"game": opts.Game}
 	}
-	r.MustRegister(m.tick, m.batch, m.recvDelay, m.rtt, m.luaTime, m.luaOverruns, m.reloads, m.leaves, m.ended, m.adminActions, collector{m})
+	m.reg.add(labels, m.tick, m.batch, m.recvDelay, m.rtt, m.luaTime, m.luaOverruns, m.reloads, m.leaves, m.ended, m.adminActions, collector{m})
 	return m
 }
 
-// NewRegistry returns a registry with the Go runtime and process
-// collectors, for the games of one process to share (Options.Registry).
-// Both are made on the first scrape: building them (the runtime's metric
-// descriptions, the process's /proc probe) took a third of a millisecond
-// on the way to the first answered server-browser query.
-func NewRegistry() *prometheus.Registry {
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(
-		&lazyCollector{make: func() prometheus.Collector { return collectors.NewGoCollector() }},
-		&lazyCollector{make: func() prometheus.Collector {
-			return collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})
-		}})
-	return reg
-}
-
-// lazyCollector is a collector made when it is first collected. It is
-// registered unchecked (it describes nothing ahead), which a registry
-// allows; what it collects is still checked for consistency at every
-// scrape.
-type lazyCollector struct {
-	once sync.Once
-	make func() prometheus.Collector
-	c    prometheus.Collector
-}
-
-// Describe implements prometheus.Collector: nothing, an unchecked
-// collector.
-func (*lazyCollector) Describe(chan<- *prometheus.Desc) {}
-
-// Collect implements prometheus.Collector.
-func (l *lazyCollector) Collect(ch chan<- prometheus.Metric) {
-	l.once.Do(func() { l.c = l.make() })
-	l.c.Collect(ch)
-}
-
 // Registry returns the registry to serve (promhttp.HandlerFor).
-func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+func (m *Metrics) Registry() *Registry { return m.reg }
 
 // Name implements engine.Plugin.
 func (m *Metrics) Name() string { return "metrics" }

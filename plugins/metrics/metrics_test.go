@@ -1,8 +1,12 @@
 package metrics
 
 import (
+	"context"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/bcserver/bcserver/engine"
 )
 
 // The observer sits on the packet and tick paths: it must not allocate.
@@ -30,4 +34,72 @@ func BenchmarkObserve(b *testing.B) {
 	for b.Loop() {
 		o.BatchDone(25 * time.Microsecond)
 	}
+}
+
+// The games' series are registered on the first scrape: what they counted
+// before it is there, each game's series carry its label in a shared
+// registry, and a series registered twice (a bug) fails every scrape.
+func TestRegistryRegistersOnFirstScrape(t *testing.T) {
+	reg := NewRegistry()
+	a := New(Options{Registry: reg, Game: "22101", Server: runServer(t)})
+	b := New(Options{Registry: reg, Game: "22102", Server: runServer(t)})
+	a.AdminAction("kick") // before any scrape
+	b.AdminAction("ban")
+	b.AdminAction("ban")
+	if fs, _ := reg.prom.Gather(); len(fs) != 0 {
+		t.Fatalf("%d families registered before the first scrape", len(fs))
+	}
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	runtime := false
+	for _, f := range families {
+		switch f.GetName() {
+		case "bcserver_admin_actions_total":
+			for _, m := range f.GetMetric() {
+				labels := ""
+				for _, l := range m.GetLabel() {
+					labels += l.GetName() + "=" + l.GetValue() + " "
+				}
+				got[labels] = m.GetCounter().GetValue()
+			}
+		case "go_goroutines":
+			runtime = true
+		}
+	}
+	want := map[string]float64{"action=kick game=22101 ": 1, "action=ban game=22102 ": 2}
+	if len(got) != len(want) || got["action=kick game=22101 "] != 1 || got["action=ban game=22102 "] != 2 {
+		t.Fatalf("admin actions %v, want %v", got, want)
+	}
+	if !runtime {
+		t.Fatal("no Go runtime series")
+	}
+
+	New(Options{Registry: reg, Game: "22101", Server: a.opts.Server}) // the same series again
+	for i := range 2 {
+		if _, err := reg.Gather(); err == nil || !strings.Contains(err.Error(), "game:22101") {
+			t.Fatalf("scrape %d after a duplicate registration: %v", i, err)
+		}
+	}
+}
+
+// runServer runs a game on a loopback port until the test ends.
+func runServer(t *testing.T) *engine.Server {
+	t.Helper()
+	srv, err := engine.Listen(engine.ServerOptions{Addr: "127.0.0.1:0", Config: engine.DefaultConfig()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	return srv
 }
