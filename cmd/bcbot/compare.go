@@ -15,7 +15,7 @@ import (
 // PROFILE=compare`: server binaries started fresh for every load, run
 // alternately with the same bots, and the issue's table of medians and
 // ratios.
-func runCompare(ctx context.Context, sides string, rounds int, profiles string, idle time.Duration, addr string, stdout, stderr io.Writer) int {
+func runCompare(ctx context.Context, sides string, rounds, starts int, profiles string, idle time.Duration, addr string, stdout, stderr io.Writer) int {
 	var cfg loadgen.CompareConfig
 	for _, f := range strings.Split(sides, ",") {
 		name, bin, ok := strings.Cut(f, "=")
@@ -34,6 +34,10 @@ func runCompare(ctx context.Context, sides string, rounds int, profiles string, 
 		cfg.Port = int(ap.Port())
 	}
 	cfg.Rounds, cfg.Idle, cfg.Out = rounds, idle, stdout
+	cfg.Starts = starts
+	if starts == 0 {
+		cfg.Starts = -1 // none (the config's zero is the default)
+	}
 	c, err := loadgen.Compare(ctx, cfg)
 	if c != nil {
 		fmt.Fprint(stdout, c)

@@ -77,6 +77,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		compare  = fs.String("compare", "", "side-by-side mode: NAME=BCSERVER,NAME=BCSERVER... server binaries started fresh for every load, alternately, and compared (ratios to the first)")
 		rounds   = fs.Int("rounds", 3, "side-by-side mode: rounds (each runs every side once)")
 		profiles = fs.String("profiles", "1x6x10x4,1x8x10x3", "side-by-side mode: loads, GAMESxBOTSxRATExSECS, comma-separated")
+		starts   = fs.Int("starts", 5, "side-by-side mode: more starts of each side a round, for the start-up figures alone (0: none)")
 		idleFor  = fs.Duration("idle-for", 5*time.Second, "side-by-side mode: how long to watch each idle server")
 		spawn    = fs.String("spawn", "", "once in the game, fly a ship of this class (name, e.g. Sovereign, or species index); respawn after a death")
 		pos      = fs.String("pos", "", "where the ship appears: x,y,z in world units (default 0,0,0)")
@@ -109,7 +110,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 0
 	}
 	if *compare != "" {
-		return runCompare(ctx, *compare, *rounds, *profiles, *idleFor, *addr, stdout, stderr)
+		return runCompare(ctx, *compare, *rounds, *starts, *profiles, *idleFor, *addr, stdout, stderr)
 	}
 	if *nbots > 0 {
 		lc := loadgen.Config{Bots: *nbots, Rate: *rate, Duration: time.Duration(*secs * float64(time.Second)),

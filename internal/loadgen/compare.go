@@ -63,9 +63,14 @@ type CompareConfig struct {
 	Rounds   int           // default 3
 	Profiles []Profile     // default 1x6x10x4, 1x8x10x3 (the issue's)
 	Idle     time.Duration // idle measurement after the first start (default 5 s)
-	Port     int           // first UDP port of the servers (default 41101)
-	Args     []string      // more server flags
-	Out      io.Writer     // a line per run
+	// Starts is how many more times each side is started (and stopped)
+	// every round for the start-up figures alone, which vary the most:
+	// the page faults of a fresh process cost what the machine's memory
+	// costs at that moment. Default 5; negative for none.
+	Starts int
+	Port   int       // first UDP port of the servers (default 41101)
+	Args   []string  // more server flags
+	Out    io.Writer // a line per run
 }
 
 // sideRun is what one start of one side measured.
@@ -80,8 +85,9 @@ type sideRun struct {
 
 // Comparison holds every run of every side.
 type Comparison struct {
-	cfg  CompareConfig
-	runs map[string]map[int][]sideRun // side, profile index
+	cfg    CompareConfig
+	runs   map[string]map[int][]sideRun // side, profile index
+	starts map[string][]sideRun         // side: the start-only runs (Starts)
 }
 
 // Compare runs the comparison and returns it; String prints the table.
@@ -101,6 +107,9 @@ func Compare(ctx context.Context, cfg CompareConfig) (*Comparison, error) {
 	if cfg.Port <= 0 {
 		cfg.Port = 41101
 	}
+	if cfg.Starts == 0 {
+		cfg.Starts = 5
+	}
 	if cfg.Out == nil {
 		cfg.Out = io.Discard
 	}
@@ -112,7 +121,7 @@ func Compare(ctx context.Context, cfg CompareConfig) (*Comparison, error) {
 		}
 		cfg.Sides[i].Bin = abs
 	}
-	c := &Comparison{cfg: cfg, runs: map[string]map[int][]sideRun{}}
+	c := &Comparison{cfg: cfg, runs: map[string]map[int][]sideRun{}, starts: map[string][]sideRun{}}
 	dir, err := os.MkdirTemp("", "bcserver-compare-")
 	if err != nil {
 		return nil, err
@@ -124,6 +133,17 @@ func Compare(ctx context.Context, cfg CompareConfig) (*Comparison, error) {
 			slices.Reverse(order)
 		}
 		for _, side := range order {
+			for range cfg.Starts {
+				sr, err := c.startOnly(ctx, side, dir)
+				if err != nil {
+					return c, fmt.Errorf("round %d, %s, a start: %w", round+1, side.Name, err)
+				}
+				c.starts[side.Name] = append(c.starts[side.Name], sr)
+			}
+			if cfg.Starts > 0 {
+				xs := c.starts[side.Name][len(c.starts[side.Name])-cfg.Starts:]
+				fmt.Fprintf(cfg.Out, "round %d %-5s %d starts: %s ms\n", round+1, side.Name, cfg.Starts, startList(xs))
+			}
 			for pi, prof := range cfg.Profiles {
 				sr, err := c.runOnce(ctx, side, prof, pi == 0, dir)
 				if err != nil {
@@ -151,31 +171,56 @@ func idleText(sr sideRun, measured bool) string {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// runOnce starts a fresh server of side for one profile, measures its
-// start (and, if idle, an idle spell), runs the load and stops it.
-func (c *Comparison) runOnce(ctx context.Context, side Side, prof Profile, idle bool, dir string) (sideRun, error) {
+// startOnly starts a fresh server of side (one game), measures its start
+// and stops it.
+func (c *Comparison) startOnly(ctx context.Context, side Side, dir string) (sideRun, error) {
 	var sr sideRun
+	cmd, err := c.start(ctx, side, 1, dir, &sr)
+	if cmd != nil {
+		stopServer(cmd)
+	}
+	return sr, err
+}
+
+// start starts a server of side with games games and measures the time to
+// its first answer and the CPU it used by then. The caller stops the
+// server it returns (non-nil once started, whatever the error).
+func (c *Comparison) start(ctx context.Context, side Side, games int, dir string, sr *sideRun) (*exec.Cmd, error) {
 	port := c.cfg.Port
-	args := append([]string{"-addr", "127.0.0.1", "-port", strconv.Itoa(port), "-games", strconv.Itoa(prof.Games),
+	args := append([]string{"-addr", "127.0.0.1", "-port", strconv.Itoa(port), "-games", strconv.Itoa(games),
 		"-max-players", "16", "-log-level", "warn"}, c.cfg.Args...)
 	cmd := exec.CommandContext(ctx, side.Bin, args...)
 	cmd.Dir = dir
 	cmd.Stderr = os.Stderr
 	probe, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
-		return sr, err
+		return nil, err
 	}
 	defer probe.Close()
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return sr, err
+		return nil, err
 	}
-	defer stopServer(cmd)
-	pid := strconv.Itoa(cmd.Process.Pid)
 	if sr.startup, err = firstAnswer(probe, netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), uint16(port)), start); err != nil {
+		return cmd, err
+	}
+	sr.startCPU, _ = processCPU(strconv.Itoa(cmd.Process.Pid))
+	return cmd, nil
+}
+
+// runOnce starts a fresh server of side for one profile, measures its
+// start (and, if idle, an idle spell), runs the load and stops it.
+func (c *Comparison) runOnce(ctx context.Context, side Side, prof Profile, idle bool, dir string) (sideRun, error) {
+	var sr sideRun
+	port := c.cfg.Port
+	cmd, err := c.start(ctx, side, prof.Games, dir, &sr)
+	if cmd != nil {
+		defer stopServer(cmd)
+	}
+	if err != nil {
 		return sr, err
 	}
-	sr.startCPU, _ = processCPU(pid)
+	pid := strconv.Itoa(cmd.Process.Pid)
 	// Let start-up's stragglers (the first collection, released pages)
 	// settle before measuring: players arrive later than a millisecond
 	// after the first answer.
@@ -208,6 +253,15 @@ func (c *Comparison) runOnce(ctx context.Context, side Side, prof Profile, idle 
 		fmt.Fprintf(c.cfg.Out, "warning: %s delivered %d of %d\n", side.Name, sr.rep.Delivered, sr.rep.Expected)
 	}
 	return sr, nil
+}
+
+// startList is the start-up times of runs, in ms.
+func startList(runs []sideRun) string {
+	parts := make([]string, len(runs))
+	for i, r := range runs {
+		parts[i] = strconv.FormatFloat(ms(r.startup), 'f', 2, 64)
+	}
+	return strings.Join(parts, " ")
 }
 
 // firstAnswer sends GameSpy status queries every millisecond until one is
@@ -318,6 +372,9 @@ func (c *Comparison) String() string {
 					xs = append(xs, f(r))
 				}
 			}
+			for _, r := range c.starts[s.Name] {
+				xs = append(xs, f(r))
+			}
 			meds = append(meds, median(xs))
 		}
 		fmt.Fprintf(&b, "%-48s", name)
@@ -331,6 +388,12 @@ func (c *Comparison) String() string {
 		}
 		b.WriteByte('\n')
 	}
+	n := 0
+	for _, pi := range all {
+		n += len(c.runs[sides[0].Name][pi])
+	}
+	n += len(c.starts[sides[0].Name])
+	fmt.Fprintf(&b, "start-up: medians of %d starts of each side\n", n)
 	startRow("start to first answered GameSpy query (ms)", func(r sideRun) float64 { return ms(r.startup) })
 	startRow("server CPU until then (ms)", func(r sideRun) float64 { return ms(r.startCPU) })
 	return b.String()

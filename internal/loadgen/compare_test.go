@@ -48,3 +48,33 @@ func TestMedian(t *testing.T) {
 		}
 	}
 }
+
+// The start-up row is the median over the loads' starts and the
+// start-only runs of each side, with the ratio to the first side.
+func TestCompareStartRow(t *testing.T) {
+	run := func(ms float64) sideRun { return sideRun{startup: time.Duration(ms * float64(time.Millisecond))} }
+	c := &Comparison{
+		cfg: CompareConfig{Sides: []Side{{Name: "base"}, {Name: "new"}}, Rounds: 1, Profiles: []Profile{{1, 6, 10, time.Second}}},
+		runs: map[string]map[int][]sideRun{
+			"base": {0: {run(30)}},
+			"new":  {0: {run(1)}},
+		},
+		starts: map[string][]sideRun{
+			"base": {run(10), run(12), run(14), run(16)},
+			"new":  {run(5), run(6), run(7), run(40)},
+		},
+	}
+	out := c.String()
+	if !strings.Contains(out, "start-up: medians of 5 starts of each side") {
+		t.Errorf("no start count in\n%s", out)
+	}
+	var line string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "start to first answered GameSpy query") {
+			line = l
+		}
+	}
+	if f := strings.Fields(line); len(f) < 3 || f[len(f)-3] != "14.00" || f[len(f)-2] != "6.00" || f[len(f)-1] != "0.43x" {
+		t.Errorf("start row %q, want medians 14.00 and 6.00, ratio 0.43x", line)
+	}
+}
