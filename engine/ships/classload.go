@@ -72,14 +72,22 @@ func buildClass(f *classFiles, dir string) (*Class, error) {
 		data[s.Name] = s
 	}
 
-	c := &Class{
-		ShipData: f.ship, Power: f.power, Dir: dir,
-		Hull: -1, Reactor: -1, Repair: -1, ShieldGenerator: -1, PowerEntry: -1,
-		byName: make(map[string]int),
-	}
 	// The start index is one byte on the wire (simulation.md 4.3).
 	if len(f.serial) == 0 || len(f.serial) > 255 {
 		return nil, fmt.Errorf("%s: %d entries, want 1..255", serialFile, len(f.serial))
+	}
+	// Sized ahead: growing them by appends was half of what loading the
+	// stock classes allocated, on the way to the first answered query.
+	n := len(f.serial)
+	for i := range f.serial {
+		n += len(f.serial[i].Children)
+	}
+	c := &Class{
+		ShipData: f.ship, Power: f.power, Dir: dir,
+		Hull: -1, Reactor: -1, Repair: -1, ShieldGenerator: -1, PowerEntry: -1,
+		Entries:    make([]Entry, 0, len(f.serial)),
+		Subsystems: make([]Subsystem, 0, n),
+		byName:     make(map[string]int, n),
 	}
 	for ei := range f.serial {
 		if err := c.addEntry(&f.serial[ei], data); err != nil {
