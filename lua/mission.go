@@ -87,7 +87,11 @@ func newMission(h *Runtime, src *source, version int, data *carried) (*mission, 
 	}
 	m.timers.init()
 	m.mem = sandbox.NewMemory(h.opts.MemoryLimit, m.roots)
-	m.meter = sandbox.NewMeter(L, sandbox.Budget{StepTime: h.opts.StepTime, MaxString: h.opts.MaxString, Clock: h.clock, Memory: m.mem, Why: h.budgetMessage})
+	b := sandbox.Budget{StepTime: h.opts.StepTime, MaxString: h.opts.MaxString, Clock: h.clock, Memory: m.mem, Why: h.budgetMessage}
+	if b.StepTime <= 0 {
+		b.ThreadCPU = sandbox.ThreadCPU // on the clock: a call kept waiting is not a slow one
+	}
+	m.meter = sandbox.NewMeter(L, b)
 	cfg := luar.GetConfig(L)
 	cfg.MethodNames = func(_ reflect.Type, meth reflect.Method) []string { return []string{snake(meth.Name)} }
 	cfg.FieldNames = func(reflect.Type, reflect.StructField) []string { return nil }

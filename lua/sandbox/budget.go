@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"time"
 
 	glua "github.com/yuin/gopher-lua"
@@ -20,7 +21,9 @@ import (
 // compares the call's elapsed time with its limit and samples memory.
 // Elapsed time is the wall clock, or, with Options.StepTime set, the step
 // count times StepTime: virtual time, so tests and the mission test runner
-// are deterministic on any machine.
+// are deterministic on any machine. On the clock, a call past its limit
+// may have been kept waiting rather than have computed: Budget.ThreadCPU
+// tells the two apart.
 //
 // A meter is used by its mission's state only, on the game goroutine: no
 // locks, no timers, no goroutines.
@@ -39,9 +42,14 @@ type Meter struct {
 	limit time.Duration
 	kind  Kind
 	why   func(kind Kind, limit time.Duration) string // names the budget in errors
-	err   error
-	stop  chan struct{} // closed: returned by Done once err is set
-	call  badCall       // the last call of a non-function (callname.go)
+	cpu   func() (time.Duration, bool)                // Budget.ThreadCPU
+	// late: the call passed its limit on the clock and runs locked to its
+	// thread, which had used lateCPU by then.
+	late    bool
+	lateCPU time.Duration
+	err     error
+	stop    chan struct{} // closed: returned by Done once err is set
+	call    badCall       // the last call of a non-function (callname.go)
 }
 
 // Kind says which budget bounds a call, for the error when it runs out.
@@ -67,7 +75,24 @@ type Budget struct {
 	Memory *Memory
 	// Why words the error of a call that ran out of its budget.
 	Why func(kind Kind, limit time.Duration) string
+	// ThreadCPU, if set, reads the CPU time the calling OS thread has
+	// used (real time mode). A call past its limit on the clock is then
+	// stopped only once it has used another quarter of its limit in CPU
+	// time, measured on a thread it stays on from then on, or once the
+	// clock says ten times its limit: a call the machine or the Go
+	// scheduler kept waiting (a saturated host, a busy process with many
+	// games) is not taken for a slow one, while one that computes is
+	// stopped a little later than before. ok false: no reading; the call
+	// is stopped at its limit.
+	ThreadCPU func() (cpu time.Duration, ok bool)
 }
+
+// Past its limit on the clock, a call may use limit/lateGrace more CPU
+// time, and the clock may reach lateCeiling times the limit.
+const (
+	lateGrace   = 4
+	lateCeiling = 10
+)
 
 // checkEvery is how many steps run between two clock reads. A step is
 // ~10-50 ns, so the clock is read every few µs; bulk charges check at once.
@@ -82,7 +107,7 @@ const BytesPerStep = 256
 func NewMeter(L *glua.LState, b Budget) *Meter {
 	stop := make(chan struct{})
 	close(stop)
-	return &Meter{L: L, clock: b.Clock, stepTime: b.StepTime, maxString: b.MaxString, peek: vmLayoutOK, mem: b.Memory, why: b.Why, stop: stop, next: 1 << 62}
+	return &Meter{L: L, clock: b.Clock, stepTime: b.StepTime, maxString: b.MaxString, peek: vmLayoutOK, mem: b.Memory, why: b.Why, cpu: b.ThreadCPU, stop: stop, next: 1 << 62}
 }
 
 // IsTimeout reports whether err, from Disarm, stopped a call for time.
@@ -112,9 +137,17 @@ func (m *Meter) Arm(limit time.Duration, kind Kind) {
 }
 
 // disarm ends the call: it returns the time the call took and the error
-// that stopped it, if the meter did.
+// that stopped it, if the meter did. A call that ran late is charged its
+// limit and the CPU time it used after that, not the time it waited.
 func (m *Meter) Disarm() (time.Duration, error) {
 	el := m.Elapsed()
+	if m.late {
+		if c, ok := m.cpu(); ok {
+			el = min(el, m.limit+max(c-m.lateCPU, 0))
+		}
+		m.late = false
+		runtime.UnlockOSThread()
+	}
 	err := m.err
 	m.armed = false
 	m.err = nil
@@ -157,7 +190,7 @@ func (m *Meter) check() <-chan struct{} {
 		return nil
 	}
 	m.next = m.steps + checkEvery
-	if el := m.Elapsed(); el > m.limit {
+	if el := m.Elapsed(); el > m.limit && m.spent(el) {
 		m.err = budgetError{m.why(m.kind, m.limit)}
 		return m.stop
 	}
@@ -168,6 +201,28 @@ func (m *Meter) check() <-chan struct{} {
 		}
 	}
 	return nil
+}
+
+// spent reports whether a call el into it on the clock, past its limit,
+// has used its budget up (see Budget.ThreadCPU). The first time it is
+// late, the call is locked to its thread, so that the thread's CPU time
+// from then on is the call's alone.
+func (m *Meter) spent(el time.Duration) bool {
+	if m.cpu == nil || el > lateCeiling*m.limit {
+		return true
+	}
+	if !m.late {
+		runtime.LockOSThread()
+		c, ok := m.cpu()
+		if !ok {
+			runtime.UnlockOSThread()
+			return true
+		}
+		m.late, m.lateCPU = true, c
+		return false
+	}
+	c, ok := m.cpu()
+	return !ok || c-m.lateCPU > m.limit/lateGrace
 }
 
 // charge adds bulk work done by Go code on the script's behalf and raises
