@@ -199,7 +199,7 @@ func LoadConfig(path string) (Config, error) {
 	}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		if err := os.WriteFile(path, defaultTOML, 0o644); err != nil {
+		if err := os.WriteFile(path, defaultTOML(), 0o644); err != nil {
 			return c, fmt.Errorf("writing the default configuration to %s: %w", path, err)
 		}
 		c.dir = config.Dir(filepath.Dir(path))

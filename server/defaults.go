@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	_ "embed"
+	"sync"
 
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/agones"
@@ -21,15 +22,19 @@ var (
 	//go:embed default_games.toml
 	gamesTOML []byte
 
-	// defaultTOML is the whole file (never modified).
-	defaultTOML = bytes.Join([][]byte{
-		coreTOML,
-		admin.DefaultTOML(), store.DefaultTOML(), record.DefaultTOML(), spectate.DefaultTOML(), agones.DefaultTOML(),
-		gamespy.DefaultTOML(),
-		gamesTOML,
-	}, nil)
+	// defaultTOML is the whole file (never modified), put together when
+	// first needed: a server started with a configuration file (or with
+	// none, from the compiled-in defaults) never needs it.
+	defaultTOML = sync.OnceValue(func() []byte {
+		return bytes.Join([][]byte{
+			coreTOML,
+			admin.DefaultTOML(), store.DefaultTOML(), record.DefaultTOML(), spectate.DefaultTOML(), agones.DefaultTOML(),
+			gamespy.DefaultTOML(),
+			gamesTOML,
+		}, nil)
+	})
 )
 
 // DefaultTOML returns the default configuration file: what a missing
 // configuration file is written as, and what -print-config prints.
-func DefaultTOML() []byte { return bytes.Clone(defaultTOML) }
+func DefaultTOML() []byte { return bytes.Clone(defaultTOML()) }

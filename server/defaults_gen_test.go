@@ -27,7 +27,7 @@ const (
 func decodeDefaults() (Config, error) {
 	var c Config
 	c.Plugins.Gamespy = gamespy.DefaultConfig()
-	if err := decodeStrict(defaultTOML, &c); err != nil {
+	if err := decodeStrict(defaultTOML(), &c); err != nil {
 		return c, fmt.Errorf("the default configuration: %w", err)
 	}
 	return c, nil

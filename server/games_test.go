@@ -164,7 +164,7 @@ func TestTwoGamesOneProcess(t *testing.T) {
 // The commented [[games]] example at the end of the default configuration
 // is a working configuration once uncommented.
 func TestDefaultConfigGamesExample(t *testing.T) {
-	s := string(defaultTOML)
+	s := string(defaultTOML())
 	i := strings.Index(s, "# [[games]]")
 	if i < 0 {
 		t.Fatal("no [[games]] example in default.toml")

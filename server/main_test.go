@@ -89,7 +89,7 @@ func TestMissingConfigIsWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
-	if err != nil || !bytes.Equal(b, defaultTOML) {
+	if err != nil || !bytes.Equal(b, defaultTOML()) {
 		t.Fatalf("default not written: %v", err)
 	}
 	// And an edited file overrides the defaults.
