@@ -79,7 +79,7 @@ type Budget struct {
 	// used (real time mode). A call past its limit on the clock is then
 	// stopped only once it has used another quarter of its limit in CPU
 	// time, measured on a thread it stays on from then on, or once the
-	// clock says ten times its limit: a call the machine or the Go
+	// clock says 50 ms past its limit: a call the machine or the Go
 	// scheduler kept waiting (a saturated host, a busy process with many
 	// games) is not taken for a slow one, while one that computes is
 	// stopped a little later than before. ok false: no reading; the call
@@ -88,10 +88,13 @@ type Budget struct {
 }
 
 // Past its limit on the clock, a call may use limit/lateGrace more CPU
-// time, and the clock may reach lateCeiling times the limit.
+// time, and wait until lateWait past its limit. The wait is bounded in
+// absolute terms: a load call's 250 ms must not stretch to seconds of a
+// stalled game, whatever kept it waiting (a Go function reading files
+// counts as waiting too).
 const (
-	lateGrace   = 4
-	lateCeiling = 10
+	lateGrace = 4
+	lateWait  = 50 * time.Millisecond
 )
 
 // checkEvery is how many steps run between two clock reads. A step is
@@ -208,7 +211,7 @@ func (m *Meter) check() <-chan struct{} {
 // late, the call is locked to its thread, so that the thread's CPU time
 // from then on is the call's alone.
 func (m *Meter) spent(el time.Duration) bool {
-	if m.cpu == nil || el > lateCeiling*m.limit {
+	if m.cpu == nil || el > m.limit+lateWait {
 		return true
 	}
 	if !m.late {
