@@ -50,7 +50,7 @@ type missionSlot struct {
 	// files is done (process.warmMissions): load opens it after that.
 	warmed <-chan struct{}
 	// watch, if set, starts watching the missions folder for changes
-	// (deferOpen): load calls it before the files are read.
+	// (deferOpen): startWatch calls it before the files are read.
 	watch func() error
 }
 
@@ -181,10 +181,11 @@ func (m *missionSlot) open() error {
 	return nil
 }
 
-// startWatch starts the watch of the missions folder that Start left to
-// load (deferOpen), before the warm compile reads the files: a change made
-// after that reloads. The folder was there a moment ago; if it is gone or
-// cannot be watched now, the game plays on without hot reload and says so.
+// startWatch starts the watch of the missions folder that startMission
+// left for when the game runs (deferOpen); Server.loadMissions calls it
+// before the warm compile reads the files, so a change made after that
+// reloads. The folder was there a moment ago; if it is gone or cannot be
+// watched now, the game plays on without hot reload and says so.
 func (m *missionSlot) startWatch() {
 	w := m.watch
 	if w == nil {
