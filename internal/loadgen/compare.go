@@ -171,11 +171,12 @@ func idleText(sr sideRun, measured bool) string {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// startOnly starts a fresh server of side (one game), measures its start
-// and stops it.
+// startOnly starts a fresh server of side with as many games as the first
+// profile (the start-up row is the loads' starts and these), measures its
+// start and stops it.
 func (c *Comparison) startOnly(ctx context.Context, side Side, dir string) (sideRun, error) {
 	var sr sideRun
-	cmd, err := c.start(ctx, side, 1, dir, &sr)
+	cmd, err := c.start(ctx, side, c.cfg.Profiles[0].Games, dir, &sr)
 	if cmd != nil {
 		stopServer(cmd)
 	}
