@@ -12,6 +12,7 @@ import (
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/internal/bot"
+	"github.com/bcserver/bcserver/internal/enginetest"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -22,27 +23,7 @@ func startServer(t *testing.T, mutate func(*engine.Config)) *engine.Server {
 	if mutate != nil {
 		mutate(&cfg)
 	}
-	srv, err := engine.Listen(engine.ServerOptions{Addr: "127.0.0.1:0", Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { _ = srv.Run(ctx); close(done) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			t.Error("server did not stop")
-		}
-		// Every deadline the game reported was cleared by the Advance it
-		// woke for (else the loop fell back to polling).
-		if n := srv.Stats().StuckDeadlines.Load(); n != 0 {
-			t.Errorf("%d deadlines still due after their Advance", n)
-		}
-	})
-	return srv
+	return enginetest.Run(t, cfg)
 }
 
 func newBot(t *testing.T, srv *engine.Server, name string, mutate func(*bot.Config)) *bot.Bot {

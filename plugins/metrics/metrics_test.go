@@ -1,12 +1,12 @@
 package metrics
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/internal/enginetest"
 )
 
 // The observer sits on the packet and tick paths: it must not allocate.
@@ -41,8 +41,8 @@ func BenchmarkObserve(b *testing.B) {
 // registry, and a series registered twice (a bug) fails every scrape.
 func TestRegistryRegistersOnFirstScrape(t *testing.T) {
 	reg := NewRegistry()
-	a := New(Options{Registry: reg, Game: "22101", Server: runServer(t)})
-	b := New(Options{Registry: reg, Game: "22102", Server: runServer(t)})
+	a := New(Options{Registry: reg, Game: "22101", Server: enginetest.Run(t, engine.DefaultConfig())})
+	b := New(Options{Registry: reg, Game: "22102", Server: enginetest.Run(t, engine.DefaultConfig())})
 	a.AdminAction("kick") // before any scrape
 	b.AdminAction("ban")
 	b.AdminAction("ban")
@@ -83,23 +83,4 @@ func TestRegistryRegistersOnFirstScrape(t *testing.T) {
 			t.Fatalf("scrape %d after a duplicate registration: %v", i, err)
 		}
 	}
-}
-
-// runServer runs a game on a loopback port until the test ends.
-func runServer(t *testing.T) *engine.Server {
-	t.Helper()
-	srv, err := engine.Listen(engine.ServerOptions{Addr: "127.0.0.1:0", Config: engine.DefaultConfig()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
-	return srv
 }
