@@ -3,6 +3,7 @@ package lua
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"strings"
@@ -114,6 +115,34 @@ func compileSource(cache *Protos, fsys, libFS fs.FS, mode string, addons []strin
 	return src, nil
 }
 
+// readMissionFile reads p, a mission's .lua file, of at most max bytes.
+// Only a regular file is opened: a FIFO would block the reader until
+// someone writes to it (the game would stay loading), a link to a device
+// such as /dev/zero would never end. And no more than max+1 bytes are
+// read, whatever the file's size says.
+func readMissionFile(fsys fs.FS, p string, max int) ([]byte, error) {
+	st, err := fs.Stat(fsys, p)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	f, err := fsys.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if len(b) > max {
+		return nil, fmt.Errorf("%s: larger than %d bytes", p, max)
+	}
+	return b, nil
+}
+
 // readSource reads the files compileSource compiles from.
 func readSource(fsys, libFS fs.FS, mode string, addons []string) (*source, error) {
 	if err := CheckMode(fsys, mode); err != nil {
@@ -143,12 +172,9 @@ func readSource(fsys, libFS fs.FS, mode string, addons []string) (*source, error
 			if len(src.files) >= maxSourceFiles {
 				return fmt.Errorf("more than %d .lua files", maxSourceFiles)
 			}
-			b, err := fs.ReadFile(fsys, p)
+			b, err := readMissionFile(fsys, p, sandbox.MaxSource)
 			if err != nil {
 				return err
-			}
-			if len(b) > sandbox.MaxSource {
-				return fmt.Errorf("%s: larger than %d bytes", p, sandbox.MaxSource)
 			}
 			src.files[p] = b
 			src.builtin[p] = builtin
