@@ -9,13 +9,13 @@ type ackEntry struct {
 	fragment bool
 	fragIdx  byte
 	sends    uint8 // at most AckSends
-	due      time.Time
+	due      mono
 }
 
 // queueAck creates the ACK for a reliable message (transport.md 6.1): flags
 // derived from the message, merged with an identical ACK not sent yet.
 func (c *Conn) queueAck(now time.Time, m *Message) {
-	a := ackEntry{seq: m.Seq, low: IsLowChannel(m.Type), fragment: m.Fragment, fragIdx: m.FragIdx, due: now}
+	a := ackEntry{seq: m.Seq, low: IsLowChannel(m.Type), fragment: m.Fragment, fragIdx: m.FragIdx, due: c.mono(now)}
 	if !a.fragment {
 		a.fragIdx = 0
 	}
@@ -45,7 +45,7 @@ func (c *Conn) ackReceived(now time.Time, m *Message) {
 	for i, o := range c.inflight {
 		if o.ch == ch && o.seq == m.Seq && o.fragment == m.Fragment && (!o.fragment || o.fragIdx == m.FragIdx) {
 			if o.sends == 1 {
-				c.rtt.sample(now.Sub(o.firstSent))
+				c.rtt.sample(c.since(now, o.firstSent))
 			}
 			sent := o.lastSent
 			copy(c.inflight[i:], c.inflight[i+1:])
@@ -67,7 +67,7 @@ func (c *Conn) repeatAck(now time.Time, a ackEntry) {
 	if int(a.sends) >= c.cfg.AckSends || len(c.ackRepeat)-c.ackHead >= maxAckRepeats {
 		return
 	}
-	a.due = now.Add(c.cfg.AckInterval)
+	a.due = c.mono(now) + mono(c.cfg.AckInterval)
 	c.ackRepeat = append(c.ackRepeat, a)
 }
 

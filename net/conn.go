@@ -35,7 +35,7 @@ type outMsg struct {
 	backoff  int32 // sends since the backoff was last reset (link return)
 	// firstSent and lastSent time the RTT samples and the fast
 	// retransmission; nextSend is when it goes again without an ACK.
-	firstSent, lastSent, nextSend time.Time
+	firstSent, lastSent, nextSend mono
 	data                          []byte // the encoded message
 }
 
@@ -69,7 +69,9 @@ type Conn struct {
 	ackHead   int
 	// minResend is no later than the earliest retransmission time in
 	// inflight, so Flush skips the scan until then.
-	minResend time.Time
+	minResend mono
+	// epoch is the origin of the Conn's mono times.
+	epoch time.Time
 
 	pending      [2]map[uint16]held // reorder buffers per channel
 	pendingBytes int
@@ -92,7 +94,7 @@ func NewConn(cfg Config, localID byte, now time.Time) *Conn {
 // newConn returns a Conn drawing its message buffers from pool, which it
 // shares with the other Conns of its goroutine.
 func newConn(cfg Config, localID byte, now time.Time, pool *msgPool) *Conn {
-	c := &Conn{cfg: cfg.withDefaults(), LocalID: localID, lastRecv: now, lastSend: now, started: true, pool: pool}
+	c := &Conn{cfg: cfg.withDefaults(), LocalID: localID, lastRecv: now, lastSend: now, started: true, pool: pool, epoch: now}
 	c.reasm.init(&c.cfg)
 	return c
 }
@@ -326,3 +328,18 @@ func (c *Conn) drain(ch int, r Receiver) {
 		r.Deliver(h.typ, h.payload, true)
 	}
 }
+
+// mono is a time on a Conn's clock: nanoseconds since its epoch. Queued
+// messages and ACK repeats keep their times in this form, 8 bytes against
+// a time.Time's 24: they are most of what a connected player costs in
+// memory, and the comparisons in Flush become integer ones.
+type mono int64
+
+// mono returns t on c's clock.
+func (c *Conn) mono(t time.Time) mono { return mono(t.Sub(c.epoch)) }
+
+// at returns the time m on c's clock stands for.
+func (c *Conn) at(m mono) time.Time { return c.epoch.Add(time.Duration(m)) }
+
+// since returns the time from m to now.
+func (c *Conn) since(now time.Time, m mono) time.Duration { return time.Duration(c.mono(now) - m) }

@@ -9,7 +9,7 @@ func (c *Conn) Check(now time.Time) error {
 	if now.Sub(c.lastRecv) >= c.cfg.Timeout {
 		return ErrTimedOut
 	}
-	if len(c.inflight) > 0 && now.Sub(c.inflight[0].firstSent) >= c.cfg.UnackedTimeout {
+	if len(c.inflight) > 0 && c.since(now, c.inflight[0].firstSent) >= c.cfg.UnackedTimeout {
 		return ErrUnacked
 	}
 	return nil
@@ -33,10 +33,8 @@ func (c *Conn) Tick(now time.Time) {
 func (c *Conn) resendNow(now time.Time, seq uint16) {
 	for _, o := range c.inflight {
 		if o.ch == chLow && o.seq == seq {
-			o.nextSend = now
-			if now.Before(c.minResend) {
-				c.minResend = now
-			}
+			o.nextSend = c.mono(now)
+			c.minResend = min(c.minResend, o.nextSend)
 			return
 		}
 	}
@@ -47,14 +45,13 @@ func (c *Conn) resendNow(now time.Time, seq uint16) {
 // one. It may be early (Flush then sends nothing and moves it on), never
 // late. What Send, Receive and Tick queue is due at once (Pending).
 func (c *Conn) NextDue() time.Time {
-	var t time.Time
-	if len(c.inflight) > 0 {
-		t = c.minResend
+	switch {
+	case c.ackHead < len(c.ackRepeat) && len(c.inflight) > 0:
+		return c.at(min(c.minResend, c.ackRepeat[c.ackHead].due))
+	case c.ackHead < len(c.ackRepeat):
+		return c.at(c.ackRepeat[c.ackHead].due)
+	case len(c.inflight) > 0:
+		return c.at(c.minResend)
 	}
-	if c.ackHead < len(c.ackRepeat) {
-		if d := c.ackRepeat[c.ackHead].due; t.IsZero() || d.Before(t) {
-			t = d
-		}
-	}
-	return t
+	return time.Time{}
 }

@@ -51,7 +51,7 @@ func (h *Host) peerDue(now time.Time, p *Peer) time.Time {
 func (c *Conn) timerDue() time.Time {
 	t := c.lastRecv.Add(c.cfg.Timeout)
 	if len(c.inflight) > 0 {
-		t = earlier(t, c.inflight[0].firstSent.Add(c.cfg.UnackedTimeout))
+		t = earlier(t, c.at(c.inflight[0].firstSent).Add(c.cfg.UnackedTimeout))
 	}
 	if c.keepalive {
 		t = earlier(t, c.lastSend.Add(c.cfg.Keepalive))

@@ -13,12 +13,13 @@ func (c *Conn) Pending(now time.Time) bool {
 	if c.qhead < len(c.queue) {
 		return true
 	}
-	if len(c.acks) > 0 || (c.ackHead < len(c.ackRepeat) && !now.Before(c.ackRepeat[c.ackHead].due)) {
+	n := c.mono(now)
+	if len(c.acks) > 0 || (c.ackHead < len(c.ackRepeat) && n >= c.ackRepeat[c.ackHead].due) {
 		return true
 	}
-	if len(c.inflight) > 0 && !now.Before(c.minResend) {
+	if len(c.inflight) > 0 && n >= c.minResend {
 		for _, o := range c.inflight {
-			if !now.Before(o.nextSend) {
+			if n >= o.nextSend {
 				return true
 			}
 		}
@@ -42,8 +43,9 @@ func (c *Conn) Flush(now time.Time, out []byte) []byte {
 	// sender adds older ACKs to a datagram holding something else): under
 	// a light load it otherwise cost a wake-up and a datagram of its own,
 	// since the next one to the peer rarely leaves just after it is due.
-	carrier := len(c.acks) > 0 || c.qhead < len(c.queue) || len(c.inflight) > 0 && !now.Before(c.minResend)
-	early := now.Add(c.cfg.AckInterval / ackEarly)
+	at := c.mono(now)
+	carrier := len(c.acks) > 0 || c.qhead < len(c.queue) || len(c.inflight) > 0 && at >= c.minResend
+	early := at + mono(c.cfg.AckInterval/ackEarly)
 	sent := 0
 	for _, a := range c.acks {
 		if !fits(5) {
@@ -58,7 +60,7 @@ func (c *Conn) Flush(now time.Time, out []byte) []byte {
 	c.acks = c.acks[:n]
 	for c.ackHead < len(c.ackRepeat) {
 		a := c.ackRepeat[c.ackHead]
-		if now.Before(a.due) && (!carrier || early.Before(a.due)) || !fits(5) {
+		if at < a.due && (!carrier || early < a.due) || !fits(5) {
 			break
 		}
 		c.ackHead++
@@ -77,21 +79,19 @@ func (c *Conn) Flush(now time.Time, out []byte) []byte {
 	}
 
 	// 2. Retransmissions that are due, oldest first.
-	if len(c.inflight) > 0 && !now.Before(c.minResend) {
-		next := time.Time{}
+	if len(c.inflight) > 0 && at >= c.minResend {
+		next := c.inflight[0].nextSend
 		for _, o := range c.inflight {
-			if !now.Before(o.nextSend) && fits(len(o.data)) {
+			if at >= o.nextSend && fits(len(o.data)) {
 				b = append(b, o.data...)
 				count++
 				c.Stats.Retransmits++
 				o.sends++
 				o.backoff++
-				o.lastSent = now
-				o.nextSend = now.Add(c.resendInterval(int(o.backoff)))
+				o.lastSent = at
+				o.nextSend = at + mono(c.resendInterval(int(o.backoff)))
 			}
-			if next.IsZero() || o.nextSend.Before(next) {
-				next = o.nextSend
-			}
+			next = min(next, o.nextSend)
 		}
 		c.minResend = next
 	}
@@ -107,10 +107,10 @@ func (c *Conn) Flush(now time.Time, out []byte) []byte {
 		c.queue[c.qhead] = nil
 		c.qhead++
 		if o.reliable {
-			o.firstSent, o.lastSent = now, now
+			o.firstSent, o.lastSent = at, at
 			o.sends, o.backoff = 1, 1
-			o.nextSend = now.Add(c.resendInterval(1))
-			if len(c.inflight) == 0 || o.nextSend.Before(c.minResend) {
+			o.nextSend = at + mono(c.resendInterval(1))
+			if len(c.inflight) == 0 || o.nextSend < c.minResend {
 				c.minResend = o.nextSend
 			}
 			c.inflight = append(c.inflight, o)

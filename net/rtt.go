@@ -85,18 +85,16 @@ func (c *Conn) resendInterval(n int) time.Duration {
 // every message still unACKed that was last sent in an earlier datagram has
 // been overtaken, so it is lost (or its ACK is), and goes again after a
 // small allowance for reordering instead of waiting for its timer.
-func (c *Conn) fastRetransmit(now, sent time.Time) {
+func (c *Conn) fastRetransmit(now time.Time, sent mono) {
 	if c.cfg.FixedResend || len(c.inflight) == 0 {
 		return
 	}
-	due := now.Add(min(c.rtt.srtt/8, 20*time.Millisecond))
+	due := c.mono(now) + mono(min(c.rtt.srtt/8, 20*time.Millisecond))
 	for _, o := range c.inflight {
-		if o.lastSent.Before(sent) && o.nextSend.After(due) {
+		if o.lastSent < sent && o.nextSend > due {
 			o.nextSend = due
 			c.Stats.FastRetransmits++
-			if due.Before(c.minResend) {
-				c.minResend = due
-			}
+			c.minResend = min(c.minResend, due)
 		}
 	}
 }
@@ -110,13 +108,12 @@ func (c *Conn) heard(now time.Time) {
 	if c.cfg.FixedResend || len(c.inflight) == 0 || gap < max(linkGap, c.RTO()) {
 		return
 	}
+	at := c.mono(now)
 	for _, o := range c.inflight {
 		o.backoff = 0
-		if o.nextSend.After(now) {
-			o.nextSend = now
-		}
+		o.nextSend = min(o.nextSend, at)
 	}
-	c.minResend = now
+	c.minResend = at
 	c.Stats.LinkReturns++
 }
 

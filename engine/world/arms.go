@@ -104,6 +104,10 @@ func newArms(c *ships.Class) []weaponSystem {
 		default:
 			return // tractors deal no damage (simulation.md 5.7)
 		}
+		// Sized ahead: a ship keeps these for its life (two to three
+		// kB of a player's memory), and growing them by appending left
+		// up to half their room unused.
+		s.banks = make([]weaponBank, 0, len(members))
 		for _, i := range members {
 			if d := c.Subsystems[i].Data; d != nil {
 				s.banks = append(s.banks, weaponBank{sub: i, charge: d.MaxCharge, loaded: d.MaxReady})
@@ -114,6 +118,7 @@ func newArms(c *ships.Class) []weaponSystem {
 		}
 	}
 	if len(c.WeaponSystems) > 0 {
+		out = make([]weaponSystem, 0, len(c.WeaponSystems))
 		for k := range c.WeaponSystems {
 			ws := &c.WeaponSystems[k]
 			add(ws.Subsystem, c.Entries[c.Subsystems[ws.Subsystem].Entry].Kind, ws.SingleFire, ws.Members)
