@@ -126,10 +126,17 @@ func (p *process) warmMissions(specs []Config) {
 // startWarm starts the compiles warmMissions prepared (once). Games with
 // sockets start them when they run (Server.Run), not while they are
 // assembled: on a small machine a compile would take the core that binds
-// the sockets and answers the first server-browser query.
-func (p *process) startWarm() {
+// the sockets and answers the first server-browser query. Once the games
+// run, a compile also runs in the background (lowPriority): it no longer
+// competes with them for a core while they answer their first queries.
+func (p *process) startWarm(background bool) {
 	for _, w := range p.warms {
-		go w()
+		go func() {
+			if background {
+				lowPriority()
+			}
+			w()
+		}()
 	}
 	p.warms = nil
 }

@@ -128,7 +128,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 	p.protos = lua.NewProtos()
 	p.warmMissions(specs)
 	if opts.Manual != nil {
-		p.startWarm() // the games open their missions in New
+		p.startWarm(false) // the games open their missions in New, and wait for it
 	}
 	s := &Server{p: p, started: time.Now(), ready: make(chan struct{}), hupWatched: make(chan struct{})}
 	defer func() {
@@ -235,7 +235,7 @@ func (s *Server) loadMissions(ctx context.Context) {
 	for _, u := range s.games {
 		u.missions.startWatch()
 	}
-	s.p.startWarm()
+	s.p.startWarm(true)
 	var wg sync.WaitGroup
 	for _, u := range s.games {
 		wg.Go(func() { u.missions.load(ctx, u.srv) })
