@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/internal/background"
 	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/plugins/metrics"
 )
@@ -127,13 +128,14 @@ func (p *process) warmMissions(specs []Config) {
 // sockets start them when they run (Server.Run), not while they are
 // assembled: on a small machine a compile would take the core that binds
 // the sockets and answers the first server-browser query. Once the games
-// run, a compile also runs in the background (lowPriority): it no longer
-// competes with them for a core while they answer their first queries.
-func (p *process) startWarm(background bool) {
+// run, a compile also runs in the background (background.Lower): it no
+// longer competes with them for a core while they answer their first
+// queries.
+func (p *process) startWarm(lower bool) {
 	for _, w := range p.warms {
 		go func() {
-			if background {
-				lowPriority()
+			if lower {
+				background.Lower()
 			}
 			w()
 		}()

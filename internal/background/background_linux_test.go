@@ -1,4 +1,4 @@
-package server
+package background
 
 import (
 	"runtime"
@@ -18,16 +18,16 @@ func currentNice(t *testing.T) int {
 	return nice
 }
 
-// A background compile runs backgroundNice lower than the rest of the
-// process, and what runs after it never does: its thread ends with it.
-func TestLowPriorityIsTheGoroutinesAlone(t *testing.T) {
+// Background work runs Nice lower than the rest of the process, and what
+// runs after it never does: its thread ends with it.
+func TestLowerIsTheGoroutinesAlone(t *testing.T) {
 	runtime.LockOSThread()
 	base := currentNice(t)
 	runtime.UnlockOSThread()
 
 	got := make(chan int)
 	go func() {
-		lowPriority()
+		Lower()
 		nice, err := threadNice(unix.Gettid())
 		if err != nil {
 			nice = -100
@@ -35,7 +35,7 @@ func TestLowPriorityIsTheGoroutinesAlone(t *testing.T) {
 		got <- nice
 		// returns locked: the runtime ends the thread
 	}()
-	if nice, want := <-got, min(base+backgroundNice, 19); nice != want {
+	if nice, want := <-got, min(base+Nice, 19); nice != want {
 		t.Fatalf("background goroutine runs at nice %d, want %d (process at %d)", nice, want, base)
 	}
 
