@@ -360,9 +360,14 @@ func (c *Comparison) String() string {
 	row("idle CPU, one game, nobody connected", "ms/s", func(r sideRun) float64 { return r.idleCPU }, 0)
 	row("idle wake-ups (context switches)", "/s", func(r sideRun) float64 { return r.idleWakes }, 0)
 	row("RSS idle (VmRSS)", "MB", func(r sideRun) float64 { return mb(r.idleRSS) }, 0)
+	// The start-up row compares starts of as many games as the first
+	// profile, like the start-only runs: a load of 64 games starts in
+	// tens of milliseconds and would only move a one-game median.
 	var all []int
-	for pi := range c.cfg.Profiles {
-		all = append(all, pi)
+	for pi, p := range c.cfg.Profiles {
+		if p.Games == c.cfg.Profiles[0].Games {
+			all = append(all, pi)
+		}
 	}
 	startRow := func(name string, f func(sideRun) float64) {
 		var meds []float64
@@ -394,7 +399,11 @@ func (c *Comparison) String() string {
 		n += len(c.runs[sides[0].Name][pi])
 	}
 	n += len(c.starts[sides[0].Name])
-	fmt.Fprintf(&b, "start-up: medians of %d starts of each side\n", n)
+	games := "1 game"
+	if g := c.cfg.Profiles[0].Games; g != 1 {
+		games = strconv.Itoa(g) + " games"
+	}
+	fmt.Fprintf(&b, "start-up: medians of %d starts of each side with %s\n", n, games)
 	startRow("start to first answered GameSpy query (ms)", func(r sideRun) float64 { return ms(r.startup) })
 	startRow("server CPU until then (ms)", func(r sideRun) float64 { return ms(r.startCPU) })
 	return b.String()

@@ -54,10 +54,11 @@ func TestMedian(t *testing.T) {
 func TestCompareStartRow(t *testing.T) {
 	run := func(ms float64) sideRun { return sideRun{startup: time.Duration(ms * float64(time.Millisecond))} }
 	c := &Comparison{
-		cfg: CompareConfig{Sides: []Side{{Name: "base"}, {Name: "new"}}, Rounds: 1, Profiles: []Profile{{1, 6, 10, time.Second}}},
+		cfg: CompareConfig{Sides: []Side{{Name: "base"}, {Name: "new"}}, Rounds: 1, Profiles: []Profile{{1, 6, 10, time.Second}, {64, 16, 10, time.Second}}},
 		runs: map[string]map[int][]sideRun{
-			"base": {0: {run(30)}},
-			"new":  {0: {run(1)}},
+			// the 64-game starts are left out of the one-game row
+			"base": {0: {run(30)}, 1: {run(500), run(500)}},
+			"new":  {0: {run(1)}, 1: {run(40), run(40)}},
 		},
 		starts: map[string][]sideRun{
 			"base": {run(10), run(12), run(14), run(16)},
@@ -65,7 +66,7 @@ func TestCompareStartRow(t *testing.T) {
 		},
 	}
 	out := c.String()
-	if !strings.Contains(out, "start-up: medians of 5 starts of each side") {
+	if !strings.Contains(out, "start-up: medians of 5 starts of each side with 1 game") {
 		t.Errorf("no start count in\n%s", out)
 	}
 	var line string
