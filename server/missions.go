@@ -135,7 +135,7 @@ func (p *process) startWarm(lower bool) {
 	for _, w := range p.warms {
 		go func() {
 			if lower {
-				background.Lower()
+				_ = background.Lower() // refused (a sandbox): it runs at the usual priority
 			}
 			w()
 		}()

@@ -1,6 +1,7 @@
 package background
 
 import (
+	"fmt"
 	"runtime"
 
 	"golang.org/x/sys/unix"
@@ -21,13 +22,19 @@ const Nice = 10
 // that thread's priority. The caller must never unlock: the runtime then
 // ends the thread with the goroutine, so no lowered thread goes back to
 // run anything else (a process without CAP_SYS_NICE cannot raise it
-// again). A failure leaves the priority as it was.
-func Lower() {
+// again). A failure (a sandbox that refuses the system calls) leaves the
+// priority as it was and is returned; the work can go on regardless.
+func Lower() error {
 	runtime.LockOSThread()
 	tid := unix.Gettid()
-	if nice, err := threadNice(tid); err == nil {
-		_ = unix.Setpriority(unix.PRIO_PROCESS, tid, min(nice+Nice, 19))
+	nice, err := threadNice(tid)
+	if err != nil {
+		return fmt.Errorf("getpriority: %w", err)
 	}
+	if err := unix.Setpriority(unix.PRIO_PROCESS, tid, min(nice+Nice, 19)); err != nil {
+		return fmt.Errorf("setpriority: %w", err)
+	}
+	return nil
 }
 
 // threadNice returns the nice value of thread tid of this process.

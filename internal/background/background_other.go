@@ -8,4 +8,4 @@ const Nice = 10
 
 // Lower does nothing here: setpriority applies to the whole process
 // outside Linux, not to one thread.
-func Lower() {}
+func Lower() error { return nil }
