@@ -181,8 +181,8 @@ func TestMaxConditionSource(t *testing.T) {
 	}{
 		{"Warp Core", 5000, 5000},
 		{"Impulse Engines", 4000, 4000},
-		{"Port Impulse", 2000, 0},
-		{"Star Impulse", 2000, 0},
+		{"Port Impulse", 2000, 2000},
+		{"Star Impulse", 2000, 2000},
 		{"Phasers", 2400, 0},
 		{"Torpedoes", 1000, 0},
 		{"Ventral Phaser 1", 800, 800},
@@ -221,6 +221,40 @@ func TestFormatString(t *testing.T) {
 	for f, want := range map[Format]string{FormatBase: "base", FormatPowered: "powered", FormatPower: "power", 9: "Format(9)"} {
 		if f.String() != want {
 			t.Errorf("%d: %q", f, f.String())
+		}
+	}
+}
+
+// Engines are subsystems of their own (data/README.md, simulation.md
+// Correction 43): every class with an impulse or warp system lists its
+// engine children in subsystems.json, under the matching system, so hits
+// and rams can reach them.
+func TestEnginesAreSubsystems(t *testing.T) {
+	r := mustVanilla(t)
+	galaxy, _ := r.ClassByName("Galaxy")
+	i, ok := galaxy.SubsystemIndex("Star Warp")
+	if !ok {
+		t.Fatal("Galaxy has no Star Warp")
+	}
+	s := galaxy.Subsystems[i]
+	if s.Data == nil || s.Data.Type != "engine" || s.Data.EngineType != "warp" || !s.Data.IsTargetable || s.Data.MaxCondition != 5000 {
+		t.Fatalf("Star Warp data = %+v", s.Data)
+	}
+	if p := galaxy.Subsystems[galaxy.Entries[s.Entry].Subsystem]; p.Name != "Warp Engines" || s.Child < 0 {
+		t.Errorf("Star Warp is child %d of %q", s.Child, p.Name)
+	}
+	for _, c := range r.Classes() {
+		for _, e := range c.Entries {
+			typ := c.Subsystems[e.Subsystem].Type()
+			if typ != "impulse_engine" && typ != "warp_engine" {
+				continue
+			}
+			for k := 1; k <= e.Children; k++ {
+				ch := c.Subsystems[e.Subsystem+k]
+				if ch.Data == nil || ch.Data.Type != "engine" {
+					t.Errorf("%s %s: child %s has no engine data", c.Name, e.Name, ch.Name)
+				}
+			}
 		}
 	}
 }

@@ -68,6 +68,10 @@ func buildClass(f *classFiles, dir string) (*Class, error) {
 			return nil, fmt.Errorf("%s: subsystem %q: unknown type %q", subsFile, s.Name, s.Type)
 		case !(s.MaxCondition > 0):
 			return nil, fmt.Errorf("%s: subsystem %q: max_condition %v must be positive", subsFile, s.Name, s.MaxCondition)
+		case s.Type == "engine" && engineSystemType(s.EngineType) == "":
+			return nil, fmt.Errorf("%s: engine %q: engine_type %q, want impulse or warp", subsFile, s.Name, s.EngineType)
+		case s.Type != "engine" && s.EngineType != "":
+			return nil, fmt.Errorf("%s: subsystem %q: engine_type is only for type engine", subsFile, s.Name)
 		}
 		data[s.Name] = s
 	}
@@ -150,8 +154,15 @@ func (c *Class) addEntry(e *serialEntryFile, data map[string]*SubsystemData) err
 	}
 	for ci := range e.Children {
 		ch := &e.Children[ci]
-		if _, err := c.addSubsystem(ch.Name, ch.MaxCondition, ch.IDOffset, data, ei, ci); err != nil {
+		i, err := c.addSubsystem(ch.Name, ch.MaxCondition, ch.IDOffset, data, ei, ci)
+		if err != nil {
 			return fmt.Errorf("child %d: %w", ci, err)
+		}
+		// An engine is a child of its system (data/README.md): one listed
+		// under the other system would be damaged and repaired as a part
+		// of the wrong one.
+		if d := c.Subsystems[i].Data; d != nil && d.Type == "engine" && engineSystemType(d.EngineType) != typ {
+			return fmt.Errorf("child %d: %s engine %q under a %q entry", ci, d.EngineType, ch.Name, typ)
 		}
 	}
 	kind, err := entryKind(format, c.Subsystems[own:])

@@ -160,17 +160,32 @@ type SubsystemData struct {
 	ImmediateDelay float32    `json:"immediate_delay"`
 	Dumbfire       bool       `json:"dumbfire"`
 	Direction      [3]float32 `json:"direction"`
+	// engine: impulse or warp (hardpoint SetEngineType), the system the
+	// engine is a child of.
+	EngineType string `json:"engine_type"`
 }
 
 // validSubsystemType reports whether t is a SubsystemData.Type value
 // (data/README.md).
 func validSubsystemType(t string) bool {
 	switch t {
-	case "hull", "shield", "sensor", "power", "impulse_engine", "warp_engine",
+	case "hull", "shield", "sensor", "power", "impulse_engine", "warp_engine", "engine",
 		"repair", "cloak", "phaser", "pulse_weapon", "torpedo_tube", "tractor_beam":
 		return true
 	}
 	return false
+}
+
+// engineSystemType is the system type an engine of engine_type t is a
+// child of ("" for a t that is neither impulse nor warp).
+func engineSystemType(t string) string {
+	switch t {
+	case "impulse":
+		return "impulse_engine"
+	case "warp":
+		return "warp_engine"
+	}
+	return ""
 }
 
 // serialEntryFile is one top-level entry of serialization.json.

@@ -270,6 +270,20 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown subsystem type", func(f fstest.MapFS) {
 			put(f, "d/ships/a/subsystems.json", strings.Replace(tinySubs, `"type":"power"`, `"type":"reactor"`, 1))
 		}, `d/ships/a/subsystems.json: subsystem "Core": unknown type "reactor"`},
+		{"engine without engine_type", func(f fstest.MapFS) {
+			put(f, "d/ships/a/subsystems.json", strings.TrimSuffix(tinySubs, "]")+
+				`,{"name":"Nacelle","type":"engine","position":[0,0,0],"radius":1,"max_condition":10}]`)
+		}, `d/ships/a/subsystems.json: engine "Nacelle": engine_type "", want impulse or warp`},
+		{"engine_type on a non-engine", func(f fstest.MapFS) {
+			put(f, "d/ships/a/subsystems.json", strings.Replace(tinySubs, `"type":"power"`, `"type":"power","engine_type":"warp"`, 1))
+		}, `d/ships/a/subsystems.json: subsystem "Core": engine_type is only for type engine`},
+		{"warp engine under the impulse system", func(f fstest.MapFS) {
+			put(f, "d/ships/a/subsystems.json", strings.TrimSuffix(tinySubs, "]")+
+				`,{"name":"Impulse","type":"impulse_engine","position":[0,0,0],"radius":1,"max_condition":10}`+
+				`,{"name":"Nacelle","type":"engine","position":[0,0,0],"radius":1,"max_condition":10,"engine_type":"warp"}]`)
+			put(f, "d/ships/a/serialization.json", `[{"format":"base","name":"Hull"},{"format":"power","name":"Core"},`+
+				`{"format":"powered","name":"Impulse","children":[{"name":"Nacelle"}]}]`)
+		}, `d/ships/a/serialization.json: entry 2 ("Impulse"): child 0: warp engine "Nacelle" under a "impulse_engine" entry`},
 		{"projectile id 0", func(f fstest.MapFS) {
 			put(f, "d/projectiles/p.json", `{"name":"P","script":"S","net_type_id":0}`)
 		}, "d/projectiles/p.json: net_type_id 0 out of range"},

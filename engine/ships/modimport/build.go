@@ -193,7 +193,9 @@ func (b *builder) files() classFiles {
 	var f classFiles
 	f.subsystemCnt = len(b.subs)
 	for _, s := range b.subs {
-		if isSystem(s.kind) || s.kind == kEngine {
+		if isSystem(s.kind) || s.kind == kEngine && s.parent == nil {
+			// An engine without a system stays a bare top-level entry:
+			// the loader wants engine_type to name its parent.
 			continue
 		}
 		f.subsystems = append(f.subsystems, b.subsystemEntry(s))
@@ -252,6 +254,12 @@ func (b *builder) subsystemEntry(s *sub) object {
 		weapon()
 		o = append(o, field{"normal_power", p.f32("SetNormalPowerPerSecond")},
 			field{"damage_radius_factor", p.f32("SetDamageRadiusFactor")}, field{"groups", p.integer("SetGroups")})
+	case kEngine:
+		et := "impulse"
+		if s.parent.kind == kWarp {
+			et = "warp"
+		}
+		o = append(o, field{"engine_type", et})
 	case kTorpedoTube:
 		o = append(o, field{"reload_delay", p.f32("SetReloadDelay")}, field{"max_ready", p.integer("SetMaxReady")},
 			field{"immediate_delay", p.f32("SetImmediateDelay")}, field{"weapon_id", p.integer("SetWeaponID")},

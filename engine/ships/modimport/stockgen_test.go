@@ -120,7 +120,7 @@ def LoadModel(bPreLoad = 0):
 // type typ.
 var propClassOf = map[string]string{
 	"hull": "HullProperty", "shield": "ShieldProperty", "sensor": "SensorProperty", "power": "PowerProperty",
-	"impulse_engine": "ImpulseEngineProperty", "warp_engine": "WarpEngineProperty", "repair": "RepairSubsystemProperty",
+	"impulse_engine": "ImpulseEngineProperty", "warp_engine": "WarpEngineProperty", "engine": "EngineProperty", "repair": "RepairSubsystemProperty",
 	"cloak": "CloakingSubsystemProperty", "phaser": "PhaserProperty", "pulse_weapon": "PulseWeaponProperty",
 	"tractor_beam": "TractorBeamProperty", "torpedo_tube": "TorpedoTubeProperty",
 }
@@ -166,6 +166,8 @@ func hardpointPy(c *ships.Class) string {
 			}
 		default:
 			class = "EngineProperty"
+		}
+		if class == "EngineProperty" {
 			ep := "EP_IMPULSE"
 			if c.Subsystems[c.Entries[s.Entry].Subsystem].Type() == "warp_engine" {
 				ep = "EP_WARP"
