@@ -29,12 +29,12 @@ const noShields = -1
 type hullRule uint8
 
 const (
-	// hullInSet: the hull is a member of the hit set like any subsystem
-	// (collisions: only the hit-set rule is established for them).
+	// hullInSet: the hull is a member of the hit set like any subsystem.
 	hullInSet hullRule = iota
 	// hullFull: the hull takes the whole post-shield amount wherever the
-	// hit lands (every weapon hit [measured §6.1]), and is left out of the
-	// set so it is not hit twice.
+	// hit lands (every weapon hit [measured §6.1] and every collision
+	// contact [measured §7.4]), and is left out of the set so it is not
+	// hit twice.
 	hullFull
 	// hullSpared: the hull takes nothing (LOW beams [measured §6.2]).
 	hullSpared
@@ -104,7 +104,7 @@ func (w *World) distribute(o *Object, h *hit, damage float32) (overflow float32,
 			continue
 		}
 		reach := d.Radius + h.radius
-		if v := sub3(d.Position, h.point); dot3(v, v) < reach*reach && n < len(members) {
+		if v := sub3(c.Subsystems[i].Position, h.point); dot3(v, v) < reach*reach && n < len(members) {
 			members[n] = i
 			n++
 		}

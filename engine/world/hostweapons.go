@@ -157,10 +157,9 @@ func (w *World) hostLauncherTick(o *Object, s *weaponSystem) {
 	for k := range s.banks {
 		b := &s.banks[k]
 		d := bankData(o, b)
-		// CooldownTime is where the engine applies it is not traced
-		// (simulation.md 5.5); a host cannon waits that long between bolts.
-		if b.charge < d.MinFiringCharge || bankDown(o, b) ||
-			!b.lastShot.IsZero() && w.now.Sub(b.lastShot).Seconds() < float64(d.CooldownTime) {
+		// The same charge gate as a player's bolts (pulseCharged); a host
+		// cannon refires no sooner than a stock one was seen to.
+		if !pulseCharged(b, d) || bankDown(o, b) || !b.lastShot.IsZero() && w.now.Sub(b.lastShot) < hostPulseRefire {
 			continue
 		}
 		if t := w.pickTarget(o, s, b); t != nil {
@@ -254,7 +253,7 @@ func (w *World) fireBolt(o *Object, b *weaponBank, x *Object) {
 	}
 	from := weaponPos(o, b)
 	dir := lead(from, x, proj.LaunchSpeed)
-	b.charge -= d.DischargeRate * pulseCostFactor[LevelMed]
+	b.charge -= pulseCost(d)
 	b.lastShot = w.now
 	id := o.Model.SubsystemID(b.sub)
 	w.buf = codec.PulseFire{CannonID: id, Dir: codec.NewDir3(dir[0], dir[1], dir[2]),
