@@ -21,6 +21,7 @@ const (
 	GroupPhasers   = "phasers"
 	GroupTorpedoes = "torpedoes"
 	GroupPulse     = "pulse"
+	GroupTractors  = "tractors"
 )
 
 // systemDisabled is a weapon system container's disabled fraction:
@@ -101,8 +102,10 @@ func newArms(c *ships.Class) []weaponSystem {
 			for _, a := range c.TorpedoAmmo {
 				s.ammo = append(s.ammo, a.MaxTorpedoes)
 			}
+		case ships.KindTractorSystem:
+			s.group = GroupTractors // no damage: tractors.go
 		default:
-			return // tractors deal no damage (simulation.md 5.7)
+			return
 		}
 		// Sized ahead: a ship keeps these for its life (two to three
 		// kB of a player's memory), and growing them by appending left
@@ -229,6 +232,8 @@ func (w *World) armsTick(o *Object, dt float32) {
 		switch s.kind {
 		case ships.KindPhaserSystem:
 			w.phaserTick(o, s, dt)
+		case ships.KindTractorSystem:
+			w.tractorTick(o, s, dt)
 		case ships.KindPulseSystem, ships.KindTorpedoSystem:
 			if o.host != nil && s.firing {
 				w.hostLauncherTick(o, s)

@@ -32,14 +32,18 @@ const (
 	dumbfireCone = 0.35
 )
 
-func groupMatches(s *weaponSystem, group string) bool { return group == "" || s.group == group }
+func groupMatches(s *weaponSystem, group string) bool {
+	// "All" means the weapons: a tractor is engaged only when asked for.
+	return group == "" && s.group != GroupTractors || s.group == group
+}
 
 // FireAt adds target to the target list of a host ship's weapon systems of
 // group ("" for all): the stock StartFiring. A system that is disabled or
 // off ignores it, a target already listed is not added twice, and a ship
-// never targets itself. A phaser system tells every player with
+// never targets itself. A phaser or tractor system tells every player with
 // StartFiring 0x07 naming the system and the target, aimed at its power
-// plant (no offset).
+// plant (no offset). Tractors (GroupTractors) are engaged only by name,
+// never by "".
 func (w *World) FireAt(o, target *Object, group string) error {
 	w.sync()
 	if _, err := w.liveHost(o); err != nil {
@@ -62,7 +66,7 @@ func (w *World) FireAt(o, target *Object, group string) error {
 			return fmt.Errorf("fire at: %d targets already", maxTargets)
 		}
 		s.addTarget(o.ID, aimTarget{id: target.ID})
-		if s.kind == ships.KindPhaserSystem {
+		if s.kind == ships.KindPhaserSystem || s.kind == ships.KindTractorSystem {
 			w.buf = codec.StartFiring{Op: codec.OpStartFiring, Code: codec.EventStartFiringNet,
 				Dst: o.Model.SubsystemID(s.sub), Target: target.ID}.AppendTo(w.buf[:0])
 			w.broadcast()

@@ -38,6 +38,11 @@ type simState struct {
 	shape       shape // the class's approximate geometry (geometry.go)
 	hashChecked bool
 	arms        []weaponSystem
+	// tractoredBy is the ship whose tractor last held this one, at
+	// tractoredAt (TractoredBy).
+	tractoredBy int32
+	tractoredAt time.Time
+	nebulaClock time.Duration // game time toward the next nebula damage step
 }
 
 // initSim prepares a new ship's simulation state.
@@ -83,6 +88,9 @@ func (w *World) Tick(now time.Time) {
 		secs := float32(step.Seconds())
 		w.repairTick(o, secs)
 		w.shieldTick(o, step)
+		if w.nebulaTick(o, step) {
+			continue
+		}
 		for now.Sub(st.lastPower) >= powerPeriod {
 			st.lastPower = st.lastPower.Add(powerPeriod)
 			powerTick(o.Model)

@@ -76,12 +76,12 @@ func (w *World) ownedSystem(owner *Owner, id int32) (*Object, *weaponSystem) {
 
 // OwnerStartFiring applies an owner's StartFiring 0x07: the target (and aim
 // offset, when given) joins the target list of the named phaser system,
-// whose banks then beam at it by the stock rules each tick. A tractor
-// system's fire (also 0x07) does no damage and is not modelled.
+// whose banks then beam at it by the stock rules each tick, or of the
+// named tractor system, whose projectors hold it when in reach (tractors.go).
 func (w *World) OwnerStartFiring(now time.Time, owner *Owner, m *codec.StartFiring) {
 	w.now = now
 	o, s := w.ownedSystem(owner, m.Dst)
-	if s == nil || s.kind != ships.KindPhaserSystem {
+	if s == nil || s.kind != ships.KindPhaserSystem && s.kind != ships.KindTractorSystem {
 		return
 	}
 	x := w.objects[m.Target]
