@@ -57,6 +57,16 @@ type hitResult struct {
 
 // applyHit runs one hit on a ship.
 func (w *World) applyHit(o *Object, h *hit) hitResult {
+	if w.hitCheck != nil && o.Model != nil {
+		dead, before := o.sim.dead, hp(o.Model, o.Model.Class().Hull)
+		res := w.applyHitOnce(o, h)
+		w.hitCheck(o, h, res, dead, before)
+		return res
+	}
+	return w.applyHitOnce(o, h)
+}
+
+func (w *World) applyHitOnce(o *Object, h *hit) hitResult {
 	var res hitResult
 	if o.Model == nil || o.sim.dead || !(h.damage > 0) {
 		return res
