@@ -367,7 +367,7 @@ func (p *player) fire(now time.Time) {
 	from, to := p.pos[p.ship], p.pos[target]
 	dir := [3]float32{to[0] - from[0], to[1] - from[1], to[2] - from[2]}
 	_ = p.b.Send(bot.Move(p.ship, from, dir), false)
-	for _, s := range p.arms.Volley(p.o.Weapons, p.ship, target, dir, p.b.ID(), now) {
+	for _, s := range p.arms.Volley(p.o.Weapons, p.ship, target, from, to, p.b.ID(), now) {
 		if err := p.b.Send(s.Payload, s.Reliable); err == nil {
 			p.fired++
 		}

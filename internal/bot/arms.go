@@ -80,6 +80,7 @@ type Arms struct {
 
 type launcher struct {
 	offset int
+	at     [3]float32    // where it sits on the ship (ship frame: +X right, +Y forward, +Z up)
 	reload time.Duration // 0: as often as the host takes it
 	ready  time.Time
 }
@@ -102,6 +103,9 @@ func ArmsOf(reg *ships.Registry, species int) (*Arms, error) {
 			for _, m := range ws.Members {
 				s := c.Subsystems[m]
 				l := launcher{offset: s.IDOffset}
+				if s.Data != nil {
+					l.at = s.Data.Position
+				}
 				if ws.Type == "pulse_system" {
 					a.Has |= Pulse
 					a.cannons = append(a.cannons, l)
@@ -135,15 +139,27 @@ type Shot struct {
 }
 
 // Volley returns the messages that fire the kinds of want the class
-// carries at target from ship (its object id), along dir (world space, the
-// ship toward the target) at time now: StartFiring for the phaser system
-// (its banks then beam by themselves), one TorpedoFire from every tube
-// that has reloaded, one PulseFire from every cannon. player is the
-// firing player's id.
-func (a *Arms) Volley(want Kinds, ship, target int32, dir [3]float32, player uint8, now time.Time) []Shot {
+// carries at target from ship (its object id) at from, facing the
+// target's position to (world space, as Move turns it), at time now:
+// StartFiring for the phaser system (its banks then beam by themselves),
+// one TorpedoFire from every tube that has reloaded, one PulseFire from
+// every cannon — each aimed from where it sits on the hull, as a stock
+// client's weapon aims (a bolt flies straight: from a cannon on a wing,
+// "straight ahead" passes beside a small target). player is the firing
+// player's id.
+func (a *Arms) Volley(want Kinds, ship, target int32, from, to [3]float32, player uint8, now time.Time) []Shot {
 	var out []Shot
 	if want&a.Has&Phasers != 0 {
 		out = append(out, Shot{Kind: Phasers, Payload: StartFiring(ship+int32(a.phasers), target), Reliable: true})
+	}
+	f, up := frame([3]float32{to[0] - from[0], to[1] - from[1], to[2] - from[2]})
+	right := [3]float32{f[1]*up[2] - f[2]*up[1], f[2]*up[0] - f[0]*up[2], f[0]*up[1] - f[1]*up[0]}
+	aim := func(l *launcher) [3]float32 {
+		var d [3]float32
+		for i := range d {
+			d[i] = to[i] - (from[i] + l.at[0]*right[i] + l.at[1]*f[i] + l.at[2]*up[i])
+		}
+		return d
 	}
 	if want&Torpedoes != 0 {
 		for i := range a.tubes {
@@ -152,12 +168,13 @@ func (a *Arms) Volley(want Kinds, ship, target int32, dir [3]float32, player uin
 				continue
 			}
 			t.ready = now.Add(t.reload)
-			out = append(out, Shot{Kind: Torpedoes, Payload: TorpedoFire(ship+int32(t.offset), target, dir, player), Reliable: true})
+			out = append(out, Shot{Kind: Torpedoes, Payload: TorpedoFire(ship+int32(t.offset), target, aim(t), player), Reliable: true})
 		}
 	}
 	if want&Pulse != 0 {
-		for _, c := range a.cannons {
-			out = append(out, Shot{Kind: Pulse, Payload: PulseFire(ship+int32(c.offset), target, dir, player), Reliable: true})
+		for i := range a.cannons {
+			c := &a.cannons[i]
+			out = append(out, Shot{Kind: Pulse, Payload: PulseFire(ship+int32(c.offset), target, aim(c), player), Reliable: true})
 		}
 	}
 	return out

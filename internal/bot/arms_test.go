@@ -56,21 +56,39 @@ func TestArmsVolley(t *testing.T) {
 		}
 		return out
 	}
-	first := count(a.Volley(AllWeapons, 0x3FFFFFFF, 0x403BFFFF, [3]float32{0, 1, 0}, 2, now))
+	first := count(a.Volley(AllWeapons, 0x3FFFFFFF, 0x403BFFFF, [3]float32{}, [3]float32{0, 40, 0}, 2, now))
 	if first[codec.OpStartFiring] != 1 || first[codec.OpTorpedoFire] == 0 || first[codec.OpPulseFire] != 0 {
 		t.Fatalf("first volley: %v", first)
 	}
-	again := count(a.Volley(Torpedoes, 0x3FFFFFFF, 0x403BFFFF, [3]float32{0, 1, 0}, 2, now.Add(time.Second)))
+	again := count(a.Volley(Torpedoes, 0x3FFFFFFF, 0x403BFFFF, [3]float32{}, [3]float32{0, 40, 0}, 2, now.Add(time.Second)))
 	if again[codec.OpTorpedoFire] != 0 {
 		t.Fatalf("tubes fired again a second later: %v", again)
 	}
-	later := count(a.Volley(Torpedoes, 0x3FFFFFFF, 0x403BFFFF, [3]float32{0, 1, 0}, 2, now.Add(41*time.Second)))
+	later := count(a.Volley(Torpedoes, 0x3FFFFFFF, 0x403BFFFF, [3]float32{}, [3]float32{0, 40, 0}, 2, now.Add(41*time.Second)))
 	if later[codec.OpTorpedoFire] != first[codec.OpTorpedoFire] {
 		t.Fatalf("after the reload: %v, first %v", later, first)
 	}
 	war, _ := reg.ClassByName("Warbird")
 	a, _ = ArmsOf(reg, war.Species())
-	if p := count(a.Volley(Pulse, 0x3FFFFFFF, 0x403BFFFF, [3]float32{0, 1, 0}, 2, now)); a.Has&Pulse == 0 || p[codec.OpPulseFire] == 0 {
+	bolts := a.Volley(Pulse, 0x3FFFFFFF, 0x403BFFFF, [3]float32{}, [3]float32{0, 30, 0}, 2, now)
+	if p := count(bolts); a.Has&Pulse == 0 || p[codec.OpPulseFire] == 0 {
 		t.Fatalf("a Warbird's pulse volley: %v (has %v)", p, a.Has)
+	}
+	// Each cannon aims from where it sits: the port ones (4.7 units to
+	// port) a little to starboard, the starboard ones to port.
+	sides := map[bool]int{}
+	for _, b := range bolts {
+		m, err := codec.DecodePulseFire(b.Payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, y, _ := m.Dir.Vector()
+		if y < 0.9 || x == 0 {
+			t.Fatalf("bolt direction %v %v", x, y)
+		}
+		sides[x > 0]++
+	}
+	if sides[true] == 0 || sides[false] == 0 {
+		t.Fatalf("every cannon aims the same way: %v", sides)
 	}
 }
