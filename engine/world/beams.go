@@ -198,7 +198,11 @@ func (w *World) beamHits(o *Object, s *weaponSystem, b *weaponBank, dt float32) 
 		b.hitID = hitObj.ID
 	}
 	b.hitAt = tr
-	b.hitD = norm(sub3(worldPoint(hitObj, tr.point), from))
+	// The falloff distance is to where the ray meets the ship's surface
+	// (its shield ellipsoid), not to the footprint's centre, which lies
+	// inside the hull: deep inside a starbase it would be 100 units
+	// further.
+	b.hitD = norm(sub3(worldPoint(hitObj, tr.entry), from))
 	// A quantum lands each time beamQuantum of hitting time has gathered,
 	// however the host's ticks cut the time (Correction 45): a 10 Hz host
 	// that flushed only at tick boundaries would deal 0.6-s lumps.
