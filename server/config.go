@@ -25,6 +25,7 @@ import (
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 	"github.com/bcserver/bcserver/plugins/store"
+	"github.com/bcserver/bcserver/plugins/webhook"
 )
 
 // Config is the TOML file a host edits: the server's own sections and
@@ -45,6 +46,9 @@ type Config struct {
 	Agones   agones.Section   `toml:"agones"`
 	Record   record.Section   `toml:"record"`
 	Spectate spectate.Section `toml:"spectate"`
+	// Webhook is [webhook]: announcements (match ends, joins, the server
+	// going up and down) posted to a Discord-compatible webhook.
+	Webhook webhook.Section `toml:"webhook"`
 	// Mod is [mod]: a modded game's packs, manifest and client scripts
 	// (modconfig.go).
 	Mod ModSection `toml:"mod"`
@@ -340,7 +344,7 @@ func (c Config) Runtime() (engine.Config, error) {
 	if f := c.Server.LogFormat; f != "text" && f != "json" {
 		errs = append(errs, fmt.Errorf("server.log_format %q: want text or json", f))
 	}
-	for _, err := range []error{c.Admin.Validate(c.dir), c.Store.Validate(), c.Agones.Validate(), c.Record.Validate(), c.Spectate.Validate(c.Admin.Listen)} {
+	for _, err := range []error{c.Admin.Validate(c.dir), c.Store.Validate(), c.Agones.Validate(), c.Record.Validate(), c.Spectate.Validate(c.Admin.Listen), c.Webhook.Validate()} {
 		if err != nil {
 			errs = append(errs, err)
 		}

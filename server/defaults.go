@@ -11,6 +11,7 @@ import (
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 	"github.com/bcserver/bcserver/plugins/store"
+	"github.com/bcserver/bcserver/plugins/webhook"
 )
 
 // The default configuration file, with a comment on every key: the
@@ -29,6 +30,7 @@ var (
 		return bytes.Join([][]byte{
 			coreTOML,
 			admin.DefaultTOML(), store.DefaultTOML(), record.DefaultTOML(), spectate.DefaultTOML(), agones.DefaultTOML(),
+			webhook.DefaultTOML(),
 			gamespy.DefaultTOML(),
 			gamesTOML,
 		}, nil)

@@ -8,6 +8,7 @@ import (
 	"github.com/bcserver/bcserver/plugins/gamespy"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
+	"github.com/bcserver/bcserver/plugins/webhook"
 )
 
 // generatedDefaults is the default configuration file (defaultTOML: the
@@ -106,6 +107,16 @@ func generatedDefaults() Config {
 			PerAddress: 4,
 			Rate:       5,
 			Burst:      20,
+		},
+		Webhook: webhook.Section{
+			Format:      "discord",
+			Events:      []string{"match_end"},
+			MinInterval: 2000000000,
+			Queue:       100,
+			Timeout:     10000000000,
+			Retries:     5,
+			Backoff:     2000000000,
+			MaxBackoff:  300000000000,
 		},
 		Mod: ModSection{
 			Packs:         []string{},

@@ -22,6 +22,7 @@ import (
 	"github.com/bcserver/bcserver/plugins/spectate"
 	"github.com/bcserver/bcserver/plugins/stats"
 	"github.com/bcserver/bcserver/plugins/store"
+	"github.com/bcserver/bcserver/plugins/webhook"
 )
 
 // Game is one game of a Server: the engine's game (on its own socket, or
@@ -102,6 +103,7 @@ var plugins = []struct {
 	{"store", (*process).addRecorder},
 	{"record", (*process).addCapture},
 	{"agones", (*process).addAgones},
+	{"webhook", (*process).addWebhook},
 	{"admin", (*process).addAdmin},
 }
 
@@ -240,6 +242,19 @@ func (p *process) addAgones(u *Game) error {
 	a, err := agones.Setup(u.g, p.cfg.Agones, p.log)
 	u.agones = a
 	return err
+}
+
+// addWebhook announces the game's match ends, joins and leaves through
+// the process's webhook sender.
+func (p *process) addWebhook(u *Game) error {
+	if p.webhook == nil {
+		return nil
+	}
+	o := webhook.PluginOptions{Sender: p.webhook, Events: p.cfg.Webhook.Events, Mode: u.missions.Mode, ReplayLink: p.cfg.Webhook.ReplayLink}
+	if p.multi {
+		o.Game = u.label
+	}
+	return u.g.AddPlugin(webhook.New(o))
 }
 
 // addAdmin gives the game its API and console (served by the process's

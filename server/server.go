@@ -22,6 +22,7 @@ import (
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 	"github.com/bcserver/bcserver/plugins/store"
+	"github.com/bcserver/bcserver/plugins/webhook"
 )
 
 // Options are what a Server needs beyond its configuration file.
@@ -91,6 +92,8 @@ type process struct {
 	sinks      []*record.FileSink
 	spectators []*spectate.Spectator
 
+	webhook *webhook.Sender // announcements, nil when off
+
 	token          string // the admin API's token, "" when off
 	metricsHandler http.Handler
 	agonesDone     bool // the first game took the sidecar
@@ -141,6 +144,16 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 	}
 	if p.archive, err = record.Setup(cfg.Record, cfg.dir, cfg.Store.Path, log); err != nil {
 		return nil, err
+	}
+	if !cfg.Webhook.Off() {
+		wo, err := cfg.Webhook.Options(cfg.dir)
+		if err != nil {
+			return nil, fmt.Errorf("plugin/webhook: %w", err)
+		}
+		wo.Logger = log
+		if p.webhook, err = webhook.NewSender(wo); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.Admin.Listen != "" {
 		if p.token, err = cfg.Admin.LoadToken(cfg.dir, log); err != nil {
@@ -249,6 +262,7 @@ func (s *Server) loadMissions(ctx context.Context) {
 			u.admin.SetReady(true)
 		}
 	}
+	webhook.Announce(s.p.webhook, s.p.cfg.Webhook.Events, webhook.EventServerUp, s.p.cfg.Server.Name, time.Now())
 	close(s.ready)
 }
 
@@ -312,6 +326,14 @@ func (s *Server) Close() {
 	if p.archive != nil {
 		_ = p.archive.Close()
 	}
+	if p.webhook != nil {
+		// The server-down message (queued by Run) and whatever else waits
+		// get a few seconds; a dead endpoint does not hold the exit up.
+		webhook.Announce(p.webhook, p.cfg.Webhook.Events, webhook.EventServerDown, p.cfg.Server.Name, time.Now())
+		ctx, cancel := context.WithTimeout(context.Background(), webhookDrain)
+		p.webhook.Close(ctx)
+		cancel()
+	}
 	p.stopPrune()
 	if p.store != nil {
 		if err := p.store.Close(); err != nil {
@@ -319,6 +341,9 @@ func (s *Server) Close() {
 		}
 	}
 }
+
+// webhookDrain bounds how long the exit waits for queued announcements.
+const webhookDrain = 5 * time.Second
 
 // summary is the session's one-line account at shutdown, one per game.
 func (s *Server) summary() {

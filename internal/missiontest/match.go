@@ -49,6 +49,9 @@ type Options struct {
 	// Storage, when set, is bc.storage as a previous run of the server left
 	// it (plain data); the mission opens with it as after a restart.
 	Storage any
+	// Configure, when set, adjusts the server's configuration after the
+	// options above set it (Go tests: accounts, webhooks, votes).
+	Configure func(*server.Config)
 }
 
 // Match is one game under test. Use it from one goroutine.
@@ -137,6 +140,9 @@ func (w *Match) start(o Options) error {
 	}
 	if o.StepTime <= 0 {
 		o.StepTime = 100 * time.Nanosecond
+	}
+	if o.Configure != nil {
+		o.Configure(&cfg)
 	}
 	if _, err := cfg.Runtime(); err != nil {
 		return err
