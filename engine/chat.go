@@ -51,6 +51,9 @@ func (g *Game) chat(p *Player, payload []byte) {
 		g.log.Debug("chat dropped", "player", p.ID, "why", string(drop))
 		return
 	}
+	if g.chatFilter != nil && g.chatFilter(p, c.Team, c.Text) {
+		return
+	}
 	ev := &Chat{From: p, Team: c.Team, Text: c.Text, Payload: payload}
 	g.bus.emit(ev)
 	if ev.Cancel {

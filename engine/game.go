@@ -89,6 +89,7 @@ type Game struct {
 	plugins      []Plugin
 	obs          Observer
 	mod          modState // what the modded-game rules remember (push.go, modgame.go)
+	chatFilter   ChatFilter
 
 	// Stats is updated by the game goroutine and safe to read anywhere.
 	Stats Stats

@@ -29,6 +29,13 @@ func (m *mission) playerTable(p *engine.Player) glua.LValue {
 	t.RawSetString("kills", glua.LNumber(p.Kills))
 	t.RawSetString("deaths", glua.LNumber(p.Deaths))
 	t.RawSetString("score", glua.LNumber(p.Score))
+	if p.Account != "" {
+		t.RawSetString("account", glua.LString(p.Account))
+	}
+	if !p.Scored() {
+		// A protected name not logged in: his points do not count yet.
+		t.RawSetString("scored", glua.LFalse)
+	}
 	return t
 }
 

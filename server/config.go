@@ -19,6 +19,7 @@ import (
 	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/lua"
+	"github.com/bcserver/bcserver/plugins/accounts"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/agones"
 	"github.com/bcserver/bcserver/plugins/gamespy"
@@ -49,6 +50,9 @@ type Config struct {
 	// Webhook is [webhook]: announcements (match ends, joins, the server
 	// going up and down) posted to a Discord-compatible webhook.
 	Webhook webhook.Section `toml:"webhook"`
+	// Accounts is [accounts]: !register and !login for stock clients,
+	// protected names.
+	Accounts accounts.Section `toml:"accounts"`
 	// Mod is [mod]: a modded game's packs, manifest and client scripts
 	// (modconfig.go).
 	Mod ModSection `toml:"mod"`
@@ -344,7 +348,7 @@ func (c Config) Runtime() (engine.Config, error) {
 	if f := c.Server.LogFormat; f != "text" && f != "json" {
 		errs = append(errs, fmt.Errorf("server.log_format %q: want text or json", f))
 	}
-	for _, err := range []error{c.Admin.Validate(c.dir), c.Store.Validate(), c.Agones.Validate(), c.Record.Validate(), c.Spectate.Validate(c.Admin.Listen), c.Webhook.Validate()} {
+	for _, err := range []error{c.Admin.Validate(c.dir), c.Store.Validate(), c.Agones.Validate(), c.Record.Validate(), c.Spectate.Validate(c.Admin.Listen), c.Webhook.Validate(), c.Accounts.Validate(c.Store.Path != "")} {
 		if err != nil {
 			errs = append(errs, err)
 		}

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"sync"
 
+	"github.com/bcserver/bcserver/plugins/accounts"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/agones"
 	"github.com/bcserver/bcserver/plugins/gamespy"
@@ -30,7 +31,7 @@ var (
 		return bytes.Join([][]byte{
 			coreTOML,
 			admin.DefaultTOML(), store.DefaultTOML(), record.DefaultTOML(), spectate.DefaultTOML(), agones.DefaultTOML(),
-			webhook.DefaultTOML(),
+			webhook.DefaultTOML(), accounts.DefaultTOML(),
 			gamespy.DefaultTOML(),
 			gamesTOML,
 		}, nil)

@@ -3,6 +3,7 @@
 package server
 
 import (
+	"github.com/bcserver/bcserver/plugins/accounts"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/agones"
 	"github.com/bcserver/bcserver/plugins/gamespy"
@@ -117,6 +118,14 @@ func generatedDefaults() Config {
 			Retries:     5,
 			Backoff:     2000000000,
 			MaxBackoff:  300000000000,
+		},
+		Accounts: accounts.Section{
+			LoginTime:   60000000000,
+			MinPassword: 6,
+			Attempts:    5,
+			Lockout:     300000000000,
+			Admins:      []string{},
+			Moderators:  []string{},
 		},
 		Mod: ModSection{
 			Packs:         []string{},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/lua"
+	"github.com/bcserver/bcserver/plugins/accounts"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/agones"
 	"github.com/bcserver/bcserver/plugins/gamespy"
@@ -98,6 +99,7 @@ var plugins = []struct {
 	add  func(p *process, u *Game) error
 }{
 	{"missions", (*process).addMissions},
+	{"accounts", (*process).addAccounts},
 	{"gamespy", (*process).addGamespy},
 	{"metrics", (*process).addMetrics},
 	{"store", (*process).addRecorder},
@@ -242,6 +244,12 @@ func (p *process) addAgones(u *Game) error {
 	a, err := agones.Setup(u.g, p.cfg.Agones, p.log)
 	u.agones = a
 	return err
+}
+
+// addAccounts gives the game !register and !login (or, with accounts
+// off, swallows those lines so no password is ever relayed).
+func (p *process) addAccounts(u *Game) error {
+	return u.g.AddPlugin(accounts.New(accounts.PluginOptions{Registry: p.accounts, Section: p.cfg.Accounts}))
 }
 
 // addWebhook announces the game's match ends, joins and leaves through

@@ -17,6 +17,7 @@ import (
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/lua"
 	bcnet "github.com/bcserver/bcserver/net"
+	"github.com/bcserver/bcserver/plugins/accounts"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/metrics"
 	"github.com/bcserver/bcserver/plugins/record"
@@ -37,6 +38,9 @@ type Options struct {
 	// configuration set them (tests: virtual time, a fixed seed, storage
 	// as a previous run left it).
 	Lua func(*lua.Options)
+	// Accounts, if set, adjusts the accounts' options (tests: a cheap
+	// key derivation).
+	Accounts func(*accounts.RegistryOptions)
 	// Manual, if set, builds every game without a socket, for a caller
 	// that drives it by hand (internal/missiontest): Run is not called;
 	// the caller feeds each game's engine (HandleDatagram, Advance), shuts
@@ -92,7 +96,8 @@ type process struct {
 	sinks      []*record.FileSink
 	spectators []*spectate.Spectator
 
-	webhook *webhook.Sender // announcements, nil when off
+	webhook  *webhook.Sender    // announcements, nil when off
+	accounts *accounts.Registry // players' accounts, nil when off
 
 	token          string // the admin API's token, "" when off
 	metricsHandler http.Handler
@@ -144,6 +149,15 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 	}
 	if p.archive, err = record.Setup(cfg.Record, cfg.dir, cfg.Store.Path, log); err != nil {
 		return nil, err
+	}
+	if cfg.Accounts.Enabled {
+		ro := accounts.RegistryOptions{DB: p.store.DB(), Section: cfg.Accounts, Logger: log}
+		if opts.Accounts != nil {
+			opts.Accounts(&ro)
+		}
+		if p.accounts, err = accounts.OpenRegistry(ro); err != nil {
+			return nil, err
+		}
 	}
 	if !cfg.Webhook.Off() {
 		wo, err := cfg.Webhook.Options(cfg.dir)
@@ -333,6 +347,9 @@ func (s *Server) Close() {
 		ctx, cancel := context.WithTimeout(context.Background(), webhookDrain)
 		p.webhook.Close(ctx)
 		cancel()
+	}
+	if p.accounts != nil {
+		p.accounts.Close()
 	}
 	p.stopPrune()
 	if p.store != nil {

@@ -52,6 +52,10 @@ type Options struct {
 	// Configure, when set, adjusts the server's configuration after the
 	// options above set it (Go tests: accounts, webhooks, votes).
 	Configure func(*server.Config)
+	// Server, when set, adjusts the server's options (Go tests).
+	Server func(*server.Options)
+	// Debug logs at debug level (packet-level lines included).
+	Debug bool
 }
 
 // Match is one game under test. Use it from one goroutine.
@@ -129,7 +133,11 @@ func NewMatch(o Options) (*Match, error) {
 // configuration checked, the mission slot, the plugins in their order),
 // driven by hand on the match's clock, and loads the mission.
 func (w *Match) start(o Options) error {
-	log := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	level := slog.LevelInfo
+	if o.Debug {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: level}))
 	cfg := server.DefaultConfig()
 	cfg.UseMissions(o.FS, o.LibFS, "the test's missions")
 	cfg.Game.Mode, cfg.Game.Addons = o.Mode, o.Addons
@@ -147,7 +155,7 @@ func (w *Match) start(o Options) error {
 	if _, err := cfg.Runtime(); err != nil {
 		return err
 	}
-	srv, err := server.New(context.Background(), cfg, server.Options{
+	so := server.Options{
 		Logger: log, Version: "test", Manual: &server.Manual{Out: w.wire, Now: w.Now},
 		Lua: func(lo *lua.Options) {
 			// A fixed seed: bc.random gives every run of a test the same
@@ -155,7 +163,11 @@ func (w *Match) start(o Options) error {
 			lo.Seed, lo.Restore, lo.StepTime = 1, o.Storage, o.StepTime
 			lo.OnError = func(e lua.MissionError) { w.errs = append(w.errs, e) }
 		},
-	})
+	}
+	if o.Server != nil {
+		o.Server(&so)
+	}
+	srv, err := server.New(context.Background(), cfg, so)
 	if err != nil {
 		return err
 	}
@@ -295,9 +307,14 @@ func (w *Match) Advance(d time.Duration) {
 
 // Join connects a bot and plays the stock join until it is in the game.
 func (w *Match) Join(name string) (*Bot, error) {
+	return w.JoinFrom(name, netip.MustParseAddr("127.0.0.1"))
+}
+
+// JoinFrom is Join from another (IPv4) address.
+func (w *Match) JoinFrom(name string, ip netip.Addr) (*Bot, error) {
 	w.nextPort++
-	b := &Bot{w: w, name: name, addr: netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), w.nextPort)}
-	b.c = bcnet.NewClient(bcnet.Config{}, (*botEvents)(b), bcnet.ClientOptions{IP: [4]byte{127, 0, 0, 1}, Name: name}, w.Now)
+	b := &Bot{w: w, name: name, addr: netip.AddrPortFrom(ip, w.nextPort)}
+	b.c = bcnet.NewClient(bcnet.Config{}, (*botEvents)(b), bcnet.ClientOptions{IP: ip.As4(), Name: name}, w.Now)
 	if err := b.c.Connect(); err != nil {
 		return nil, err
 	}

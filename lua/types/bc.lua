@@ -41,6 +41,8 @@
 ---@field kills integer    as last reported with bc.set_score (counts and points, no unit)
 ---@field deaths integer
 ---@field score integer
+---@field account string? the account the player logged in to ([accounts]); nil for a guest
+---@field scored false?   false while a protected name is not logged in: the points do not count
 
 ---A handle on a ship (or any object): the fields never change, the
 ---methods read the ship as it is now; orders work on host ships only.
