@@ -22,6 +22,10 @@ type playOptions struct {
 	SelfDestruct time.Duration // after joining; 0 = never
 	Chat         chatter       // lines to say (playtest.go)
 	Patrol       *patrol       // flying back and forth; nil = stay at Pos
+
+	// Ships are the classes Spawn names (-pack, mod.go); nil means the
+	// stock ones.
+	Ships *ships.Registry
 }
 
 func parsePos(s string) ([3]float32, error) {
@@ -62,9 +66,12 @@ type player struct {
 }
 
 func newPlayer(b *bot.Bot, o playOptions, log *slog.Logger) (*player, error) {
-	reg, err := ships.Vanilla()
-	if err != nil {
-		return nil, err
+	reg := o.Ships
+	if reg == nil {
+		var err error
+		if reg, err = ships.Vanilla(); err != nil {
+			return nil, err
+		}
 	}
 	p := &player{b: b, o: o, log: log, reg: reg, ships: make(map[byte]int32), pos: make(map[int32][3]float32)}
 	if o.Spawn != "" {
@@ -94,7 +101,7 @@ func (p *player) spawn() error {
 	}
 	s := p.b.Settings()
 	id := codec.FirstObjectID(int(s.Slot)) + int32(p.spawns)*0x100
-	msg, err := bot.Spawn(int(s.Slot), p.b.ID(), "bcbot", uint8(p.species), id)
+	msg, err := bot.SpawnFrom(p.reg, int(s.Slot), p.b.ID(), "bcbot", uint8(p.species), id)
 	if err != nil {
 		return err
 	}
