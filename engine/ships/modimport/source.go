@@ -75,7 +75,6 @@ type tree interface {
 var (
 	errTooMany    = errors.New("too many entries")
 	errNotRegular = errors.New("not a regular file")
-	errTooLarge   = errors.New("too large")
 )
 
 // fsTree reads an fs.FS. Its Open may follow links and block on a pipe, so
