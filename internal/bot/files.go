@@ -56,7 +56,10 @@ func LoadClientFiles(fsys fs.FS, dir string) (*ClientFiles, error) {
 		if err != nil {
 			return err
 		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")
+		rel := p
+		if dir != "." {
+			rel = strings.TrimPrefix(p, dir+"/")
+		}
 		c.files[rel] = b
 		return nil
 	})
