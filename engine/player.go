@@ -78,6 +78,9 @@ type Player struct {
 	unscored    bool       // points not counted (SetScored)
 	scoreRaw    [3]int     // kills, deaths, score as the mission last reported them
 	scoreBase   [3]int     // what the mission had reported when the points began to count
+	// objDropLogged: a dropped ship creation of this player was logged at
+	// info (once per player, objdrop.go).
+	objDropLogged bool
 }
 
 // UsingModem reports the client's "using modem" flag, the bit of its
