@@ -70,3 +70,12 @@ func (g *Game) SetScored(p *Player, on bool) {
 
 // Scored reports whether p's points count (SetScored).
 func (p *Player) Scored() bool { return !p.unscored }
+
+// SetMuted holds back (or lets through again) a player's chat for the rest
+// of his session: the line still raises its chat event (the console logs
+// it) and comes back to him, as every line does from a stock host, but
+// reaches nobody else.
+func (g *Game) SetMuted(p *Player, on bool) { p.muted = on }
+
+// Muted reports whether the player's chat is held back (SetMuted).
+func (p *Player) Muted() bool { return p.muted }

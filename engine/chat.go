@@ -56,6 +56,10 @@ func (g *Game) chat(p *Player, payload []byte) {
 	}
 	ev := &Chat{From: p, Team: c.Team, Text: c.Text, Payload: payload}
 	g.bus.emit(ev)
+	if p.muted && !ev.Cancel {
+		ev.Cancel = true
+		_ = g.Send(p, payload)
+	}
 	if ev.Cancel {
 		return
 	}

@@ -76,6 +76,7 @@ type Player struct {
 	nameCleaned bool       // the name had control or bidi characters: Settings renames it
 	push        *pushState // the round-0xFF file push in progress, or nil
 	unscored    bool       // points not counted (SetScored)
+	muted       bool       // chat held back (SetMuted)
 	scoreRaw    [3]int     // kills, deaths, score as the mission last reported them
 	scoreBase   [3]int     // what the mission had reported when the points began to count
 	// objDropLogged: a dropped ship creation of this player was logged at

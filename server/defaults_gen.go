@@ -91,6 +91,7 @@ func generatedDefaults() Config {
 		},
 		Admin: admin.Section{
 			TokenFile: "bcserver-admin.token",
+			Tokens:    []admin.Token{},
 		},
 		Agones: agones.Section{
 			HealthInterval: 5000000000,

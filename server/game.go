@@ -19,6 +19,7 @@ import (
 	"github.com/bcserver/bcserver/plugins/agones"
 	"github.com/bcserver/bcserver/plugins/gamespy"
 	"github.com/bcserver/bcserver/plugins/metrics"
+	"github.com/bcserver/bcserver/plugins/moderation"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 	"github.com/bcserver/bcserver/plugins/stats"
@@ -37,11 +38,12 @@ type Game struct {
 	missions *missionSlot
 	gamespy  *gamespy.Plugin
 	metrics  *metrics.Metrics
-	recorder *store.Recorder // with match history on
-	capture  *record.Capture // with recording, spectating or career statistics on
-	tracker  *stats.Tracker  // with match history on: bc.stats
-	admin    *admin.Admin    // with the admin API on
-	agones   *agones.Plugin  // the first game's, under Agones
+	recorder *store.Recorder    // with match history on
+	capture  *record.Capture    // with recording, spectating or career statistics on
+	tracker  *stats.Tracker     // with match history on: bc.stats
+	admin    *admin.Admin       // with the admin API on
+	agones   *agones.Plugin     // the first game's, under Agones
+	mod      *moderation.Plugin // timed bans and in-game admin commands, with match history on
 }
 
 // Label names the game in logs, metrics and the admin API's paths
@@ -99,6 +101,7 @@ var plugins = []struct {
 	add  func(p *process, u *Game) error
 }{
 	{"missions", (*process).addMissions},
+	{"moderation", (*process).addModeration},
 	{"accounts", (*process).addAccounts},
 	{"gamespy", (*process).addGamespy},
 	{"metrics", (*process).addMetrics},
@@ -249,7 +252,24 @@ func (p *process) addAgones(u *Game) error {
 // addAccounts gives the game !register and !login (or, with accounts
 // off, swallows those lines so no password is ever relayed).
 func (p *process) addAccounts(u *Game) error {
-	return u.g.AddPlugin(accounts.New(accounts.PluginOptions{Registry: p.accounts, Section: p.cfg.Accounts}))
+	o := accounts.PluginOptions{Registry: p.accounts, Section: p.cfg.Accounts}
+	if u.mod != nil {
+		o.Commands = u.mod.Command
+	}
+	return u.g.AddPlugin(accounts.New(o))
+}
+
+// addModeration enforces the process's timed bans in the game and runs
+// its in-game admin commands.
+func (p *process) addModeration(u *Game) error {
+	if p.mod == nil {
+		return nil
+	}
+	u.mod = moderation.New(moderation.PluginOptions{Store: p.mod, Restart: func() {
+		u.missions.cut("restarted")
+		u.g.RestartGame()
+	}})
+	return u.g.AddPlugin(u.mod)
 }
 
 // addWebhook announces the game's match ends, joins and leaves through
@@ -287,6 +307,10 @@ func (p *process) addAdmin(u *Game) error {
 	}
 	if p.archive != nil {
 		aopts.Replays = p.archive.API()
+	}
+	aopts.Tokens = p.tokens
+	if p.mod != nil {
+		aopts.Moderation = modAPI{st: p.mod, now: time.Now}
 	}
 	aopts.Cut = u.missions.cut
 	a, err := admin.New(aopts)

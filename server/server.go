@@ -20,6 +20,7 @@ import (
 	"github.com/bcserver/bcserver/plugins/accounts"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/metrics"
+	"github.com/bcserver/bcserver/plugins/moderation"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 	"github.com/bcserver/bcserver/plugins/store"
@@ -98,8 +99,10 @@ type process struct {
 
 	webhook  *webhook.Sender    // announcements, nil when off
 	accounts *accounts.Registry // players' accounts, nil when off
+	mod      *moderation.Store  // timed bans, warnings, notes, the audit log; with [store] path
 
-	token          string // the admin API's token, "" when off
+	token          string        // the admin API's token, "" when off
+	tokens         []admin.Token // more tokens with names and roles
 	metricsHandler http.Handler
 	agonesDone     bool // the first game took the sidecar
 }
@@ -150,6 +153,11 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 	if p.archive, err = record.Setup(cfg.Record, cfg.dir, cfg.Store.Path, log); err != nil {
 		return nil, err
 	}
+	if p.store != nil {
+		if p.mod, err = moderation.Open(p.store.DB(), time.Now()); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Accounts.Enabled {
 		ro := accounts.RegistryOptions{DB: p.store.DB(), Section: cfg.Accounts, Logger: log}
 		if opts.Accounts != nil {
@@ -171,6 +179,9 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 	}
 	if cfg.Admin.Listen != "" {
 		if p.token, err = cfg.Admin.LoadToken(cfg.dir, log); err != nil {
+			return nil, fmt.Errorf("plugin/admin: %w", err)
+		}
+		if p.tokens, err = cfg.Admin.LoadTokens(cfg.dir); err != nil {
 			return nil, fmt.Errorf("plugin/admin: %w", err)
 		}
 	}
@@ -209,6 +220,15 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 		log.Info("spectator page listening", "component", "plugin/spectate", "url", "http://"+s.specLn.addr.String()+"/", "delay", time.Duration(sc.Delay))
 	}
 	return s, nil
+}
+
+// Settle waits for the database writes the games started off their
+// loops (timed bans, warnings, the audit log): tests call it before they
+// look.
+func (s *Server) Settle() {
+	if s.p.mod != nil {
+		s.p.mod.Wait()
+	}
 }
 
 // Games returns the games of the server, in the configuration's order.
@@ -350,6 +370,9 @@ func (s *Server) Close() {
 	}
 	if p.accounts != nil {
 		p.accounts.Close()
+	}
+	if p.mod != nil {
+		p.mod.Wait()
 	}
 	p.stopPrune()
 	if p.store != nil {

@@ -239,6 +239,10 @@ func (w *Match) Close() {
 	w.stopRecording()
 }
 
+// Settle waits for the database writes the game started off its loop
+// (bans, warnings, the audit log).
+func (w *Match) Settle() { w.srv.Settle() }
+
 // Logs is everything the server logged.
 func (w *Match) Logs() string { return w.logs.String() }
 
