@@ -32,6 +32,9 @@ func (m *mission) playerTable(p *engine.Player) glua.LValue {
 	if p.Account != "" {
 		t.RawSetString("account", glua.LString(p.Account))
 	}
+	if p.Role != "" {
+		t.RawSetString("role", glua.LString(p.Role))
+	}
 	if !p.Scored() {
 		// A protected name not logged in: his points do not count yet.
 		t.RawSetString("scored", glua.LFalse)

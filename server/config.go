@@ -56,6 +56,13 @@ type Config struct {
 	// Mod is [mod]: a modded game's packs, manifest and client scripts
 	// (modconfig.go).
 	Mod ModSection `toml:"mod"`
+	// Rotation is [[rotation]]: the modes and maps the game plays in
+	// turn (rotation.go); [[games]] tables may have their own.
+	Rotation []RotationStep `toml:"rotation"`
+	// baseMission is the [mission] table before the rotation's first step
+	// was merged over it (applyRotation).
+	baseMission map[string]any
+
 	// Games are [[games]] tables: more games in this process, each on its
 	// own port (games.go).
 	Games []GameTable `toml:"games"`
@@ -363,6 +370,9 @@ func (c Config) Runtime() (engine.Config, error) {
 		} else {
 			errs = append(errs, fmt.Errorf("plugins.gamespy: %w", err))
 		}
+	}
+	if err := c.checkRotation(); err != nil {
+		errs = append(errs, err)
 	}
 	errs = append(errs, c.applyMod(&rc)...)
 	if len(errs) == 0 {

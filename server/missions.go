@@ -32,6 +32,11 @@ func (p *process) startMission(u *Game) (*missionSlot, error) {
 		p.opts.Lua(&opts)
 	}
 	ms := newMissionSlot(g, fsys, where, opts, log)
+	ms.rotation, ms.base = uc.Rotation, uc.baseMission
+	if ms.base == nil {
+		ms.base = uc.Mission
+	}
+	ms.opts.Switch = slotSwitch{ms}
 	// A game with a socket opens its mission once it runs (Server.Run,
 	// missionSlot.load): it answers the server browser meanwhile. One
 	// driven by hand has it open before its first step.

@@ -243,6 +243,10 @@ func (w *Match) Close() {
 // (bans, warnings, the audit log).
 func (w *Match) Settle() { w.srv.Settle() }
 
+// Mode is the game mode running now (a vote or the rotation may have
+// switched it; Runtime is the first mode's).
+func (w *Match) Mode() string { return w.srv.Games()[0].Mode() }
+
 // Logs is everything the server logged.
 func (w *Match) Logs() string { return w.logs.String() }
 

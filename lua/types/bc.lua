@@ -535,6 +535,38 @@ function bc.off(event, id) end
 ---@return bc.Stats?
 function bc.stats(player) end
 
+---@class bc.Rating
+---@field rating number      Glicko-2 rating (1500 at the start)
+---@field deviation number   rating deviation (350 at the start)
+---@field volatility number
+---@field matches integer    rated matches in this season
+---@field family "ffa"|"team"
+---@field season string
+
+---A player's skill rating in the running mode's family (free-for-all or
+---team) and season; nil without accounts and [ratings], or for a guest.
+---@param player integer a player id
+---@return bc.Rating?
+function bc.rating(player) end
+
+---The modes the missions folder has.
+---@return string[]
+function bc.modes() end
+
+---Switches the game mode (when the match ends, or at once with now).
+---@param mode string
+---@param opts {system: string?, time_limit: integer?, frag_limit: integer?, now: boolean?}?
+function bc.set_mode(mode, opts) end
+
+---Advances the [[rotation]] (at the match end, or at once with now);
+---without a rotation the running mode starts a new match.
+---@param now boolean?
+function bc.next_match(now) end
+
+---The rotation's steps and the index (1-based) of the running one.
+---@return table[] steps, integer current
+function bc.rotation() end
+
 ---@return bc.Player[]
 function bc.players() end
 ---@param id integer
