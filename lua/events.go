@@ -58,6 +58,12 @@ func (m *mission) payload(ev engine.Event) *glua.LTable {
 		t.RawSetString("file", glua.LString(e.File))
 		t.RawSetString("reason", glua.LString(e.Reason))
 		return t
+	case *engine.TeamsBalanced:
+		teams := L.CreateTable(0, len(e.Teams))
+		for id, team := range e.Teams {
+			teams.RawSetInt(int(id), glua.LNumber(team))
+		}
+		return m.tbl("teams", teams)
 	case *engine.PlayerLeft:
 		t := m.tbl("player", m.playerTable(e.Player))
 		t.RawSetString("reason", glua.LString(e.Reason))

@@ -155,6 +155,9 @@ type Options struct {
 	// running mode's family as plain data; false when it has none. Game
 	// goroutine, must not block.
 	Rating func(p *engine.Player) (map[string]any, bool)
+	// Balance, if set, assigns the teams from the ratings now
+	// (bc.balance_teams); game goroutine.
+	Balance func()
 	Limits
 	Logger *slog.Logger
 	// OnError, if set, is told of every failure of the mission the runtime

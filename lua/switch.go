@@ -98,6 +98,15 @@ func (m *mission) switchAPI(bc *glua.LTable) {
 		return 2
 	})
 	fn("rating", m.rating)
+	fn("balance_teams", func(L *glua.LState) int {
+		if b := m.h.opts.Balance; b != nil {
+			m.effect(b)
+			L.Push(glua.LTrue)
+		} else {
+			L.Push(glua.LFalse)
+		}
+		return 1
+	})
 }
 
 // rating is bc.rating(player): the player's skill rating in the running

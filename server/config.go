@@ -23,6 +23,7 @@ import (
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/agones"
 	"github.com/bcserver/bcserver/plugins/gamespy"
+	"github.com/bcserver/bcserver/plugins/ratings"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 	"github.com/bcserver/bcserver/plugins/store"
@@ -53,6 +54,9 @@ type Config struct {
 	// Accounts is [accounts]: !register and !login for stock clients,
 	// protected names.
 	Accounts accounts.Section `toml:"accounts"`
+	// Ratings is [ratings]: Glicko-2 skill ratings per account, seasons,
+	// balanced teams.
+	Ratings ratings.Section `toml:"ratings"`
 	// Mod is [mod]: a modded game's packs, manifest and client scripts
 	// (modconfig.go).
 	Mod ModSection `toml:"mod"`
@@ -355,7 +359,7 @@ func (c Config) Runtime() (engine.Config, error) {
 	if f := c.Server.LogFormat; f != "text" && f != "json" {
 		errs = append(errs, fmt.Errorf("server.log_format %q: want text or json", f))
 	}
-	for _, err := range []error{c.Admin.Validate(c.dir), c.Store.Validate(), c.Agones.Validate(), c.Record.Validate(), c.Spectate.Validate(c.Admin.Listen), c.Webhook.Validate(), c.Accounts.Validate(c.Store.Path != "")} {
+	for _, err := range []error{c.Admin.Validate(c.dir), c.Store.Validate(), c.Agones.Validate(), c.Record.Validate(), c.Spectate.Validate(c.Admin.Listen), c.Webhook.Validate(), c.Accounts.Validate(c.Store.Path != ""), c.Ratings.Validate(c.Accounts.Enabled)} {
 		if err != nil {
 			errs = append(errs, err)
 		}

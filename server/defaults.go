@@ -9,6 +9,7 @@ import (
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/agones"
 	"github.com/bcserver/bcserver/plugins/gamespy"
+	"github.com/bcserver/bcserver/plugins/ratings"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 	"github.com/bcserver/bcserver/plugins/store"
@@ -31,7 +32,7 @@ var (
 		return bytes.Join([][]byte{
 			coreTOML,
 			admin.DefaultTOML(), store.DefaultTOML(), record.DefaultTOML(), spectate.DefaultTOML(), agones.DefaultTOML(),
-			webhook.DefaultTOML(), accounts.DefaultTOML(),
+			webhook.DefaultTOML(), accounts.DefaultTOML(), ratings.DefaultTOML(),
 			gamespy.DefaultTOML(),
 			gamesTOML,
 		}, nil)

@@ -7,6 +7,7 @@ import (
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/agones"
 	"github.com/bcserver/bcserver/plugins/gamespy"
+	"github.com/bcserver/bcserver/plugins/ratings"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 	"github.com/bcserver/bcserver/plugins/webhook"
@@ -127,6 +128,10 @@ func generatedDefaults() Config {
 			Lockout:     300000000000,
 			Admins:      []string{},
 			Moderators:  []string{},
+		},
+		Ratings: ratings.Section{
+			Season: "month",
+			Tau:    0.5,
 		},
 		Mod: ModSection{
 			Packs:         []string{},

@@ -20,6 +20,7 @@ import (
 	"github.com/bcserver/bcserver/plugins/gamespy"
 	"github.com/bcserver/bcserver/plugins/metrics"
 	"github.com/bcserver/bcserver/plugins/moderation"
+	"github.com/bcserver/bcserver/plugins/ratings"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 	"github.com/bcserver/bcserver/plugins/stats"
@@ -44,6 +45,7 @@ type Game struct {
 	admin    *admin.Admin       // with the admin API on
 	agones   *agones.Plugin     // the first game's, under Agones
 	mod      *moderation.Plugin // timed bans and in-game admin commands, with match history on
+	ratings  *ratings.Plugin    // skill ratings and balanced teams, with [ratings] on
 }
 
 // Label names the game in logs, metrics and the admin API's paths
@@ -103,6 +105,7 @@ var plugins = []struct {
 	{"missions", (*process).addMissions},
 	{"moderation", (*process).addModeration},
 	{"accounts", (*process).addAccounts},
+	{"ratings", (*process).addRatings},
 	{"gamespy", (*process).addGamespy},
 	{"metrics", (*process).addMetrics},
 	{"store", (*process).addRecorder},
@@ -259,6 +262,15 @@ func (p *process) addAccounts(u *Game) error {
 	return u.g.AddPlugin(accounts.New(o))
 }
 
+// addRatings rates the game's matches and balances its teams.
+func (p *process) addRatings(u *Game) error {
+	if p.ratings == nil {
+		return nil
+	}
+	u.ratings = ratings.New(ratings.PluginOptions{Book: p.ratings, Section: p.cfg.Ratings})
+	return u.g.AddPlugin(u.ratings)
+}
+
 // addModeration enforces the process's timed bans in the game and runs
 // its in-game admin commands.
 func (p *process) addModeration(u *Game) error {
@@ -309,6 +321,10 @@ func (p *process) addAdmin(u *Game) error {
 		aopts.Replays = p.archive.API()
 	}
 	aopts.Tokens = p.tokens
+	if p.ratings != nil {
+		sec := p.cfg.Ratings
+		aopts.Ratings = ratings.API(p.ratings, sec, func() string { return ratings.SeasonOf(sec.Season, time.Now()) })
+	}
 	if p.mod != nil {
 		aopts.Moderation = modAPI{st: p.mod, now: time.Now}
 	}

@@ -26,6 +26,19 @@ func (p *process) startMission(u *Game) (*missionSlot, error) {
 	opts.Mode, opts.FS, opts.Config, opts.Logger, opts.Addons = uc.Game.Mode, fsys, uc.Mission, log, uc.Game.Addons
 	opts.Identities = p.ids
 	opts.Stats = u.careerLookup
+	opts.Rating = func(pl *engine.Player) (map[string]any, bool) {
+		if u.ratings == nil {
+			return nil, false
+		}
+		return u.ratings.Lookup(pl)
+	}
+	if p.cfg.Ratings.Enabled {
+		opts.Balance = func() {
+			if u.ratings != nil {
+				u.ratings.BalanceNow()
+			}
+		}
+	}
 	opts.LibFS = uc.missionLib()
 	opts.Protos = p.protos
 	if p.opts.Lua != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/metrics"
 	"github.com/bcserver/bcserver/plugins/moderation"
+	"github.com/bcserver/bcserver/plugins/ratings"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 	"github.com/bcserver/bcserver/plugins/store"
@@ -100,6 +101,7 @@ type process struct {
 	webhook  *webhook.Sender    // announcements, nil when off
 	accounts *accounts.Registry // players' accounts, nil when off
 	mod      *moderation.Store  // timed bans, warnings, notes, the audit log; with [store] path
+	ratings  *ratings.Book      // skill ratings, nil when off
 
 	token          string        // the admin API's token, "" when off
 	tokens         []admin.Token // more tokens with names and roles
@@ -167,6 +169,11 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 			return nil, err
 		}
 	}
+	if cfg.Ratings.Enabled {
+		if p.ratings, err = ratings.OpenBook(p.store.DB()); err != nil {
+			return nil, err
+		}
+	}
 	if !cfg.Webhook.Off() {
 		wo, err := cfg.Webhook.Options(cfg.dir)
 		if err != nil {
@@ -228,6 +235,9 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 func (s *Server) Settle() {
 	if s.p.mod != nil {
 		s.p.mod.Wait()
+	}
+	if s.p.ratings != nil {
+		s.p.ratings.Wait()
 	}
 }
 
@@ -373,6 +383,9 @@ func (s *Server) Close() {
 	}
 	if p.mod != nil {
 		p.mod.Wait()
+	}
+	if p.ratings != nil {
+		p.ratings.Wait()
 	}
 	p.stopPrune()
 	if p.store != nil {

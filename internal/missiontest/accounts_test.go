@@ -29,6 +29,7 @@ bc.command("whoami", function(c)
   table.insert(bc.storage.who, p.name .. ":" .. (p.account or "guest") .. (p.scored == false and " unscored" or ""))
 end)
 bc.command("end", function() bc.end_game(bc.END.ITS_JUST_OVER) end)
+bc.command("rating", function(c) bc.storage.rating = bc.rating(c.player.id) end)
 `)}}
 
 // accountsMatch starts a game with accounts on (a cheap key derivation)

@@ -27,6 +27,7 @@
 ---| "weapon_hit"       # a weapon hit a ship (damage model)
 ---| "game_ended"       # END_GAME was sent
 ---| "game_restarted"   # RESTART_GAME was sent
+---| "teams_balanced"   # the server assigned teams from ratings: {teams = {[player id] = team}}
 ---| string             # a custom event "namespace:name" (bc.emit)
 
 ---@class bc.Player
@@ -548,6 +549,11 @@ function bc.stats(player) end
 ---@param player integer a player id
 ---@return bc.Rating?
 function bc.rating(player) end
+
+---Assigns the teams from the players' ratings now (the smallest gap
+---between the teams' rating sums); false when the server has no ratings.
+---@return boolean
+function bc.balance_teams() end
 
 ---The modes the missions folder has.
 ---@return string[]

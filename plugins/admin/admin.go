@@ -87,6 +87,8 @@ type Options struct {
 	// Replays and Career serve the recordings and the career statistics
 	// behind the token (extra.go); nil leaves their endpoints out.
 	Replays, Career http.Handler
+	// Ratings serves the rating leaderboard (plugins/ratings); nil: 501.
+	Ratings http.Handler
 	// Tail is the log tail shown in the console (nil: none).
 	Tail *Tail
 	// Game, with several games in one process, is this game's label: its

@@ -50,7 +50,9 @@ local act = {
   system = function(v) bc.set_mode(bc.mode, { system = v.arg, now = mode_now }) end,
   restart = function() bc.restart_game() end,
   ["next"] = function() bc.next_match(true) end,
-  balance = function() bc.emit("votes:balance", {}) end,
+  balance = function()
+    if not bc.balance_teams() then say("this server has no ratings to balance by") end
+  end,
 }
 
 local function finish(passed, why)
