@@ -66,6 +66,10 @@ type Config struct {
 
 	// missions, when set (UseMissions), replaces game.missions_dir.
 	missions *missionsRoot
+
+	// httpConns, when set, is the HTTP listeners' connection pool instead
+	// of the one the descriptor limit allows (tests).
+	httpConns int
 }
 
 // Duration and ByteSize are the value types of the file's durations and

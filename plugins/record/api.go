@@ -6,7 +6,13 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
+
+	"github.com/bcserver/bcserver/internal/httpserve"
 )
+
+// downloadWrite bounds the download of one recording file.
+const downloadWrite = 15 * time.Minute
 
 // API serves the recordings to the replay viewer (the admin plugin mounts
 // it behind its token):
@@ -110,5 +116,8 @@ func (a *Archive) apiFile(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/octet-stream")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+id+Ext+`"`)
 	w.Header().Set("Cache-Control", "no-store")
+	// A recording of up to [record] max_file over a slow link: longer
+	// than the listener's write timeout for one answer.
+	httpserve.Extend(w, downloadWrite)
 	http.ServeFile(w, r, p)
 }

@@ -74,4 +74,24 @@ func TestSpectatePageInBrowser(t *testing.T) {
 	if err != nil || state != "live" {
 		t.Fatalf("state %q, %v", state, err)
 	}
+
+	// At the viewer cap a second page says so and when it tries again,
+	// rather than "reconnecting…" for ever.
+	full := spectate.New(spectate.Options{Spectators: []*spectate.Spectator{sp}, Interval: 100 * time.Millisecond, MaxViewers: 1})
+	hf := httptest.NewServer(full)
+	defer hf.Close()
+	defer full.Close()
+	if err := chromedp.Do(bctx, chromedp.Navigate(hf.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`body[data-ships="1"]`))); err != nil {
+		t.Fatalf("first viewer: %v", err)
+	}
+	second, cancel2 := chromedp.NewContext(bctx)
+	defer cancel2()
+	if err := chromedp.Do(second, chromedp.Navigate(hf.URL+"/")); err != nil {
+		t.Fatalf("second viewer: %v", err)
+	}
+	msg, err := chromedp.Run(second, chromedp.Poll[string](`(() => { const s = document.getElementById("state").textContent; return s.startsWith("full, retrying in") ? s : false; })()`))
+	if err != nil {
+		t.Fatalf("the second viewer is not told the page is full: %v", err)
+	}
+	t.Logf("second viewer at the cap: %q", msg)
 }

@@ -44,9 +44,6 @@ func TestSpectateReadOnlyAndRateLimited(t *testing.T) {
 	// The viewer caps.
 	capped := New(Options{Spectators: []*Spectator{sp}, MaxViewers: 2, PerAddress: 1, Now: func() time.Time { return now }})
 	a1, a2, a3 := addr("192.0.2.10"), addr("192.0.2.11"), addr("192.0.2.12")
-	for _, a := range []string{"192.0.2.10", "192.0.2.11", "192.0.2.12"} {
-		capped.allow(addr(a))
-	}
 	if !capped.enter(a1) || capped.enter(a1) {
 		t.Fatal("per-address cap")
 	}
@@ -60,3 +57,32 @@ func TestSpectateReadOnlyAndRateLimited(t *testing.T) {
 }
 
 func addr(s string) netip.Addr { return netip.MustParseAddr(s) }
+
+// A refused request is told when to come back and its connection is
+// closed; every address of one IPv6 /64 shares one stream allowance.
+func TestSpectateRefusalsCloseAndCount(t *testing.T) {
+	now := time.Unix(1e9, 0)
+	sp := NewSpectator("g", time.Second)
+	srv := New(Options{Spectators: []*Spectator{sp}, Rate: 1, Burst: 1, PerAddress: 1, Now: func() time.Time { return now }})
+	ask := func(from string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodGet, "/api/view", nil)
+		r.RemoteAddr = from
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		return w
+	}
+	ask("[2001:db8::1]:1000")
+	w := ask("[2001:db8::2]:1000") // the same /64: its budget is spent
+	if w.Code != http.StatusTooManyRequests || w.Header().Get("Connection") != "close" || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("refusal: %d, headers %v", w.Code, w.Header())
+	}
+	if ask("[2001:db8:0:1::1]:1000").Code != http.StatusOK {
+		t.Fatal("the next /64 is refused")
+	}
+	if !srv.enter(addr("2001:db8::5")) || srv.enter(addr("2001:db8::6")) {
+		t.Fatal("a /64 opens more streams than per_address")
+	}
+	if srv.Refused() != 1 {
+		t.Errorf("refused %d, want 1", srv.Refused())
+	}
+}

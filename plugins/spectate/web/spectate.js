@@ -62,11 +62,60 @@ function draw() {
   requestAnimationFrame(draw);
 }
 
-function connect() {
-  if (src) src.close();
-  src = new EventSource("api/stream" + (game ? "?game=" + encodeURIComponent(game) : ""));
-  src.addEventListener("view", (e) => show(JSON.parse(e.data)));
-  src.onerror = () => { $("state").textContent = "reconnecting…"; };
+// The stream is read with fetch (not EventSource) so a refusal can be
+// told apart from a lost connection: at the viewer cap the server answers
+// 503 with Retry-After, and the page says so and backs off (doubling up
+// to a minute) instead of retrying every few seconds for ever.
+let streaming = null, retryTimer = 0, backoff = 0;
+
+function retryIn(secs, why) {
+  clearTimeout(retryTimer);
+  let left = Math.max(1, Math.round(secs));
+  const tick = () => {
+    $("state").textContent = why + ", retrying in " + left + " s";
+    $("state").className = "badge over";
+    if (left-- <= 0) { connect(); return; }
+    retryTimer = setTimeout(tick, 1000);
+  };
+  tick();
+}
+
+async function connect() {
+  clearTimeout(retryTimer);
+  if (streaming) streaming.abort();
+  const ctl = new AbortController();
+  streaming = ctl;
+  let why = "connection lost";
+  let wait = 2;
+  try {
+    const r = await fetch("api/stream" + (game ? "?game=" + encodeURIComponent(game) : ""), { signal: ctl.signal });
+    if (r.status === 503 || r.status === 429) {
+      why = r.status === 503 ? "full" : "too many requests";
+      const ra = Number(r.headers.get("Retry-After")) || 5;
+      backoff = Math.min(60, Math.max(ra, backoff * 2));
+      wait = backoff;
+    } else if (r.ok) {
+      backoff = 0;
+      const reader = r.body.getReader();
+      const dec = new TextDecoder();
+      let buf = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += dec.decode(value, { stream: true });
+        let i;
+        while ((i = buf.indexOf("\n\n")) >= 0) {
+          const ev = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const data = ev.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+          if (ev.startsWith("event: view") && data) show(JSON.parse(data));
+        }
+      }
+    }
+  } catch (e) {
+    if (ctl.signal.aborted) return;
+  }
+  if (streaming === ctl) retryIn(wait, why);
 }
 
 async function games() {
