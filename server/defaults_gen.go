@@ -109,6 +109,7 @@ func generatedDefaults() Config {
 			Burst:                 20,
 			ConnectionsPerAddress: 16,
 			TrustedProxies:        []string{},
+			Hide:                  []int{},
 		},
 		Mod: ModSection{
 			Packs:         []string{},

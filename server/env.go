@@ -117,16 +117,28 @@ func setField(f reflect.Value, s string) error {
 		}
 		f.SetFloat(x)
 	case reflect.Slice:
-		if f.Type().Elem().Kind() != reflect.String {
-			return fmt.Errorf("unsupported list")
-		}
 		var list []string
 		for _, p := range strings.Split(s, ",") {
 			if p = strings.TrimSpace(p); p != "" {
 				list = append(list, p)
 			}
 		}
-		f.Set(reflect.ValueOf(list))
+		switch f.Type().Elem().Kind() {
+		case reflect.String:
+			f.Set(reflect.ValueOf(list))
+		case reflect.Int:
+			ns := make([]int, len(list))
+			for i, p := range list {
+				n, err := strconv.Atoi(p)
+				if err != nil {
+					return fmt.Errorf("want a comma-separated list of integers")
+				}
+				ns[i] = n
+			}
+			f.Set(reflect.ValueOf(ns))
+		default:
+			return fmt.Errorf("unsupported list")
+		}
 	default:
 		return fmt.Errorf("unsupported type %s", f.Type())
 	}

@@ -210,7 +210,11 @@ func (p *process) addCapture(u *Game) error {
 		n++
 	}
 	if p.cfg.Spectate.Listen != "" {
-		sp := spectate.NewSpectator(u.label, time.Duration(p.cfg.Spectate.Delay))
+		sc := p.cfg.Spectate
+		sp := spectate.NewSpectator(u.label, time.Duration(sc.Delay))
+		// Evaluated at every tick: a SIGHUP may set or clear the password.
+		g, port := u.g, u.uc.Server.Port
+		sp.SetHide(func() bool { return sc.Hidden(port, g.Config().Password) })
 		p.spectators = append(p.spectators, sp)
 		capture.AddSink(sp)
 		n++

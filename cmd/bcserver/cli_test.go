@@ -107,3 +107,66 @@ func TestNotifyContext(t *testing.T) {
 		t.Fatal("stop did not end the context")
 	}
 }
+
+// `bcserver replay` writes a stranger's text as text: escape codes, CR,
+// NUL and bidi controls from names and chat reach the terminal escaped,
+// a 64-character name is cut to its column, a file written before chat
+// was UTF-8 is decoded from Windows-1252, and the chat not every player
+// received is left out unless -all (then it is marked).
+func TestReplayCommandEscapesText(t *testing.T) {
+	dir := t.TempDir()
+	arch, err := record.NewArchive(record.ArchiveOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer arch.Close()
+	fs := record.NewFileSink(arch, record.FileSinkOptions{})
+	// A header without "text": an older file, its chat in the client's
+	// code page.
+	fs.BeginMatch(&record.Header{Format: record.FormatName, Version: record.Version, Server: "evil\x1b]0;owned\x07", Mode: "deathmatch", Started: time.Unix(1e9, 0)})
+	long := "\u202e" + strings.Repeat("W", 63)
+	for _, r := range []record.Record{
+		{Kind: record.KindKeyframe},
+		{Kind: record.KindPlayer, Player: 2, InGame: true, Name: "Alice\x1b[31m"},
+		{Kind: record.KindPlayer, Player: 3, InGame: true, Name: long},
+		{T: 10, Kind: record.KindChat, Player: 2, Text: "gr\xfc\xdfe\x1b[2J\rNUL\x00end"},
+		{T: 20, Kind: record.KindChat, Player: 3, Flags: record.ChatMuted, Text: "muted words"},
+		{T: 30, Kind: record.KindChat, Player: 3, Team: 1, Flags: record.ChatTeam, Text: "team words"},
+	} {
+		fs.Record(&r)
+	}
+	fs.EndMatch(&record.Footer{DurationMS: 40, Reason: "time_up\x1b[0m"})
+	fs.Close()
+	list, _ := arch.List()
+	if len(list) != 1 {
+		t.Fatalf("%d recordings", len(list))
+	}
+	file := filepath.Join(dir, list[0].ID+record.Ext)
+	for _, args := range [][]string{{"replay", file}, {"replay", "-all", file}, {"replay", "-json", file}, {"replay", "-json", "-all", file}} {
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		o := out.String()
+		if strings.ContainsAny(o, "\x1b\r\x00\x07\u202e") {
+			t.Errorf("%v: a control character reaches the terminal:\n%q", args, o)
+		}
+		if !strings.Contains(o, "grüße") {
+			t.Errorf("%v: the old file's chat is not decoded from Windows-1252:\n%s", args, o)
+		}
+		all := args[1] == "-all" || len(args) > 3
+		for _, sec := range []string{"muted words", "team words"} {
+			if strings.Contains(o, sec) != all {
+				t.Errorf("%v: %q shown %v:\n%s", args, sec, !all, o)
+			}
+		}
+		if args[1] != "-json" {
+			if strings.Contains(o, strings.Repeat("W", 30)) {
+				t.Errorf("%v: a 64-character name is not cut:\n%s", args, o)
+			}
+			if all && !strings.Contains(o, "[muted: only the sender saw it]") {
+				t.Errorf("%v: the muted line is not marked:\n%s", args, o)
+			}
+		}
+	}
+}

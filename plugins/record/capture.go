@@ -7,6 +7,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/names"
 )
 
 // Sink receives a match as records, on the game goroutine. It must not
@@ -133,7 +134,7 @@ func (c *Capture) Start(g *engine.Game) error {
 		g.On(engine.EvWeaponHit, c.weaponHit),
 		g.On(engine.EvShipDamaged, c.shipDamaged),
 		g.On(engine.EvShipDestroyed, c.shipDestroyed),
-		g.On(engine.EvChat, c.chat),
+		g.On(engine.EvChatDelivered, c.chat),
 		g.On(engine.EvBroadcast, c.broadcast),
 		g.On(engine.EvTick, func(engine.Event) { c.tick() }),
 		g.On(engine.EvGameEnded, func(ev engine.Event) {
@@ -197,7 +198,7 @@ func (c *Capture) begin() {
 	g := c.g
 	m := g.Mission()
 	c.started = g.Now()
-	h := &Header{Format: FormatName, Version: Version, Server: g.Config().ServerName, Game: c.opts.Game, Mode: c.opts.Mode(),
+	h := &Header{Format: FormatName, Version: Version, Text: TextUTF8, Server: g.Config().ServerName, Game: c.opts.Game, Mode: c.opts.Mode(),
 		Script: m.Script, Map: m.System, MapName: m.MapName, TimeLimit: m.TimeLimit, FragLimit: m.FragLimit,
 		Started: c.started.UTC(), KeyframeMS: int(c.opts.Keyframe / time.Millisecond), Writer: c.opts.Writer}
 	c.open = true
@@ -350,15 +351,23 @@ const (
 	opExplosion   = 0x29
 )
 
+// chat records a player's line once its relay was decided, marked with
+// who received it (the public view leaves out all but what everyone got).
 func (c *Capture) chat(ev engine.Event) {
-	e := ev.(*engine.Chat)
+	e := ev.(*engine.ChatDelivered)
 	if !c.open || e.From == nil {
 		return
 	}
 	r := c.rec(KindChat)
-	r.Player, r.Text = e.From.ID, string(e.Text)
+	r.Player, r.Text = e.From.ID, e.Line
 	if e.Team {
-		r.Team = 1
+		r.Team, r.Flags = 1, ChatTeam
+	}
+	switch {
+	case e.Muted:
+		r.Flags |= ChatMuted
+	case e.Cancelled:
+		r.Flags |= ChatCancelled
 	}
 	c.emit()
 }
@@ -409,9 +418,9 @@ func (c *Capture) broadcast(ev engine.Event) {
 			return // a player's line: recorded from its chat event
 		}
 		r := c.rec(KindChat)
-		r.Player, r.Text = hostID, string(m.Text)
+		r.Player, r.Text = hostID, names.CleanText(names.Decode(m.Text))
 		if m.Team {
-			r.Team = 1
+			r.Team, r.Flags = 1, ChatTeam
 		}
 		c.emit()
 	case op == codec.OpEndGame || op == codec.OpRestartGame:

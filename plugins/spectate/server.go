@@ -158,12 +158,19 @@ func (s *Server) refuse(w http.ResponseWriter, why httpserve.Reason, a netip.Add
 	http.Error(w, text+"\n", status)
 }
 
+// spectator returns the game a request asks for (the first shown one by
+// default), nil for none or a hidden one.
 func (s *Server) spectator(r *http.Request) *Spectator {
 	if g := r.URL.Query().Get("game"); g != "" {
-		return s.byLabel[g]
+		if sp := s.byLabel[g]; sp != nil && !sp.Hidden() {
+			return sp
+		}
+		return nil
 	}
-	if len(s.opts.Spectators) > 0 {
-		return s.opts.Spectators[0]
+	for _, sp := range s.opts.Spectators {
+		if !sp.Hidden() {
+			return sp
+		}
 	}
 	return nil
 }
@@ -180,6 +187,9 @@ type gameInfo struct {
 func (s *Server) games(w http.ResponseWriter, r *http.Request) {
 	out := []gameInfo{}
 	for _, sp := range s.opts.Spectators {
+		if sp.Hidden() {
+			continue
+		}
 		var v View
 		if err := json.Unmarshal(sp.Latest(), &v); err == nil {
 			out = append(out, gameInfo{Game: sp.Label(), Server: v.Server, Mode: v.Mode, Map: v.Map, Live: v.Live})

@@ -33,6 +33,17 @@ type Section struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the viewer (addresses or networks).
 	TrustedProxies []string `toml:"trusted_proxies"`
+	// ShowLocked shows games that have a password too; by default they
+	// are hidden (their players chose a private game).
+	ShowLocked bool `toml:"show_locked"`
+	// Hide lists games (by their configured port) never shown.
+	Hide []int `toml:"hide"`
+}
+
+// Hidden reports whether the game on port with password password is
+// hidden from spectators.
+func (s Section) Hidden(port int, password string) bool {
+	return slices.Contains(s.Hide, port) || !s.ShowLocked && password != ""
 }
 
 // Validate reports bad values, naming their keys; adminListen is the
@@ -55,6 +66,11 @@ func (s Section) Validate(adminListen string) error {
 	}
 	if s.ConnectionsPerAddress > 0 && s.ConnectionsPerAddress < s.PerAddress {
 		errs = append(errs, fmt.Errorf("spectate.connections_per_address %d: at least per_address (%d), each stream holds a connection", s.ConnectionsPerAddress, s.PerAddress))
+	}
+	for _, p := range s.Hide {
+		if p < 0 || p > 65535 {
+			errs = append(errs, fmt.Errorf("spectate.hide: %d is not a port", p))
+		}
 	}
 	if _, err := httpserve.ParseProxies("spectate.trusted_proxies", s.TrustedProxies); err != nil {
 		errs = append(errs, err)

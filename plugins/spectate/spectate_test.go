@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 )
@@ -84,5 +85,57 @@ func TestSpectateRefusalsCloseAndCount(t *testing.T) {
 	}
 	if srv.Refused() != 1 {
 		t.Errorf("refused %d, want 1", srv.Refused())
+	}
+}
+
+// A hidden game (a password, [spectate] hide) is not listed and its view
+// is not served; the hide is asked again at every tick (a SIGHUP may set
+// or clear the password).
+func TestSpectateHiddenGame(t *testing.T) {
+	hidden := true
+	sp := NewSpectator("22101", 0)
+	sp.SetHide(func() bool { return hidden })
+	srv := New(Options{Spectators: []*Spectator{sp}})
+	ask := func(path string) (int, string) {
+		r := httptest.NewRequest(http.MethodGet, path, nil)
+		r.RemoteAddr = "192.0.2.1:1000"
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		return w.Code, w.Body.String()
+	}
+	if code, body := ask("/api/games"); code != 200 || body != "[]\n" {
+		t.Fatalf("games of a hidden game: %d %q", code, body)
+	}
+	for _, p := range []string{"/api/view", "/api/view?game=22101", "/api/stream?game=22101"} {
+		if code, _ := ask(p); code != http.StatusNotFound {
+			t.Errorf("%s of a hidden game: %d", p, code)
+		}
+	}
+	hidden = false
+	sp.Tick(time.Unix(1e9, 0))
+	if code, body := ask("/api/games"); code != 200 || !strings.Contains(body, `"22101"`) {
+		t.Fatalf("games once shown: %d %q", code, body)
+	}
+	if code, _ := ask("/api/view?game=22101"); code != 200 {
+		t.Fatalf("view once shown: %d", code)
+	}
+}
+
+func TestSectionHidden(t *testing.T) {
+	for _, tc := range []struct {
+		s        Section
+		port     int
+		password string
+		want     bool
+	}{
+		{Section{}, 22101, "", false},
+		{Section{}, 22101, "secret", true},
+		{Section{ShowLocked: true}, 22101, "secret", false},
+		{Section{ShowLocked: true, Hide: []int{22101}}, 22101, "", true},
+		{Section{Hide: []int{22102}}, 22101, "", false},
+	} {
+		if got := tc.s.Hidden(tc.port, tc.password); got != tc.want {
+			t.Errorf("%+v port %d password %q: hidden %v", tc.s, tc.port, tc.password, got)
+		}
 	}
 }

@@ -15,6 +15,14 @@ function el(tag, text, cls) {
   return e;
 }
 
+// cut is a name that ends in an ellipsis when it is long (the whole name
+// is its tooltip), so the score columns stay in view.
+function cut(name, cls) {
+  const e = el("span", name, "cut" + (cls ? " " + cls : ""));
+  e.title = name;
+  return e;
+}
+
 function fmt(ms) {
   const s = Math.floor(ms / 1000);
   return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
@@ -34,20 +42,22 @@ function show(v) {
   $("scoreboard").tBodies[0].replaceChildren(...v.frame.players.map((p) => {
     const tr = el("tr");
     tr.dataset.player = p.name;
-    tr.append(el("td", p.name), el("td", p.team < 0 ? "–" : p.team), el("td", p.kills, "num kills"),
+    const name = el("td");
+    name.append(cut(p.name));
+    tr.append(name, el("td", p.team < 0 ? "–" : p.team), el("td", p.kills, "num kills"),
       el("td", p.deaths, "num deaths"), el("td", p.score, "num score"));
     return tr;
   }));
   $("killfeed").replaceChildren(...v.kills.slice().reverse().map((k) => {
     const li = el("li");
     li.append(el("span", fmt(k.t), "when"));
-    if (k.killer) li.append(el("span", k.killer, "who"), " ▸ ");
-    li.append(el("span", k.victim || "ship " + k.victim_ship), el("span", " (" + k.cause.replace("_", " ") + ")"));
+    if (k.killer) li.append(cut(k.killer, "who"), " ▸ ");
+    li.append(k.victim ? cut(k.victim) : el("span", "ship " + k.victim_ship), el("span", " (" + k.cause.replace("_", " ") + ")"));
     return li;
   }));
   $("chatlog").replaceChildren(...v.chat.slice().reverse().map((c) => {
-    const li = el("li", null, c.team ? "team-chat" : "");
-    li.append(el("span", fmt(c.t), "when"), el("span", c.name + ": ", "who"), el("span", c.text));
+    const li = el("li");
+    li.append(el("span", fmt(c.t), "when"), cut(c.name, "who"), el("span", ": ", "who"), el("span", c.text));
     return li;
   }));
   document.body.dataset.t = String(v.t);
