@@ -230,6 +230,7 @@ func (p *process) addCapture(u *Game) error {
 	if err := u.g.AddPlugin(capture); err != nil {
 		return err
 	}
+	u.metrics.SetRecordChat(capture.ChatDropped.Load)
 	u.missions.cuts = append(u.missions.cuts, capture.Cut)
 	u.capture = capture
 	return nil

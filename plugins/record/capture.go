@@ -3,6 +3,7 @@ package record
 import (
 	"encoding/binary"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
@@ -74,6 +75,29 @@ type Capture struct {
 	lastMotion time.Time
 	lastStatus time.Time
 	lastPoll   time.Time
+
+	chatAllow   map[byte]*chatAllowance // per player id, this match
+	chatDropped uint64                  // this match
+	// ChatDropped counts the chat lines not recorded (any goroutine).
+	ChatDropped atomic.Uint64
+}
+
+// A player's chat is recorded up to ChatBurst lines at once and
+// ChatRate lines a second on average; the lines beyond are counted
+// (Footer.ChatDropped), not recorded. A chat flood, even a muted one,
+// used to fill [record] max_file in 45 minutes and lose the rest of the
+// match; at this rate a player's chat is at most about 1 MB of a
+// one-hour recording.
+const (
+	ChatRate  = 1.0
+	ChatBurst = 20
+)
+
+// chatAllowance is a token bucket of a player's chat lines, in game time.
+type chatAllowance struct {
+	tokens float64
+	at     time.Time
+	warned bool
 }
 
 // pollEvery is how often the players' lines are compared with what was
@@ -113,7 +137,7 @@ func NewCapture(opts CaptureOptions, sinks ...Sink) *Capture {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Capture{opts: opts, log: log.With("component", "plugin/record"), sinks: sinks,
-		players: make(map[byte]*seenPlayer), ships: make(map[int32]*seenShip)}
+		players: make(map[byte]*seenPlayer), ships: make(map[int32]*seenShip), chatAllow: make(map[byte]*chatAllowance)}
 }
 
 // AddSink adds a sink; call it before the game runs.
@@ -204,6 +228,8 @@ func (c *Capture) begin() {
 	c.open = true
 	clear(c.players)
 	clear(c.ships)
+	clear(c.chatAllow)
+	c.chatDropped = 0
 	for _, s := range c.sinks {
 		s.BeginMatch(h)
 	}
@@ -216,7 +242,7 @@ func (c *Capture) begin() {
 }
 
 func (c *Capture) end(reason string) {
-	f := &Footer{Ended: c.g.Now().UTC(), DurationMS: c.now(), Reason: reason}
+	f := &Footer{Ended: c.g.Now().UTC(), DurationMS: c.now(), Reason: reason, ChatDropped: c.chatDropped}
 	c.open, c.ending = false, ""
 	for _, s := range c.sinks {
 		s.EndMatch(f)
@@ -358,6 +384,9 @@ func (c *Capture) chat(ev engine.Event) {
 	if !c.open || e.From == nil {
 		return
 	}
+	if !c.allowChat(e.From) {
+		return
+	}
 	r := c.rec(KindChat)
 	r.Player, r.Text = e.From.ID, e.Line
 	if e.Team {
@@ -370,6 +399,31 @@ func (c *Capture) chat(ev engine.Event) {
 		r.Flags |= ChatCancelled
 	}
 	c.emit()
+}
+
+// allowChat takes one line from p's chat allowance, or counts the line
+// as dropped (logging the first of the player's in the match).
+func (c *Capture) allowChat(p *engine.Player) bool {
+	now := c.g.Now()
+	a := c.chatAllow[p.ID]
+	if a == nil {
+		a = &chatAllowance{tokens: ChatBurst, at: now}
+		c.chatAllow[p.ID] = a
+	}
+	a.tokens = min(ChatBurst, a.tokens+max(0, now.Sub(a.at).Seconds())*ChatRate)
+	a.at = now
+	if a.tokens >= 1 {
+		a.tokens--
+		return true
+	}
+	c.chatDropped++
+	c.ChatDropped.Add(1)
+	if !a.warned {
+		a.warned = true
+		c.log.Info("a player's chat is over the recording's allowance: further lines are counted, not recorded, until it slows down",
+			"player", int(p.ID), "name", p.Name, "rate", ChatRate, "burst", ChatBurst)
+	}
+	return false
 }
 
 // hostID is the host's player id in chat lines (missions.md).

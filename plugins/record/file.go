@@ -76,6 +76,10 @@ type Footer struct {
 	// Truncated is set when the file reached the size limit: the blocks
 	// after that were not written.
 	Truncated bool `json:"truncated"`
+	// ChatDropped counts the players' chat lines not recorded because
+	// they were over their player's allowance (ChatRate, ChatBurst): a
+	// flood costs the recording a bounded share, never the match.
+	ChatDropped uint64 `json:"chat_dropped,omitempty"`
 }
 
 // BlockInfo locates one block.
@@ -129,6 +133,9 @@ type File struct {
 	c    io.Closer
 	size int64
 	dec  *zstd.Decoder
+	// afterBlock, if set, is called after each block read (tests measure
+	// what a reader holds between blocks).
+	afterBlock func(i int)
 }
 
 // Open opens the recording at path.
@@ -317,6 +324,9 @@ func (f *File) Each(from, to int, fn func(*Record) bool) error {
 			if !fn(&r) {
 				return nil
 			}
+		}
+		if f.afterBlock != nil {
+			f.afterBlock(i)
 		}
 	}
 	return nil
