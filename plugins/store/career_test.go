@@ -149,7 +149,7 @@ func TestCareerMigration(t *testing.T) {
 func TestLeaderboardUsesIndexes(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "c.db"))
 	for _, by := range LeaderOrders() {
-		rows, err := s.db.Query(`EXPLAIN QUERY PLAN SELECT identity FROM career_totals WHERE matches >= 1 ORDER BY `+leaderOrders[by]+`, identity LIMIT 50`)
+		rows, err := s.db.Query(`EXPLAIN QUERY PLAN SELECT identity FROM career_totals WHERE matches >= 1 ORDER BY ` + leaderOrders[by] + `, identity LIMIT 50`)
 		if err != nil {
 			t.Fatal(err)
 		}
