@@ -256,7 +256,7 @@ func (p *process) addAdmin(u *Game) error {
 	g := u.g
 	aopts := admin.Options{
 		Server: u.srv, Token: p.token, Version: p.opts.Version, Missions: u.missions,
-		Bans:    admin.EngineBans(g, func() []string { return g.Config().Bans }),
+		Bans:    &processBans{Bans: admin.EngineBans(g, func() []string { return g.Config().Bans }), p: p, from: u},
 		Metrics: p.metricsHandler, Tail: p.tail, Audit: u.metrics.AdminAction, Logger: p.log,
 	}
 	if p.multi {

@@ -91,6 +91,7 @@ type process struct {
 	archive    *record.Archive // recordings, nil when off
 	sinks      []*record.FileSink
 	spectators []*spectate.Spectator
+	games      []*Game // as they are made
 
 	token          string // the admin API's token, "" when off
 	metricsHandler http.Handler
@@ -170,6 +171,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 			return nil, err
 		}
 		s.games = append(s.games, u)
+		p.games = append(p.games, u)
 	}
 	if p.multi {
 		log.Info("games in this process", "games", len(s.games))
