@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/bcserver/bcserver/internal/replaytest"
 	"github.com/bcserver/bcserver/plugins/record"
+	"github.com/bcserver/bcserver/plugins/store"
 )
 
 // `bcserver replay FILE` prints the score table and the kills; -json
@@ -168,5 +170,46 @@ func TestReplayCommandEscapesText(t *testing.T) {
 				t.Errorf("%v: the muted line is not marked:\n%s", args, o)
 			}
 		}
+	}
+}
+
+// `bcserver backup` copies the match history the configuration names,
+// while its store is open (a running server), and refuses to overwrite.
+func TestBackupCommand(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "bc.toml")
+	if err := os.WriteFile(cfg, []byte("[store]\npath = \"history.db\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(dir, "history.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	now := time.Unix(1e9, 0)
+	st.RecordMatch(store.Match{Mode: "dm", Started: now, Ended: now, Reason: "time_up", Players: []store.MatchPlayer{{Identity: "a", Name: "A"}}})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := st.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "copy.db")
+	var o, e bytes.Buffer
+	if code := run([]string{"backup", "-config", cfg, out}, &o, &e); code != 0 {
+		t.Fatalf("backup: %d %s", code, e.String())
+	}
+	c, err := store.Open(out, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if ms, err := c.Matches(ctx, 10, 0); err != nil || len(ms) != 1 {
+		t.Fatalf("the copy: %+v %v", ms, err)
+	}
+	if code := run([]string{"backup", "-db", filepath.Join(dir, "history.db"), out}, &o, &e); code != 1 {
+		t.Fatalf("a backup over the copy: exit %d", code)
+	}
+	if code := run([]string{"backup", out}, &o, &e); code != 2 {
+		t.Fatalf("no source: exit %d", code)
 	}
 }

@@ -51,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		cpuProfile  = fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for `go tool pprof`)")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: bcserver [flags]\n       bcserver missions export DIR\n       bcserver test-missions DIR\n       bcserver replay [-json] FILE\n       bcserver import SCRIPTS_DIR OUT_DIR\n\n"+
+		fmt.Fprintf(stderr, "usage: bcserver [flags]\n       bcserver missions export DIR\n       bcserver test-missions DIR\n       bcserver replay [-json] [-all] FILE\n       bcserver import SCRIPTS_DIR OUT_DIR\n       bcserver backup [-config FILE | -db FILE] OUT\n\n"+
 			"Flags override BCSERVER_* environment variables, which override the configuration file,\nwhich overrides the built-in defaults.\n\n")
 		fs.PrintDefaults()
 	}
@@ -65,6 +65,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return replayCommand(args[1:], stdout, stderr)
 		case "import":
 			return importCommand(args[1:], stdout, stderr)
+		case "backup":
+			return backupCommand(args[1:], stdout, stderr)
 		}
 	}
 	if err := fs.Parse(args); err != nil {

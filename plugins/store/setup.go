@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"sync"
 
 	"github.com/bcserver/bcserver/config"
 )
@@ -53,11 +54,12 @@ func Setup(s Section, dir config.Dir, log *slog.Logger) (st *Store, stop func(),
 		return nil, stop, fmt.Errorf("plugin/store: %w", err)
 	}
 	keep := Retention{KeepMatches: s.KeepMatches, KeepDays: s.KeepDays, KeepCareerDays: s.KeepCareerDays}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
 	if !keep.Off() {
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { st.KeepPruned(ctx, keep, 0, nil); close(done) }()
-		stop = func() { cancel(); <-done }
+		wg.Go(func() { st.KeepPruned(ctx, keep, 0, nil) })
 	}
+	wg.Go(func() { st.KeepCheckpointed(ctx, 0) })
+	stop = func() { cancel(); wg.Wait() }
 	return st, stop, nil
 }
