@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"net/netip"
 	"os"
@@ -85,6 +86,20 @@ func TestConfigErrors(t *testing.T) {
 
 func TestMissingConfigIsWritten(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bcserver.toml")
+	// A missing file is an error (a mistyped -config), and nothing is
+	// written; WriteDefaultConfig writes the defaults, once.
+	if _, err := LoadConfig(path); !errors.Is(err, ErrNoConfig) {
+		t.Fatalf("a missing file: %v", err)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("loading a missing file wrote it")
+	}
+	if err := WriteDefaultConfig(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteDefaultConfig(path); err == nil {
+		t.Fatal("the defaults written over an existing file")
+	}
 	if _, err := LoadConfig(path); err != nil {
 		t.Fatal(err)
 	}

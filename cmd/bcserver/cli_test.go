@@ -68,8 +68,8 @@ func TestReplayCommand(t *testing.T) {
 	}
 }
 
-// -version prints the version; a missing -config file is written and said
-// so; -healthcheck fails on a dead URL.
+// -version prints the version; a missing -config file is an error unless
+// -init-config writes it; -healthcheck fails on a dead URL.
 func TestVersionAndHealthcheckFlags(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"-version"}, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "bcserver ") || !strings.Contains(out.String(), "commit") {
@@ -80,12 +80,21 @@ func TestVersionAndHealthcheckFlags(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "new.toml")
 	errb.Reset()
-	// An invalid flag stops the run after the file was written.
-	if code := run([]string{"-config", path, "-max-players", "99"}, &out, &errb); code != 1 {
+	// A missing -config file is an error, and nothing is written: a typo
+	// must not start an open server with the defaults.
+	if code := run([]string{"-config", path}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "no such configuration file") {
+		t.Fatalf("missing config: %d %q", code, errb.String())
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("a missing config was written")
+	}
+	// -init-config writes it (an invalid flag then stops the run).
+	errb.Reset()
+	if code := run([]string{"-config", path, "-init-config", "-max-players", "99"}, &out, &errb); code != 1 {
 		t.Fatalf("run: %d %s", code, errb.String())
 	}
 	if _, err := os.Stat(path); err != nil || !strings.Contains(errb.String(), "wrote the default configuration") {
-		t.Fatalf("missing config: %v %q", err, errb.String())
+		t.Fatalf("-init-config: %v %q", err, errb.String())
 	}
 }
 
