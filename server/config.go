@@ -67,6 +67,10 @@ type Config struct {
 	// missions, when set (UseMissions), replaces game.missions_dir.
 	missions *missionsRoot
 
+	// missionEnv names the BCSERVER_MISSION_* variable of each [mission]
+	// key the environment set, for errors.
+	missionEnv map[string]string
+
 	// httpConns, when set, is the HTTP listeners' connection pool instead
 	// of the one the descriptor limit allows (tests).
 	httpConns int
@@ -278,6 +282,9 @@ func (c Config) Runtime() (engine.Config, error) {
 			if err := lua.CheckAddon(fsys, a); err != nil {
 				errs = append(errs, fmt.Errorf("game.addons: %s: %w", where, err))
 			}
+		}
+		if err := checkMissionKeys(c.Mission, fsys, c.missionLib(), c.Game.Mode, c.Game.Addons, c.missionEnv); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	m, err := c.Mission.check()

@@ -43,7 +43,12 @@ func applyEnv(c *Config, environ []string) error {
 			if c.Mission == nil {
 				c.Mission = MissionSection{}
 			}
-			c.Mission[strings.ToLower(rest)] = missionValue(v)
+			key := strings.ToLower(rest)
+			c.Mission[key] = missionValue(v)
+			if c.missionEnv == nil {
+				c.missionEnv = map[string]string{}
+			}
+			c.missionEnv[key] = k
 			continue
 		}
 		f, ok := known[k]
