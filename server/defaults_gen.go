@@ -92,7 +92,8 @@ func generatedDefaults() Config {
 			TrustedProxies: []string{},
 		},
 		Agones: agones.Section{
-			HealthInterval: 5000000000,
+			HealthInterval:    5000000000,
+			StartOnAllocation: true,
 		},
 		Record: record.Section{
 			Enabled:  true,
