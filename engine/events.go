@@ -107,8 +107,12 @@ type WeaponFired struct {
 	Target  int32 // 0 when none
 }
 
-// GameEnded: the mission ended the game with a stock END_GAME reason.
-type GameEnded struct{ Reason int32 }
+// GameEnded: the mission ended the game with a stock END_GAME reason and,
+// when it said, its outcome (nil when it gave none).
+type GameEnded struct {
+	Reason  int32
+	Outcome *Outcome
+}
 
 // GameRestarted: the game restarted; missions reset their tables.
 type GameRestarted struct{}

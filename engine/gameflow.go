@@ -14,26 +14,6 @@ func (g *Game) SetScore(p *Player, kills, deaths, score int) {
 // GameOver reports whether the game has ended (until a restart).
 func (g *Game) GameOver() bool { return g.gameOver }
 
-// EndGame ends the game (missions.md 2.6, 3.6): END_GAME to every player,
-// no new players until a restart, and the ships are forgotten — every
-// client deletes the players' ships itself when it reads END_GAME. Host
-// ships are deleted too, as the stock host deletes its mission objects;
-// what the stock host tells clients then is open (missions.md 8), so each
-// live one gets a DestroyObject 0x14 and every client agrees with the host.
-func (g *Game) EndGame(reason int32) {
-	if g.gameOver {
-		return
-	}
-	g.gameOver = true
-	g.buf = codec.EndGame{Reason: reason}.AppendTo(g.buf[:0])
-	g.SendInGame(g.buf, nil)
-	g.accepting = false
-	g.world.ForgetShips()
-	g.world.RemoveHostShips(g.now)
-	g.log.Info("game ended", "reason", reason)
-	g.bus.emit(&GameEnded{Reason: reason})
-}
-
 // RestartGame restarts after an end (missions.md 2.7, 3.8): RESTART_GAME
 // to every player, any host ship left is deleted (DestroyObject 0x14), the
 // game opens to new players again, and the mission resets its tables (and

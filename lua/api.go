@@ -155,11 +155,7 @@ func (m *mission) api() *glua.LTable {
 	m.sendAPI(fn)
 
 	// The game.
-	fn("end_game", func(L *glua.LState) int {
-		reason := checkIntArg(L, 1, "reason", math.MinInt32, math.MaxInt32)
-		m.effect(func() { eng.EndGame(int32(reason)) })
-		return 0
-	})
+	fn("end_game", m.endGame)
 	fn("restart_game", func(L *glua.LState) int {
 		m.effect(eng.RestartGame)
 		return 0

@@ -52,7 +52,9 @@ type Engine interface {
 	ShipAllowed(p *engine.Player, species int) (ok bool, why string)
 	SetAccepting(open bool)
 	Accepting() bool
-	EndGame(reason int32)
+	// EndGameWith ends the game with a stock reason and the mission's
+	// outcome (nil for none).
+	EndGameWith(reason int32, o *engine.Outcome)
 	RestartGame()
 	GameOver() bool
 

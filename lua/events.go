@@ -138,7 +138,9 @@ func (m *mission) payload(ev engine.Event) *glua.LTable {
 		t.RawSetString("kind", glua.LString(e.Kind))
 		return t
 	case *engine.GameEnded:
-		return m.tbl("reason", glua.LNumber(e.Reason))
+		t := m.tbl("reason", glua.LNumber(e.Reason))
+		m.outcomeTable(t, e.Outcome)
+		return t
 	case *engine.GameRestarted:
 		return L.CreateTable(0, 0)
 	}

@@ -2,10 +2,13 @@
 // the way a stock client does (connect, checksum rounds answered from a
 // manifest, Settings, NewPlayerInGame), then chats (-chat, again and again
 // with -chat-every), idles, and for play-testing a mission flies a ship
-// (-spawn, moving with -move-to), fires at another player (-fire-at) and
-// self-destructs (-self-destruct), logging the game's messages (scores,
-// teams, END_GAME) as a stock client would show them. With -discover it
-// lists the servers answering on the LAN instead.
+// (-spawn, on a -team, moving with -move-to, again after a death or a
+// restart), fires phasers, torpedoes or pulse (-weapons) at a player, an
+// object or a named ship (-fire-at) and self-destructs (-self-destruct),
+// logging the game's messages (scores, teams, END_GAME) as a stock client
+// would show them, and says in one line why when the server refuses it or
+// goes away. With -discover it lists the servers answering on the LAN
+// instead.
 package main
 
 import (
@@ -29,6 +32,7 @@ import (
 	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/internal/loadgen"
+	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/plugins/gamespy"
 )
 
@@ -81,8 +85,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		idleFor  = fs.Duration("idle-for", 5*time.Second, "side-by-side mode: how long to watch each idle server")
 		spawn    = fs.String("spawn", "", "once in the game, fly a ship of this class (name, e.g. Sovereign, or species index); respawn after a death")
 		pos      = fs.String("pos", "", "where the ship appears: x,y,z in world units (default 0,0,0)")
-		fireAt   = fs.Int("fire-at", 0, "fire a forward phaser at this player id's ship every -fire-every")
-		every    = fs.Duration("fire-every", time.Second, "time between shots")
+		fireAt   = fs.String("fire-at", "", "fire at this every -fire-every: a player id (his current ship), an object id (a host ship's; decimal or 0x hex) or a name (a player's, or a host ship's)")
+		every    = fs.Duration("fire-every", time.Second, "time between volleys")
+		weapons  = fs.String("weapons", "phaser", "what a volley fires: phaser, torpedo, pulse, comma-separated (or all); each through its stock message, tubes only once reloaded")
+		team     = fs.Int("team", -1, "announce this team (TEAM 0x41: 0 or 1, the client's Team 1 or 2) before each spawn, as a stock client does in the team modes (-1: none)")
+		respawn  = fs.Bool("respawn", true, "fly a new ship after a death (once the explosion is over) and after a restart of the game")
 		destruct = fs.Duration("self-destruct", 0, "self-destruct this long after joining (0 = never)")
 		moveTo   = fs.String("move-to", "", "fly from -pos to this point x,y,z and back, for ever (play-testing)")
 		speed    = fs.Float64("speed", 20, "with -move-to: world units a second")
@@ -90,6 +97,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		chat     chatLines
 	)
 	fs.Var(&chat, "chat", "chat line to send once in the game; repeat the flag for more lines (see -chat-every)")
+	mod := addModFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -185,10 +193,28 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "bcbot: %v\n", err)
 		return 2
 	}
-	play := playOptions{Spawn: *spawn, Pos: p, FireAt: *fireAt, FireEvery: *every, SelfDestruct: *destruct,
-		Chat: chatter{lines: chat, every: *chatEach}}
+	tgt, err := parseTarget(*fireAt)
+	if err != nil {
+		fmt.Fprintf(stderr, "bcbot: %v\n", err)
+		return 2
+	}
+	kinds, err := bot.ParseWeapons(*weapons)
+	if err != nil {
+		fmt.Fprintf(stderr, "bcbot: -%v\n", err)
+		return 2
+	}
+	if *team < -1 || *team > 255 {
+		fmt.Fprintf(stderr, "bcbot: -team %d: want 0..255 (stock teams: 0 and 1), or -1 for none\n", *team)
+		return 2
+	}
+	play := playOptions{Spawn: *spawn, Pos: p, Team: *team, FireAt: tgt, FireEvery: *every, Weapons: kinds, Respawn: *respawn,
+		SelfDestruct: *destruct, Chat: chatter{lines: chat, every: *chatEach}}
 	if play.FireEvery <= 0 {
 		play.FireEvery = time.Second
+	}
+	if err := mod.apply(&cfg, &play, log); err != nil {
+		fmt.Fprintf(stderr, "bcbot: %v\n", err)
+		return 2
 	}
 	if *moveTo != "" {
 		to, err := parsePos(*moveTo)
@@ -216,6 +242,9 @@ func join(ctx context.Context, cfg bot.Config, idle, timeout time.Duration, play
 	err = b.WaitState(jctx, bot.InGame)
 	cancel()
 	if err != nil {
+		if b.State() == bot.Closed {
+			return fmt.Errorf("joining %s: %s", cfg.Server, goneLine(b))
+		}
 		return fmt.Errorf("joining %s: %w", cfg.Server, err)
 	}
 	s := b.Settings()
@@ -243,7 +272,7 @@ func join(ctx context.Context, cfg bot.Config, idle, timeout time.Duration, play
 		destruct = time.After(play.SelfDestruct)
 	}
 	var shots, lines <-chan time.Time
-	if play.FireAt > 0 {
+	if play.FireAt.set() {
 		t := time.NewTicker(play.FireEvery)
 		defer t.Stop()
 		shots = t.C
@@ -254,14 +283,15 @@ func join(ctx context.Context, cfg bot.Config, idle, timeout time.Duration, play
 		lines = t.C
 	}
 	flying := time.Now()
+	health := &healthWatch{log: log}
 	// Ten position updates a second, as a stock client sends them; the
 	// respawn after an explosion waits on the same beat.
 	ticks := time.NewTicker(100 * time.Millisecond)
 	defer ticks.Stop()
 	for {
 		select {
-		case <-shots:
-			pl.fire()
+		case now := <-shots:
+			pl.fire(now)
 		case <-lines:
 			if line, ok := chat.say(); ok {
 				if err := b.Chat(line, false); err != nil {
@@ -269,6 +299,7 @@ func join(ctx context.Context, cfg bot.Config, idle, timeout time.Duration, play
 				}
 			}
 		case now := <-ticks.C:
+			health.tick(now, pl.ship, pl.species, pl.spawnedAt)
 			pl.respawn(now)
 			if play.Patrol != nil {
 				pl.move(*play.Patrol, now.Sub(flying))
@@ -287,17 +318,57 @@ func join(ctx context.Context, cfg bot.Config, idle, timeout time.Duration, play
 		case m := <-b.Inbox():
 			logMessage(log, m.Payload)
 			if len(m.Payload) > 0 {
-				pl.seen(m.Payload)
+				pl.seen(m.Payload, m.At)
+				health.seen(pl.ship, pl.species, m.Payload)
 			}
-		case <-time.After(time.Second):
-			if b.State() == bot.Closed {
-				if err := b.Err(); err != nil && !errors.Is(err, context.Canceled) {
-					return fmt.Errorf("connection closed: %w", err)
-				}
+		case <-b.Done():
+			// The server went away (shut down, timed out) or booted us:
+			// say so plainly and stop, rather than play on alone.
+			if ctx.Err() != nil {
 				return nil
 			}
+			for more := true; more; {
+				select {
+				case m := <-b.Inbox():
+					logMessage(log, m.Payload)
+				default:
+					more = false
+				}
+			}
+			return errors.New(goneLine(b))
 		}
 	}
+}
+
+// goneLine says in a line why the bot's connection ended: the server shut
+// down, refused or booted it (with the stock reason in words), or stopped
+// answering.
+func goneLine(b *bot.Bot) string {
+	if b.ServerShutDown() {
+		return "the server shut down"
+	}
+	switch r := b.BootReason(); r {
+	case bcnet.BootNone:
+	case bcnet.BootRefused:
+		return "refused by the server: a wrong -password, or the game is not taking players now (between matches, or it has no mission); try again in a moment"
+	case bcnet.BootFull:
+		return "refused by the server: it is full"
+	case bcnet.BootBanned:
+		return "refused by the server: banned"
+	case bcnet.BootKicked:
+		return "kicked by the host"
+	case bcnet.BootTimedOut:
+		return "dropped by the server: timed out"
+	default:
+		return fmt.Sprintf("booted by the server (reason %d)", r)
+	}
+	if err := b.Err(); err != nil {
+		if errors.Is(err, bcnet.ErrTimedOut) || errors.Is(err, bcnet.ErrUnacked) {
+			return "the server went away: it stopped answering (" + err.Error() + ")"
+		}
+		return "the connection ended: " + err.Error()
+	}
+	return "the connection ended"
 }
 
 func logMessage(log *slog.Logger, p []byte) {

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/plugins/gamespy"
 )
@@ -112,5 +114,142 @@ func TestBotPlays(t *testing.T) {
 	defer mu.Unlock()
 	if spawned < 2 || hits == 0 || codes[0] != 0 || codes[1] != 0 {
 		t.Fatalf("spawned %d hits %d codes %v\n%s\n%s", spawned, hits, codes, logs[0].String(), logs[1].String())
+	}
+}
+
+// startServer runs an engine server on a loopback port until the test
+// ends (or stop is called); setup runs on its goroutine first.
+func startServer(t *testing.T, setup func(g *engine.Game)) (srv *engine.Server, stop func()) {
+	t.Helper()
+	srv, err := engine.Listen(engine.ServerOptions{Addr: "127.0.0.1:0", Config: engine.DefaultConfig()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = srv.Run(ctx); close(done) }()
+	var once sync.Once
+	stop = func() { once.Do(func() { cancel(); <-done }) }
+	t.Cleanup(stop)
+	dctx, dcancel := context.WithTimeout(ctx, 5*time.Second)
+	defer dcancel()
+	if err := srv.Do(dctx, setup); err != nil {
+		t.Fatal(err)
+	}
+	return srv, stop
+}
+
+// syncBuffer is a bytes.Buffer a bot's logger and the test share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// wait waits for a signal, failing the test after a bounded time.
+func wait(t *testing.T, ch <-chan struct{}, what string, logs fmt.Stringer) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("no %s\n%s", what, logs)
+	}
+}
+
+// A play-tester for a team objective: the bot announces its team before
+// each spawn, fires torpedoes (TorpedoFire 0x19) at a host ship it names,
+// flies again after a restart, and when the server goes away says so and
+// exits.
+func TestBotPlaysTeamObjective(t *testing.T) {
+	var mu sync.Mutex
+	var teams, spawns int
+	torpedoHit := make(chan struct{})
+	respawned := make(chan struct{})
+	var hitOnce, spawnOnce sync.Once
+	var freighter int32
+	srv, stop := startServer(t, func(g *engine.Game) {
+		o, err := g.PrepareHostShip(engine.HostShipSpec{Species: 16, Name: "Freighter", Set: "Multi1", Position: [3]float32{0, 45, 0}, Team: -1})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if err := g.AddHostShip(o); err != nil {
+			t.Error(err)
+		}
+		freighter = o.ID
+		g.On(engine.EvScriptMessage, func(e engine.Event) {
+			if m := e.(*engine.ScriptMessage); len(m.Payload) == 6 && m.Payload[0] == codec.OpTeam && m.Payload[5] == 1 {
+				mu.Lock()
+				teams++
+				mu.Unlock()
+			}
+		})
+		g.On(engine.EvShipCreated, func(e engine.Event) {
+			if s := e.(*engine.ShipCreated).Ship; s.OwnerID() == 2 {
+				mu.Lock()
+				spawns++
+				if spawns == 2 {
+					spawnOnce.Do(func() { close(respawned) })
+				}
+				mu.Unlock()
+			}
+		})
+		g.On(engine.EvWeaponHit, func(e engine.Event) {
+			if h := e.(*engine.WeaponHit); h.ShooterID == 2 && h.Kind == "torpedo" && h.Target.ID == freighter {
+				hitOnce.Do(func() { close(torpedoHit) })
+			}
+		})
+	})
+	var logs syncBuffer
+	code := make(chan int, 1)
+	go func() {
+		code <- runContext(context.Background(), []string{"-addr", srv.Addr().String(), "-timeout", "10s", "-name", "Gunner",
+			"-spawn", "Sovereign", "-team", "1", "-weapons", "torpedo", "-fire-at", "freighter", "-fire-every", "100ms"}, &bytes.Buffer{}, &logs)
+	}()
+	wait(t, torpedoHit, "torpedo hit on the freighter", &logs)
+	dctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Do(dctx, func(g *engine.Game) { g.EndGame(codec.EndItsJustOver); g.RestartGame() }); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, respawned, "respawn after the restart", &logs)
+	stop()
+	select {
+	case c := <-code:
+		if c != 1 || !strings.Contains(logs.String(), "the server shut down") {
+			t.Fatalf("exit %d after the server stopped\n%s", c, logs.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the bot plays on after the server stopped\n%s", logs.String())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if teams < 2 {
+		t.Fatalf("TEAM announced %d times for 2 spawns\n%s", teams, logs.String())
+	}
+	if strings.Contains(logs.String(), "has no phaser") {
+		t.Fatalf("warned about phasers it was not asked to fire\n%s", logs.String())
+	}
+}
+
+// A bot the server refuses (between matches: the game takes no players)
+// says why in one line and exits.
+func TestBotRefusedSaysWhy(t *testing.T) {
+	srv, _ := startServer(t, func(g *engine.Game) { g.EndGame(codec.EndTimeUp) })
+	var out, errb bytes.Buffer
+	code := run([]string{"-addr", srv.Addr().String(), "-timeout", "10s", "-spawn", "Akira"}, &out, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "refused by the server") || !strings.Contains(errb.String(), "not taking players") {
+		t.Fatalf("exit %d\n%s", code, errb.String())
 	}
 }

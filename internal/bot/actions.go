@@ -50,14 +50,7 @@ func SpawnFrom(reg *ships.Registry, slot int, playerID uint8, name string, speci
 // Move returns the StateUpdate that places a ship at pos facing forward (a
 // world-space direction; the up vector is chosen perpendicular to it).
 func Move(objectID int32, pos, forward [3]float32) []byte {
-	f := unit(forward, [3]float32{0, 1, 0})
-	up := [3]float32{0, 0, 1}
-	if math.Abs(float64(f[2])) > 0.9 {
-		up = [3]float32{1, 0, 0}
-	}
-	// Make up perpendicular to forward (Gram-Schmidt).
-	d := f[0]*up[0] + f[1]*up[1] + f[2]*up[2]
-	up = unit([3]float32{up[0] - d*f[0], up[1] - d*f[1], up[2] - d*f[2]}, [3]float32{0, 0, 1})
+	f, up := frame(forward)
 	return codec.StateUpdate{ObjectID: objectID, Flags: codec.StatePosition | codec.StateForward | codec.StateUp,
 		Position: pos, Forward: codec.NewDir3(f[0], f[1], f[2]), Up: codec.NewDir3(up[0], up[1], up[2])}.AppendTo(nil)
 }
@@ -174,6 +167,21 @@ func PhasersAhead(reg *ships.Registry, species int) ([]int, error) {
 		return nil, errors.New(c.Name + " has no phaser firing ahead")
 	}
 	return out, nil
+}
+
+// frame returns the unit forward along forward and the up vector Move
+// gives a ship facing it: +Z, or +X for a nose near the vertical, made
+// perpendicular to forward.
+func frame(forward [3]float32) (f, up [3]float32) {
+	f = unit(forward, [3]float32{0, 1, 0})
+	up = [3]float32{0, 0, 1}
+	if math.Abs(float64(f[2])) > 0.9 {
+		up = [3]float32{1, 0, 0}
+	}
+	// Make up perpendicular to forward (Gram-Schmidt).
+	d := f[0]*up[0] + f[1]*up[1] + f[2]*up[2]
+	up = unit([3]float32{up[0] - d*f[0], up[1] - d*f[1], up[2] - d*f[2]}, [3]float32{0, 0, 1})
+	return f, up
 }
 
 func unit(v, fallback [3]float32) [3]float32 {

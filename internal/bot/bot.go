@@ -244,6 +244,10 @@ func (b *Bot) Dropped() int {
 	return b.dropped
 }
 
+// Done is closed when the bot has stopped: the server went away, booted
+// it, or the bot was closed.
+func (b *Bot) Done() <-chan struct{} { return b.done }
+
 // Inbox delivers the game messages the bot receives.
 func (b *Bot) Inbox() <-chan Message { return b.inbox }
 

@@ -123,3 +123,52 @@ func TestLoadErrorInTheMissionsWords(t *testing.T) {
 		t.Fatalf("%+v\n%s", sum, out)
 	}
 }
+
+// Test bots fire torpedoes (TorpedoFire 0x19, each tube once reloaded)
+// and pulse bolts (PulseFire 0x1A) as well as phasers, at a bot or any
+// object; asking a class for weapons it lacks fails the case.
+func TestBotsFireTorpedoesAndPulse(t *testing.T) {
+	sum, out := run(t, fstest.MapFS{
+		"m/main.lua": {Data: []byte(`bc.on("mission_start", function() bc.memory.target = bc.create_ship { class = "CardFreighter", name = "Freighter", position = { 0, 60, 0 } }.id end)`)},
+		"m/m_test.lua": {Data: []byte(`
+local function count(hits, kind, shooter)
+  local n = 0
+  for _, h in ipairs(hits) do if h.kind == kind and h.shooter_id == shooter then n = n + 1 end end
+  return n
+end
+test.case("torpedoes", function()
+  local g = test.game()
+  local a, b = g:join("A"), g:join("B")
+  a:spawn("Sovereign", { 0, 0, 0 })
+  b:spawn("Akira", { 0, 40, 0 })
+  local n = a:fire(b, "torpedo")
+  test.ok(n > 0, "tubes fired")
+  test.eq(a:fire(b, "torpedo"), 0, "reloading")
+  g:advance(4)
+  test.eq(count(g:hits(), "torpedo", a.id), n)
+  test.eq(a:last("torpedo_fire"), nil, "the shooter is not told its own torpedoes")
+  test.eq(b:last("torpedo_fire").firing_player, a.id)
+end)
+test.case("pulse at a host ship", function()
+  local g = test.game()
+  local w = g:join("W")
+  w:spawn("Warbird", { 0, 0, 0 })
+  local f = g:memory().target
+  test.ok(w:fire_at(f, "pulse") > 0)
+  g:advance(4)
+  test.ok(count(g:hits(), "pulse", w.id) > 0)
+  test.ok(w:attack(f, 400, { "torpedo", "pulse" }) > 0)
+  test.eq(g:ship(f).alive, false)
+end)
+test.case("a Bird of Prey has no phasers", function()
+  local g = test.game()
+  local k = g:join("K")
+  k:spawn("BirdOfPrey")
+  k:fire_at(g:memory().target)
+end)
+`)},
+	})
+	if sum.Passed != 2 || sum.Failed != 1 || !strings.Contains(out, "a BirdOfPrey has no phaser (it has: torpedo") {
+		t.Fatalf("%+v\n%s", sum, out)
+	}
+}

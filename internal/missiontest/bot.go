@@ -28,6 +28,7 @@ type Bot struct {
 	inbox   [][]byte // every game message received, oldest first
 	ship    int32    // current ship, 0 for none
 	species int
+	arms    *bot.Arms // the current ship's weapons, tubes reloading on the match's clock
 	spawns  int
 	pos     [3]float32
 }
@@ -136,7 +137,11 @@ func (b *Bot) Spawn(species int, pos [3]float32) (int32, error) {
 		}
 		return 0, refusal{why}
 	}
-	b.ship, b.species, b.pos = id, species, pos
+	arms, err := bot.ArmsOf(b.w.ships, species)
+	if err != nil {
+		return 0, err
+	}
+	b.ship, b.species, b.pos, b.arms = id, species, pos, arms
 	return id, b.send(bot.Move(id, pos, [3]float32{0, 1, 0}), false)
 }
 
@@ -157,37 +162,47 @@ func (b *Bot) alive() bool {
 	return b.w.Game.Object(b.ship).Alive()
 }
 
-// Fire turns the bot's ship toward target's and starts its phaser system
-// at it, as a stock client does (StartFiring 0x07, opcodes.md 3.2): the
-// banks then beam on every peer until the target dies, leaves their arcs
-// or the bot stops.
-func (b *Bot) Fire(target *Bot) error {
+// Fire turns the bot's ship toward target's and fires the weapons of
+// kinds at it, as a stock client does: the phaser system with StartFiring
+// 0x07 (opcodes.md 3.2; the banks then beam on every peer until the target
+// dies, leaves their arcs or the bot stops), each reloaded torpedo tube
+// with TorpedoFire 0x19, each pulse cannon with PulseFire 0x1A. It returns
+// what fired (see fireAt).
+func (b *Bot) Fire(target *Bot, kinds bot.Kinds) (int, error) {
 	if !b.alive() {
-		return fmt.Errorf("%s has no ship to fire from", b.name)
+		return 0, fmt.Errorf("%s has no ship to fire from", b.name)
 	}
 	if target.ship == 0 {
-		return fmt.Errorf("%s has no ship to fire at", target.name)
+		return 0, fmt.Errorf("%s has no ship to fire at", target.name)
 	}
-	_, err := b.fireAt(target.ship, target.pos)
-	return err
+	return b.fireAt(target.ship, target.pos, kinds)
 }
 
-// fireAt turns the bot's ship toward pos and starts its phasers at the
-// object with id target; it returns how many banks bear straight ahead.
-func (b *Bot) fireAt(target int32, pos [3]float32) (int, error) {
-	off, err := bot.WeaponSystem(b.w.ships, b.species, "phaser_system")
-	if err != nil {
-		return 0, err
+// fireAt turns the bot's ship toward pos and fires the weapons of kinds
+// at the object with id target. It returns the phaser banks that bear
+// straight ahead plus the torpedoes and bolts launched; asking only for
+// kinds the class lacks is an error.
+func (b *Bot) fireAt(target int32, pos [3]float32, kinds bot.Kinds) (int, error) {
+	if kinds&b.arms.Has == 0 {
+		return 0, fmt.Errorf("a %s has no %s (it has: %s)", b.arms.Class, kinds, b.arms.Has)
 	}
 	dir := [3]float32{pos[0] - b.pos[0], pos[1] - b.pos[1], pos[2] - b.pos[2]}
 	if err := b.send(bot.Move(b.ship, b.pos, dir), false); err != nil {
 		return 0, err
 	}
-	if err := b.send(bot.StartFiring(b.ship+int32(off), target), true); err != nil {
-		return 0, err
+	n := 0
+	for _, s := range b.arms.Volley(kinds, b.ship, target, b.pos, pos, b.id, b.w.Now) {
+		if err := b.send(s.Payload, s.Reliable); err != nil {
+			return n, err
+		}
+		if s.Kind == bot.Phasers {
+			offs, _ := bot.PhasersAhead(b.w.ships, b.species)
+			n += len(offs)
+			continue
+		}
+		n++
 	}
-	offs, _ := bot.PhasersAhead(b.w.ships, b.species)
-	return len(offs), nil
+	return n, nil
 }
 
 // StopFiring stops the bot's phaser system (StopFiring 0x08).
@@ -205,9 +220,9 @@ func (b *Bot) Team(team uint8) error {
 	return b.send(codec.Team{Player: int32(b.id), Team: team}.AppendTo(nil), true)
 }
 
-// Volley turns the bot's ship toward the object with id target and
-// starts its phasers at it; it returns how many banks bear straight ahead.
-func (b *Bot) Volley(target int32) (int, error) {
+// Volley turns the bot's ship toward the object with id target and fires
+// the weapons of kinds at it (Fire); it returns what fired.
+func (b *Bot) Volley(target int32, kinds bot.Kinds) (int, error) {
 	if !b.alive() {
 		return 0, fmt.Errorf("%s has no ship to fire from", b.name)
 	}
@@ -216,7 +231,7 @@ func (b *Bot) Volley(target int32) (int, error) {
 		return 0, fmt.Errorf("no live object %#x to fire at", target)
 	}
 	p, _ := o.Position()
-	return b.fireAt(target, p)
+	return b.fireAt(target, p, kinds)
 }
 
 // Ram flies the bot's ship into target's: the target's client reports the

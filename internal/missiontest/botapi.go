@@ -7,6 +7,8 @@ import (
 	"time"
 
 	glua "github.com/yuin/gopher-lua"
+
+	"github.com/bcserver/bcserver/internal/bot"
 )
 
 // Shots and rams a test may ask for in one call: enough to destroy any
@@ -72,16 +74,20 @@ func (s *suite) botTable(L *glua.LState, w *Match, b *Bot) *glua.LTable {
 		return 0
 	})
 	fn("fire", func(L *glua.LState) int {
-		check(L, b.Fire(bots(L, 2)))
-		return 0
+		n, err := b.Fire(bots(L, 2), weapons(L, 3))
+		check(L, err)
+		L.Push(glua.LNumber(n))
+		return 1
 	})
 	fn("kill", func(L *glua.LState) int {
 		target := bots(L, 2)
 		limit := L.OptInt(3, maxShots)
+		kinds := weapons(L, 4)
 		for shots := 1; shots <= min(limit, maxShots); shots++ {
 			// StartFiring again each step, as a stock client's AI re-adds
 			// its target (the host ignores a target already listed).
-			check(L, b.Fire(target))
+			_, err := b.Fire(target, kinds)
+			check(L, err)
 			w.Advance(600 * time.Millisecond)
 			if !target.alive() {
 				L.Push(glua.LNumber(shots))
@@ -99,21 +105,23 @@ func (s *suite) botTable(L *glua.LState, w *Match, b *Bot) *glua.LTable {
 		check(L, b.Team(uint8(L.CheckInt(2))))
 		return 0
 	})
-	// fire_at(id) starts the phasers at any object (a host ship) and
-	// returns the banks that bear ahead; attack(id [, max_volleys]) keeps
-	// at it, 0.6 s a volley, until it is destroyed.
+	// fire_at(id [, weapons]) fires at any object (a host ship) and
+	// returns what fired (the phaser banks that bear ahead, torpedoes,
+	// bolts); attack(id [, max_volleys [, weapons]]) keeps at it, 0.6 s a
+	// volley, until it is destroyed.
 	fn("fire_at", func(L *glua.LState) int {
-		n, err := b.Volley(objectID(L, 2))
+		n, err := b.Volley(objectID(L, w, 2), weapons(L, 3))
 		check(L, err)
 		L.Push(glua.LNumber(n))
 		return 1
 	})
 	fn("attack", func(L *glua.LState) int {
-		id := objectID(L, 2)
+		id := objectID(L, w, 2)
 		limit := min(L.OptInt(3, maxShots), maxShots)
+		kinds := weapons(L, 4)
 		beams := 0
 		for v := 0; v < limit; v++ {
-			n, err := b.Volley(id)
+			n, err := b.Volley(id, kinds)
 			check(L, err)
 			beams += n
 			w.Advance(600 * time.Millisecond)
@@ -207,18 +215,53 @@ func (s *suite) botTable(L *glua.LState, w *Match, b *Bot) *glua.LTable {
 	return t
 }
 
-// objectID reads an object id, or a table with an id (g:ships() rows).
-func objectID(L *glua.LState, n int) int32 {
+// objectID reads an object id, a table with an id (g:ships() rows) or a
+// bot (its current ship).
+func objectID(L *glua.LState, w *Match, n int) int32 {
 	switch v := L.Get(n).(type) {
 	case glua.LNumber:
 		return int32(v)
 	case *glua.LTable:
+		if key, ok := v.RawGetString("__bot").(glua.LString); ok {
+			for _, x := range w.bots {
+				if x.addr.String() == string(key) {
+					return x.ship
+				}
+			}
+			L.ArgError(n, "not a bot of this game")
+		}
 		if id, ok := v.RawGetString("id").(glua.LNumber); ok {
 			return int32(id)
 		}
 	}
-	L.ArgError(n, "want an object id or a ship table")
+	L.ArgError(n, "want an object id, a ship table or a bot")
 	return 0
+}
+
+// weapons reads the weapons a volley fires: "phaser" (the default),
+// "torpedo", "pulse", a comma-separated list of them or "all", or a list
+// table {"torpedo", "pulse"}.
+func weapons(L *glua.LState, n int) bot.Kinds {
+	var spec string
+	switch v := L.Get(n).(type) {
+	case *glua.LNilType:
+		return bot.Phasers
+	case glua.LString:
+		spec = string(v)
+	case *glua.LTable:
+		var parts []string
+		for i := 1; i <= min(v.Len(), 8); i++ {
+			parts = append(parts, v.RawGetInt(i).String())
+		}
+		spec = strings.Join(parts, ",")
+	default:
+		L.ArgError(n, "weapons: want \"phaser\", \"torpedo\", \"pulse\" (comma-separated, or a list) or \"all\"")
+	}
+	k, err := bot.ParseWeapons(spec)
+	if err != nil {
+		L.ArgError(n, err.Error())
+	}
+	return k
 }
 
 // species reads a species index or a class name ("Sovereign", any case).

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/missions"
 )
 
@@ -30,7 +31,7 @@ func TestWorldPlaysADeathmatchKill(t *testing.T) {
 	}
 	shots := 0
 	for ; shots < 500 && b.alive(); shots++ {
-		if err := a.Fire(b); err != nil {
+		if _, err := a.Fire(b, bot.Phasers); err != nil {
 			t.Fatal(err)
 		}
 		w.Advance(600 * time.Millisecond)

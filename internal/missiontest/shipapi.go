@@ -56,7 +56,7 @@ func shipFuncs(L *glua.LState, w *Match, fn func(string, glua.LGFunction)) {
 		return 1
 	})
 	fn("ship", func(L *glua.LState) int {
-		o := w.Game.Object(objectID(L, 2))
+		o := w.Game.Object(objectID(L, w, 2))
 		if o == nil || !o.IsShip() {
 			L.Push(glua.LNil)
 			return 1
@@ -67,7 +67,7 @@ func shipFuncs(L *glua.LState, w *Match, fn func(string, glua.LGFunction)) {
 	// set_condition(id, subsystem, fraction) damages or repairs a
 	// subsystem by hand (a test of what the AI does with it).
 	fn("set_condition", func(L *glua.LState) int {
-		o := w.Game.Object(objectID(L, 2))
+		o := w.Game.Object(objectID(L, w, 2))
 		name := L.CheckString(3)
 		f := float32(L.CheckNumber(4))
 		if o == nil || o.Model == nil {

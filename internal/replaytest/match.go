@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/internal/missiontest"
 	"github.com/bcserver/bcserver/missions"
 	"github.com/bcserver/bcserver/plugins/record"
@@ -130,7 +131,7 @@ func Play(sinks ...record.Sink) (*Match, error) {
 		if v == 300 {
 			return nil, fmt.Errorf("the raider survived 300 volleys")
 		}
-		if _, err := alice.Volley(m.Raider); err != nil {
+		if _, err := alice.Volley(m.Raider, bot.Phasers); err != nil {
 			return nil, err
 		}
 		w.Advance(600 * time.Millisecond)
@@ -152,7 +153,7 @@ func Play(sinks ...record.Sink) (*Match, error) {
 		if shot == 300 {
 			return nil, fmt.Errorf("the Akira survived 300 shots")
 		}
-		if err := alice.Fire(bob); err != nil {
+		if _, err := alice.Fire(bob, bot.Phasers); err != nil {
 			return nil, err
 		}
 		w.Advance(600 * time.Millisecond)

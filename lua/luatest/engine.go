@@ -352,8 +352,11 @@ func (e *Engine) SetAccepting(open bool) { e.accept = open }
 // Accepting implements lua.Engine.
 func (e *Engine) Accepting() bool { return e.accept }
 
-// EndGame implements lua.Engine like engine.Game.EndGame.
-func (e *Engine) EndGame(reason int32) {
+// EndGame ends the game like engine.Game.EndGame.
+func (e *Engine) EndGame(reason int32) { e.EndGameWith(reason, nil) }
+
+// EndGameWith implements lua.Engine like engine.Game.EndGameWith.
+func (e *Engine) EndGameWith(reason int32, o *engine.Outcome) {
 	if e.over {
 		return
 	}
@@ -361,7 +364,12 @@ func (e *Engine) EndGame(reason int32) {
 	e.SendInGame(codec.EndGame{Reason: reason}.AppendTo(nil), nil)
 	e.accept = false
 	e.forgetShips()
-	e.Emit(&engine.GameEnded{Reason: reason})
+	if o != nil && o.Player != 0 && o.PlayerName == "" {
+		if p := e.Player(o.Player); p != nil {
+			o.PlayerName = p.Name
+		}
+	}
+	e.Emit(&engine.GameEnded{Reason: reason, Outcome: o})
 }
 
 // RestartGame implements lua.Engine like engine.Game.RestartGame.

@@ -653,8 +653,17 @@ function bc.send_except(id, bytes) end
 ---@return integer sent
 function bc.send_team(team, bytes) end
 
----@param reason integer bc.END.*
-function bc.end_game(reason) end
+---@class bc.Outcome
+---@field reason integer? bc.END.* (in the one-table form)
+---@field winner_team integer? the winning team
+---@field winner integer? the winning player's id
+---@field why string? how it was won, at most 128 bytes
+---@field teams table<integer, {kills: integer, score: integer}>? default: the last bc.status teams
+
+---END_GAME to everyone; the outcome (who won, why) goes into the match history, the recording and the careers.
+---@param reason integer|bc.Outcome bc.END.*, or {reason = ..., winner_team = ..., ...}
+---@param outcome bc.Outcome?
+function bc.end_game(reason, outcome) end
 function bc.restart_game() end
 ---@return boolean
 function bc.game_over() end

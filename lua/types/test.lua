@@ -150,25 +150,30 @@ function Bot:spawn(class, position) end
 ---@param position number[]
 ---@param forward number[]?
 function Bot:move(position, forward) end
----Turn toward the other bot's ship and start the phaser system at it (StartFiring 0x07).
+---Turn toward the other bot's ship and fire at it: the phaser system (StartFiring 0x07), each reloaded torpedo tube (TorpedoFire 0x19), each pulse cannon (PulseFire 0x1A), as `weapons` says (default "phaser"); returns what fired (phaser banks bearing ahead, torpedoes, bolts).
 ---@param other test.Bot
-function Bot:fire(other) end
+---@param weapons (string|string[])? "phaser", "torpedo", "pulse", comma-separated or a list, or "all"
+---@return integer fired
+function Bot:fire(other, weapons) end
 ---Stop the phaser system (StopFiring 0x08).
 function Bot:stop_firing() end
 ---Fire, advancing 0.6 s a step, until the other ship explodes; returns the steps.
 ---@param other test.Bot
 ---@param max_shots integer?
+---@param weapons (string|string[])?
 ---@return integer
-function Bot:kill(other, max_shots) end
----Turn toward any object (a host ship) and start the phasers at it; returns the banks that bear ahead.
----@param id integer|test.ShipRow
----@return integer banks
-function Bot:fire_at(id) end
----Fire volleys 0.6 s apart until the object is destroyed; returns the beams.
----@param id integer|test.ShipRow
+function Bot:kill(other, max_shots, weapons) end
+---Turn toward any object (a host ship, or a bot's ship) and fire at it; returns what fired (the phaser banks that bear ahead, torpedoes, bolts).
+---@param id integer|test.ShipRow|test.Bot
+---@param weapons (string|string[])?
+---@return integer fired
+function Bot:fire_at(id, weapons) end
+---Fire volleys 0.6 s apart until the object is destroyed; returns what fired in all.
+---@param id integer|test.ShipRow|test.Bot
 ---@param max_volleys integer?
+---@param weapons (string|string[])?
 ---@return integer
-function Bot:attack(id, max_volleys) end
+function Bot:attack(id, max_volleys, weapons) end
 ---Ram the other ship, a second apart; returns the rams made.
 ---@param other test.Bot
 ---@param times integer?

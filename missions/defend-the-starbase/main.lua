@@ -118,6 +118,19 @@ function mode.on_object_destroyed(obj)
   end
 end
 
+-- Who won: the attackers (team 0) when the starbase fell, the defenders
+-- (team 1) when they reached the frag limit or held out until the time
+-- ran out.
+function mode.outcome(reason)
+  if reason == bc.END.STARBASE_DEAD then
+    return { winner_team = 0, why = "the starbase was destroyed" }
+  elseif reason == bc.END.NUM_FRAGS_REACHED then
+    return { winner_team = 1, why = "the defenders reached the frag limit" }
+  elseif reason == bc.END.TIME_UP then
+    return { winner_team = 1, why = "the starbase held until the time ran out" }
+  end
+end
+
 -- The frag limit counts defender team kills; reason 2.
 function mode.check_limits()
   local limit = mode.options.frag_limit

@@ -58,7 +58,12 @@ local function check_winner()
     say("Nobody survived.")
   end
   -- The server restarts the game [mission] restart_after seconds later.
-  bc.end_game(bc.END.ITS_JUST_OVER)
+  -- The winner goes into the match history and the recording.
+  if #alive == 1 then
+    bc.end_game(bc.END.ITS_JUST_OVER, { winner = alive[1], why = "last ship standing" })
+  else
+    bc.end_game(bc.END.ITS_JUST_OVER, { why = "nobody survived" })
+  end
 end
 
 bc.on("player_left", function(ev)

@@ -117,13 +117,44 @@ function stock.publish(mode)
   bc.status(st)
 end
 
+-- outcome is who won when the game ends with reason: the mode's own rule
+-- (mode.outcome(reason)) if it has one, else in team modes the team with
+-- the higher score and in a free-for-all the connected player with the
+-- highest score; nobody on a tie. The stock END_GAME has no winner (a
+-- stock client works it out from its scoreboard); the host's match
+-- history, recording and careers keep it.
+function stock.outcome(mode, reason)
+  if not mode then return {} end
+  if mode.outcome then return mode.outcome(reason) or {} end
+  if mode.teams then
+    local s0, s1 = S.team_score[0] or 0, S.team_score[1] or 0
+    if s0 == s1 then return {} end
+    return { winner_team = s0 > s1 and 0 or 1 }
+  end
+  local best, who, tie
+  for _, id in ipairs(sorted_keys(S.scores)) do
+    local sc = S.scores[id] or 0
+    if bc.player(id) then
+      if best == nil or sc > best then
+        best, who, tie = sc, id, false
+      elseif sc == best then
+        tie = true
+      end
+    end
+  end
+  if who and not tie then return { winner = who } end
+  return {}
+end
+
 -- end_game ends the game once (missions.md 3.6): END_GAME to everyone,
 -- closed to new players, ships forgotten; the engine raises game_ended.
-function stock.end_game(reason)
+-- outcome ({winner_team, winner, why}) defaults to stock.outcome's.
+function stock.end_game(reason, outcome)
   S.game_over = true
   if not bc.game_over() then
-    bc.log.info("game over", { reason = reason })
-    bc.end_game(reason)
+    outcome = outcome or stock.outcome(stock.installed, reason)
+    bc.log.info("game over", { reason = reason, winner_team = outcome.winner_team, winner = outcome.winner })
+    bc.end_game(reason, outcome)
   end
 end
 
@@ -300,6 +331,7 @@ end
 -- id "stock", so running it again (a reload) replaces rather than adds.
 function stock.install(mode)
   local o = mode.options
+  stock.installed = mode
   init_tables(mode)
 
   bc.on("mission_load", "stock", function()

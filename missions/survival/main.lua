@@ -128,7 +128,7 @@ function mode.after_death(ship)
   elseif ship.is_player_ship and S.wave > 0 and #player_ships() == 0 then
     say(("Every ship is lost on wave %d"):format(S.wave))
     R.best_wave = math.max(R.best_wave, S.wave - 1)
-    stock.end_game(bc.END.ITS_JUST_OVER)
+    stock.end_game(bc.END.ITS_JUST_OVER, { why = ("every ship lost on wave %d"):format(S.wave) })
   end
 end
 
