@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"runtime"
 	"strings"
 	"syscall"
@@ -19,6 +20,22 @@ import (
 // without the caps each idle connection held a goroutine and its buffers
 // (19,990 of them grew the server by 371 MB).
 const floodHeapBound = 32 << 20
+
+// rss is the process's resident memory (Linux; 0 elsewhere), for the log.
+func rss() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			var kb int64
+			fmt.Sscanf(strings.TrimSpace(v), "%d", &kb)
+			return kb << 10
+		}
+	}
+	return 0
+}
 
 // One address opening thousands of idle connections to the public
 // spectator port, then a hundred addresses filling every connection the
@@ -51,7 +68,7 @@ func TestSpectatorFloodLeavesAdminAnswering(t *testing.T) {
 		runtime.ReadMemStats(&ms)
 		return ms.HeapInuse + ms.StackInuse
 	}
-	before := heap()
+	before, rssBefore := heap(), rss()
 
 	var held []net.Conn
 	defer func() {
@@ -133,8 +150,8 @@ func TestSpectatorFloodLeavesAdminAnswering(t *testing.T) {
 		t.Error("no refusal for the full pool")
 	}
 	grown := int64(heap()) - int64(before)
-	t.Logf("%d + 1600 connections: slowest admin answer %v (one address), %v (pool full); heap and stacks grew %.1f MiB; refused %d per address, %d pool",
-		n, worst1, worst2, float64(grown)/(1<<20), st.Refused(httpserve.PerAddress), st.Refused(httpserve.Connections))
+	t.Logf("%d + 1600 connections: slowest admin answer %v (one address), %v (pool full); heap and stacks grew %.1f MiB, resident memory %.1f MiB (the attacker's sockets included); refused %d per address, %d pool",
+		n, worst1, worst2, float64(grown)/(1<<20), float64(rss()-rssBefore)/(1<<20), st.Refused(httpserve.PerAddress), st.Refused(httpserve.Connections))
 	if grown > floodHeapBound {
 		t.Errorf("heap and stacks grew %d bytes under the flood, bound %d", grown, floodHeapBound)
 	}
