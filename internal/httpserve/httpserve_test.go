@@ -257,3 +257,48 @@ func TestConnectionCaps(t *testing.T) {
 		t.Fatal("a freed place is not taken again")
 	}
 }
+
+// A stream outlives the listener's read and write timeouts while its
+// reader reads: Extend moves the write deadline on before each event (and
+// net/http lifts the read deadline for a request without a body).
+func TestStreamOutlivesTimeouts(t *testing.T) {
+	const events = 12
+	h := http.NewServeMux()
+	h.HandleFunc("/stream", func(w http.ResponseWriter, r *http.Request) {
+		tk := time.NewTicker(25 * time.Millisecond)
+		defer tk.Stop()
+		for i := range events {
+			Extend(w, time.Second)
+			if _, err := io.WriteString(w, "data: x\n\n"); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			if i < events-1 {
+				select {
+				case <-r.Context().Done():
+					return
+				case <-tk.C:
+				}
+			}
+		}
+	})
+	srv, err := Listen(Options{Addr: "127.0.0.1:0", Handler: h, Pool: NewPool(16), Stats: NewStats("t", nil, nil),
+		Timeouts: Timeouts{Header: time.Second, Read: 100 * time.Millisecond, Write: 100 * time.Millisecond, Idle: time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Get("http://" + srv.Addr().String() + "/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "data: x"); n != events {
+		t.Fatalf("%d events of %d: the stream was cut", n, events)
+	}
+}
