@@ -35,6 +35,9 @@ type Stats struct {
 	Throttled        atomic.Uint64 // messages dropped by the per-player flow limit
 	Ticks            atomic.Uint64 // game ticks run
 	TicksDropped     atomic.Uint64 // ticks skipped because the game fell too far behind
+	// PushWarningsThrottled counts file-push warnings not logged (at warn)
+	// because the same one was logged about the address recently.
+	PushWarningsThrottled atomic.Uint64
 	// Stats are the world's counters: collisions, weapon hits, integrity
 	// mismatches.
 	world.Stats
