@@ -245,6 +245,10 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 	}
 	if sc := cfg.Spectate; sc.Listen != "" {
 		so := sc.Options(p.spectators)
+		if p.ratings != nil && cfg.Ratings.Public {
+			rs := cfg.Ratings
+			so.Ratings = ratings.API(p.ratings, rs, func() string { return ratings.SeasonOf(rs.Season, time.Now()) })
+		}
 		so.Logger, so.Stats = log, p.specStats
 		s.spec = spectate.New(so)
 		reserve := 0

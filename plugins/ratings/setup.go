@@ -24,6 +24,9 @@ type Section struct {
 	Season  string  `toml:"season"`
 	Tau     float64 `toml:"tau"`
 	Balance bool    `toml:"balance"`
+	// Public serves the leaderboard on the spectator page's listener
+	// ([spectate] listen): /ratings.html, /api/ratings.
+	Public bool `toml:"public"`
 }
 
 // Validate reports bad values, naming their keys; accountsOn says
