@@ -95,9 +95,12 @@ func (u *Game) Do(ctx context.Context, fn func(*engine.Game)) error {
 // plugins start in (and stop in reverse): the mission slot first, so every
 // other plugin sees the mode it runs (the mission itself opens once the
 // game runs, and its handlers run before the plugins' all the same:
-// engine.Game.OnEarly); GameSpy; metrics; the match history; the
-// recording (files, spectators, career statistics); Agones, which follows
-// the first game; the admin API last, over everything the others set up.
+// engine.Game.OnEarly); moderation (timed bans, in-game admin commands)
+// before accounts, whose chat filter hands it those commands; ratings,
+// which rate a match before the history and the recording close it;
+// GameSpy; metrics; the match history; the recording (files, spectators,
+// career statistics); Agones, which follows the first game; the webhook;
+// the admin API last, over everything the others set up.
 var plugins = []struct {
 	name string
 	add  func(p *process, u *Game) error
@@ -294,6 +297,13 @@ func (p *process) addModeration(u *Game) error {
 func (p *process) addWebhook(u *Game) error {
 	if p.webhook == nil {
 		return nil
+	}
+	if !p.webhookMetrics {
+		p.webhookMetrics = true
+		st := &p.webhook.Stats
+		u.metrics.SetWebhook(func() (uint64, uint64, uint64, uint64) {
+			return st.Sent.Load(), st.Failed.Load(), st.Dropped.Load(), st.Retried.Load()
+		})
 	}
 	o := webhook.PluginOptions{Sender: p.webhook, Events: p.cfg.Webhook.Events, Mode: u.missions.Mode, ReplayLink: p.cfg.Webhook.ReplayLink}
 	if p.multi {

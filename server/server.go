@@ -100,10 +100,12 @@ type process struct {
 	spectators []*spectate.Spectator
 	games      []*Game // as they are made
 
-	webhook  *webhook.Sender    // announcements, nil when off
-	accounts *accounts.Registry // players' accounts, nil when off
-	mod      *moderation.Store  // timed bans, warnings, notes, the audit log; with [store] path
-	ratings  *ratings.Book      // skill ratings, nil when off
+	webhook *webhook.Sender // announcements, nil when off
+	// webhookMetrics: the first game's metrics report the sender's counts.
+	webhookMetrics bool
+	accounts       *accounts.Registry // players' accounts, nil when off
+	mod            *moderation.Store  // timed bans, warnings, notes, the audit log; with [store] path
+	ratings        *ratings.Book      // skill ratings, nil when off
 
 	token          string        // the admin API's token, "" when off
 	tokens         []admin.Token // more tokens with names and roles

@@ -98,6 +98,15 @@ function renderPlayers(players) {
     cut.title = p.name;
     name.append(cut);
     if (p.muted) name.classList.add("muted");
+    if (p.account) {
+      const acc = el("span", p.role ? " ✓ " + p.role : " ✓", "account");
+      acc.title = "logged in to the account " + p.account;
+      name.append(acc);
+    } else if (p.unscored) {
+      const acc = el("span", " ?", "account unscored");
+      acc.title = "a registered name, not logged in: scores nothing until !login, then renamed (guest)";
+      name.append(acc);
+    }
     tr.append(el("td", p.id, "num"), name, el("td", teamName(p.team)),
       el("td", p.score, "num score"), el("td", p.kills, "num"), el("td", p.deaths, "num"),
       el("td", p.ping === null ? "–" : p.ping.toFixed(0) + " ms", "num"), el("td", p.address), el("td", p.state));
