@@ -343,6 +343,9 @@ func (p *process) addAdmin(u *Game) error {
 	if p.mod != nil {
 		aopts.Moderation = modAPI{st: p.mod, now: time.Now}
 	}
+	if p.accounts != nil {
+		aopts.Accounts = accountsAPI{p.accounts}
+	}
 	aopts.Cut = u.missions.cut
 	a, err := admin.New(aopts)
 	if err != nil {

@@ -2,8 +2,12 @@ package server
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
+	pnames "github.com/bcserver/bcserver/engine/names"
+	"github.com/bcserver/bcserver/plugins/accounts"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/moderation"
 )
@@ -53,4 +57,24 @@ func (m modAPI) Audit(e admin.AuditRecord) {
 	m.st.Go(func() {
 		_ = m.st.Audit(context.Background(), moderation.AuditEntry{At: e.At, By: e.By, Role: e.Role, Action: e.Action, Args: e.Args, Status: e.Status})
 	})
+}
+
+// accountsAPI is the admin API's view of the accounts.
+type accountsAPI struct{ reg *accounts.Registry }
+
+func (a accountsAPI) SetPassword(ctx context.Context, name, password string) error {
+	clean, changed := pnames.Clean(name)
+	if changed || clean == "" || clean != name {
+		return errors.New("name: not a player name (control, line-break or bidi characters, or spaces at the ends)")
+	}
+	done := make(chan error, 1)
+	if err := a.reg.SetPassword(name, []byte(password), time.Now(), func(err error) { done <- err }); err != nil {
+		return fmt.Errorf("the accounts are busy: %w", err)
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

@@ -94,3 +94,39 @@ func TestAdminRoles(t *testing.T) {
 		t.Fatalf("%+v", bl.Bans)
 	}
 }
+
+// The host sets an account's password through the API (an admin's
+// token only); the password is in no log line and no audit entry.
+func TestAccountPasswordByHost(t *testing.T) {
+	const pw = "Picard-Secret-47"
+	a := serveAdmin(t, func(uc *Config) {
+		uc.Accounts.Enabled = true
+		uc.Accounts.Admins = []string{"Picard"}
+		uc.Admin.Tokens = []admin.Token{{Name: "mod1", Token: moderatorToken, Role: "moderator"}}
+	})
+	body := `{"name": "Picard", "password": "` + pw + `"}`
+	if got := a.call(t, "POST", "/api/v1/accounts/password", moderatorToken, body, nil); got != 403 {
+		t.Fatalf("moderator: %d", got)
+	}
+	if got := a.call(t, "POST", "/api/v1/accounts/password", testToken, body, nil); got != 200 {
+		t.Fatalf("admin: %d", got)
+	}
+	if got := a.call(t, "POST", "/api/v1/accounts/password", testToken, `{"name": "Bad\u202eName", "password": "`+pw+`"}`, nil); got != 400 {
+		t.Fatalf("hostile name: %d", got)
+	}
+	a.s.Settle()
+	var audit struct{ Audit []struct{ Action, Args string } }
+	a.call(t, "GET", "/api/v1/audit", testToken, nil, &audit)
+	found := false
+	for _, e := range audit.Audit {
+		if e.Action == "account_password" {
+			found = true
+		}
+		if strings.Contains(e.Args, pw) {
+			t.Fatalf("the audit log holds the password: %+v", e)
+		}
+	}
+	if !found || strings.Contains(a.logs.String(), pw) || !strings.Contains(a.logs.String(), "account password set by the host") {
+		t.Fatalf("audit %+v\n%s", audit, a.logs.String())
+	}
+}

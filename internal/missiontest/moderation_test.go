@@ -1,6 +1,7 @@
 package missiontest
 
 import (
+	"database/sql"
 	"net/netip"
 	"path/filepath"
 	"strings"
@@ -18,6 +19,7 @@ import (
 func TestInGameTimedBanExpires(t *testing.T) {
 	done := make(chan struct{}, 16)
 	db := filepath.Join(t.TempDir(), "bc.db")
+	seedAccounts(t, db, map[string]string{"Boss": "boss-password", "Mod": "mod-password"})
 	w, err := NewMatch(Options{Mode: "m", FS: accountsMission,
 		Configure: func(c *server.Config) {
 			c.Store.Path = db
@@ -48,8 +50,8 @@ func TestInGameTimedBanExpires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	say(t, w, boss, "!register boss-password", done)
-	say(t, w, mod, "!register mod-password", done)
+	say(t, w, boss, "!login boss-password", done)
+	say(t, w, mod, "!login mod-password", done)
 	if p := player(w, boss); p.Role != "admin" || player(w, mod).Role != "moderator" {
 		t.Fatalf("roles %q %q", p.Role, player(w, mod).Role)
 	}
@@ -80,6 +82,65 @@ func TestInGameTimedBanExpires(t *testing.T) {
 	}
 	if !strings.Contains(w.Logs(), `action=ban by=Boss role=admin`) {
 		t.Fatalf("no audit line:\n%s", w.Logs())
+	}
+}
+
+// seedAccounts creates accounts as the host does (POST accounts/password)
+// in a new store file before the server opens it.
+func seedAccounts(t *testing.T, path string, pws map[string]string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	done := make(chan error, len(pws))
+	reg, err := accounts.OpenRegistry(accounts.RegistryOptions{DB: db, Section: accounts.Section{Attempts: 5}, KDF: &accounts.KDF{Time: 1, MemKiB: 64, Threads: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, pw := range pws {
+		if err := reg.SetPassword(name, []byte(pw), Epoch, func(err error) { done <- err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range pws {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	reg.Close()
+}
+
+// A staff name cannot be taken by registering it first: whoever tries
+// is refused, and the host's password is the one that logs in.
+func TestStaffNamesAreTheHosts(t *testing.T) {
+	done := make(chan struct{}, 16)
+	db := filepath.Join(t.TempDir(), "bc.db")
+	w, err := NewMatch(Options{Mode: "m", FS: accountsMission,
+		Configure: func(c *server.Config) {
+			c.Store.Path = db
+			c.Record.Enabled = false
+			c.Accounts.Enabled = true
+			c.Accounts.Admins = []string{"Boss"}
+		},
+		Server: func(o *server.Options) {
+			o.Accounts = func(ro *accounts.RegistryOptions) {
+				ro.KDF = &accounts.KDF{Time: 1, MemKiB: 64, Threads: 1}
+				ro.Done = func() { done <- struct{}{} }
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	fake, err := w.Join("boss")
+	if err != nil {
+		t.Fatal(err)
+	}
+	say(t, w, fake, "!register i-am-the-boss", nil)
+	if p := player(w, fake); p.Account != "" || p.Role != "" || !strings.Contains(string(flat(fake.Take())), "reserved for the server's staff") {
+		t.Fatalf("a stranger registered the admin's name: %q %q", p.Account, p.Role)
 	}
 }
 

@@ -170,6 +170,12 @@ func (a *Plugin) register(p *engine.Player, pw []byte) {
 		a.say(p, name+" is registered: !login <password>")
 		return
 	}
+	if reg.Role(p.Name) != "" {
+		// A staff name is the host's to create: whoever registered it
+		// first would otherwise hold its role.
+		a.say(p, p.Name+" is reserved for the server's staff: the host sets its password")
+		return
+	}
 	if !a.ready(p, s) {
 		return
 	}

@@ -217,6 +217,37 @@ func (r *Registry) Register(name string, password []byte, now time.Time, done fu
 	})
 }
 
+// SetPassword creates the account name or gives it a new password (the
+// host's: staff accounts, a forgotten password), on the worker; done runs
+// there. The password's bytes are overwritten once hashed.
+func (r *Registry) SetPassword(name string, password []byte, now time.Time, done func(error)) error {
+	key := names.Key(name)
+	return r.submit(func() {
+		defer clear(password)
+		h, err := r.kdf.hash(password)
+		if err != nil {
+			done(err)
+			return
+		}
+		_, err = r.db.Exec(`INSERT INTO accounts (key, name, hash, created, last_login) VALUES (?, ?, ?, ?, 0)
+			ON CONFLICT (key) DO UPDATE SET hash = excluded.hash`, key, name, h, now.Unix())
+		if err != nil {
+			done(fmt.Errorf("saving the account: %w", err))
+			return
+		}
+		r.mu.Lock()
+		if rec := r.byKey[key]; rec != nil {
+			rec.hash = h
+		} else {
+			r.byKey[key] = &record{name: name, hash: h}
+		}
+		delete(r.failures, key)
+		r.mu.Unlock()
+		r.log.Info("account password set by the host", "account", name)
+		done(nil)
+	})
+}
+
 // Verify checks password for the account name on the worker; done runs
 // there with the account's registered name and whether it matched. Wrong
 // passwords count towards the account's lockout.

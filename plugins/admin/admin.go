@@ -75,6 +75,8 @@ type Options struct {
 	// Moderation serves timed bans, warnings, notes and the audit log;
 	// nil answers 501.
 	Moderation Moderation
+	// Accounts lets the host set an account's password; nil answers 501.
+	Accounts Accounts
 	// Version is shown in the status.
 	Version string
 	// Missions, Bans and History may be nil: their endpoints then answer

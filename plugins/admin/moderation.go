@@ -40,6 +40,7 @@ func (a *Admin) moderationRoutes(api func(string, http.HandlerFunc), act func(st
 	act("POST /api/v1/moderation/ban", "timed_ban", a.modBan)
 	act("POST /api/v1/moderation/lift", "lift_ban", a.modLift)
 	act("POST /api/v1/moderation/record", "record", a.modRecord)
+	act("POST /api/v1/accounts/password", "account_password", a.accountPassword)
 	a.mux.Handle("GET /api/v1/audit", a.authRole(RoleAdmin, a.auditLog))
 }
 
