@@ -115,7 +115,9 @@ func TestAccountPasswordByHost(t *testing.T) {
 		t.Fatalf("hostile name: %d", got)
 	}
 	a.s.Settle()
-	var audit struct{ Audit []struct{ Action, Args string } }
+	var audit struct {
+		Audit []struct{ Action, Args string }
+	}
 	a.call(t, "GET", "/api/v1/audit", testToken, nil, &audit)
 	found := false
 	for _, e := range audit.Audit {
