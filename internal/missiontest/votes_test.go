@@ -80,3 +80,28 @@ func TestVotesAndRotation(t *testing.T) {
 		t.Fatalf("after the mode vote: %s\n%s", w.Mode(), w.Logs())
 	}
 }
+
+// restart_every restarts the match on schedule, with a countdown in
+// chat before it.
+func TestScheduledRestart(t *testing.T) {
+	w, err := NewMatch(Options{Mode: "deathmatch", FS: missions.FS(), Addons: []string{"votes"},
+		Config: map[string]any{"votes": map[string]any{"restart_every": int64(2)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	b, err := w.Join("Ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Advance(125 * time.Second)
+	got := string(flat(b.Take()))
+	for _, want := range []string{"scheduled restart in 1 min", "scheduled restart in 30 s", "scheduled restart in 10 s", "scheduled restart now"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in chat", want)
+		}
+	}
+	if !strings.Contains(w.Logs(), `msg="game restarted"`) {
+		t.Fatalf("no restart\n%s", w.Logs())
+	}
+}
