@@ -132,7 +132,11 @@ func TestSlowWebhookNeverDelaysATick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	<-h.entered // the join's post hangs in the endpoint
+	select { // the join's post hangs in the endpoint
+	case <-h.entered:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the join was never posted")
+	}
 	ticks := w.Game.Ticks()
 	b, err := w.Join("Bob")
 	if err != nil {

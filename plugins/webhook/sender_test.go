@@ -169,7 +169,11 @@ func TestSlowEndpointNeverBlocks(t *testing.T) {
 	defer close(release)
 	s := testSender(t, srv.URL, &waits{}, func(o *Options) { o.Queue = 2; o.Retries = 0 })
 	s.Enqueue(Message{Kind: EventServerUp})
-	<-entered // the first post hangs in the endpoint
+	select { // the first post hangs in the endpoint
+	case <-entered:
+	case <-time.After(30 * time.Second):
+		t.Fatal("nothing posted")
+	}
 	queued := 0
 	for range 10 {
 		if s.Enqueue(Message{Kind: EventJoin, Player: "x"}) {
