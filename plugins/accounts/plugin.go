@@ -100,6 +100,16 @@ func (a *Plugin) forget(p *engine.Player) {
 	delete(a.sessions, p)
 }
 
+// post hands a key derivation's outcome back to the game goroutine. The
+// game's inbox is bounded; a full one is tried again for up to a second
+// (this runs on the accounts' worker, never on a game loop), so a busy
+// game does not leave the player's try pending for good.
+func (a *Plugin) post(fn func()) {
+	for i := 0; i < 50 && !a.g.Post(fn); i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // say sends host chat to one player.
 func (a *Plugin) say(p *engine.Player, text string) { _ = a.g.Send(p, engine.ServerNotice(nil, text)) }
 
@@ -182,7 +192,7 @@ func (a *Plugin) register(p *engine.Player, pw []byte) {
 	name := p.Name
 	s.busy = true
 	err := reg.Register(name, pw, a.g.Now(), func(err error) {
-		a.g.Post(func() {
+		a.post(func() {
 			s.busy = false
 			if a.sessions[p] != s {
 				return // gone meanwhile
@@ -242,7 +252,7 @@ func (a *Plugin) login(p *engine.Player, pw []byte) {
 	}
 	s.busy = true
 	err := reg.Verify(account, pw, a.g.Now(), func(name string, ok bool) {
-		a.g.Post(func() {
+		a.post(func() {
 			s.busy = false
 			if a.sessions[p] != s {
 				return
