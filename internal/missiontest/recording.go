@@ -77,6 +77,28 @@ func recordingTable(L *glua.LState, w *Match) glua.LValue {
 	t.RawSetString("duration", glua.LNumber(float64(s.DurationMS)/1000))
 	if s.Footer != nil {
 		t.RawSetString("reason", glua.LString(s.Footer.Reason))
+		if o := s.Footer.Outcome; o != nil {
+			if o.Team != nil {
+				t.RawSetString("winner_team", glua.LNumber(*o.Team))
+			}
+			if o.Player != 0 {
+				t.RawSetString("winner", glua.LNumber(o.Player))
+				t.RawSetString("winner_name", glua.LString(o.PlayerName))
+			}
+			if o.Why != "" {
+				t.RawSetString("why", glua.LString(o.Why))
+			}
+			if len(o.Teams) > 0 {
+				teams := L.NewTable()
+				for _, ts := range o.Teams {
+					row := L.NewTable()
+					row.RawSetString("kills", glua.LNumber(ts.Kills))
+					row.RawSetString("score", glua.LNumber(ts.Score))
+					teams.RawSetInt(ts.Team, row)
+				}
+				t.RawSetString("teams", teams)
+			}
+		}
 	}
 	players := L.NewTable()
 	for _, p := range s.Players {

@@ -64,7 +64,8 @@ type Capture struct {
 	offs  []func()
 
 	open       bool
-	ending     string // the END_GAME reason of a match ending at the next tick
+	ending     string          // the END_GAME reason of a match ending at the next tick
+	outcome    *engine.Outcome // and who won it
 	started    time.Time
 	r          Record
 	players    map[byte]*seenPlayer
@@ -138,14 +139,14 @@ func (c *Capture) Start(g *engine.Game) error {
 		g.On(engine.EvTick, func(engine.Event) { c.tick() }),
 		g.On(engine.EvGameEnded, func(ev engine.Event) {
 			if c.open && c.ending == "" {
+				e := ev.(*engine.GameEnded)
 				c.pollPlayers()
-				c.rec(KindGameEnd).Reason = ev.(*engine.GameEnded).Reason
-				c.emit()
+				c.gameEnd(e)
 				// The match ends at the next tick, not now: END_GAME is
 				// usually raised from inside the handler of the death that
 				// ended it, and the handlers after the mission's (ours)
 				// still have that death to record.
-				c.ending = ev.(*engine.GameEnded).ReasonName()
+				c.ending, c.outcome = e.ReasonName(), e.Outcome
 			}
 		}),
 		g.On(engine.EvGameRestarted, func(engine.Event) {
@@ -216,10 +217,30 @@ func (c *Capture) begin() {
 
 func (c *Capture) end(reason string) {
 	f := &Footer{Ended: c.g.Now().UTC(), DurationMS: c.now(), Reason: reason}
-	c.open, c.ending = false, ""
+	if !c.outcome.Empty() {
+		f.Outcome = c.outcome
+	}
+	c.open, c.ending, c.outcome = false, "", nil
 	for _, s := range c.sinks {
 		s.EndMatch(f)
 	}
+}
+
+// gameEnd writes END_GAME's record: the stock reason and the mission's
+// outcome.
+func (c *Capture) gameEnd(e *engine.GameEnded) {
+	r := c.rec(KindGameEnd)
+	r.Reason, r.Team = e.Reason, -1
+	if o := e.Outcome; o != nil {
+		if o.Team != nil {
+			r.Team = int32(*o.Team)
+		}
+		r.Player, r.Name, r.Text = o.Player, o.PlayerName, o.Why
+		for _, ts := range o.Teams {
+			r.TeamScores = append(r.TeamScores, TeamScore{Team: int32(ts.Team), Kills: int32(ts.Kills), Score: int32(ts.Score)})
+		}
+	}
+	c.emit()
 }
 
 // rec resets the scratch record for kind at the current time.

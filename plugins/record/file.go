@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/bcserver/bcserver/engine"
 )
 
 // File format constants (docs/replay-format.md).
@@ -66,6 +68,10 @@ type Footer struct {
 	// Truncated is set when the file reached the size limit: the blocks
 	// after that were not written.
 	Truncated bool `json:"truncated"`
+	// The outcome the mission gave at END_GAME (bc.end_game): winner_team,
+	// winner (the player id), winner_name, why, teams; absent when it gave
+	// none (and in files written before it was added).
+	*engine.Outcome
 }
 
 // BlockInfo locates one block.
