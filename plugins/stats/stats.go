@@ -58,6 +58,7 @@ type Tracker struct {
 type line struct {
 	store.CareerLine
 	id     byte
+	team   int32  // the last team the mission gave him (-1 none)
 	joined uint32 // when the current stretch in the game began
 	inGame bool
 	left   bool
@@ -107,7 +108,7 @@ func (t *Tracker) Record(r *record.Record) {
 			l.inGame, l.left, l.joined = true, false, r.T
 		}
 		l.Name, l.Identity = r.Name, store.Identity(r.Name)
-		l.Kills, l.Deaths, l.Score = int(r.Kills), int(r.Deaths), int(r.Score)
+		l.Kills, l.Deaths, l.Score, l.team = int(r.Kills), int(r.Deaths), int(r.Score), r.Team
 	case record.KindPlayerLeft:
 		if l := t.byID[r.Player]; l != nil && l.inGame {
 			l.Seconds += float64(r.T-l.joined) / 1000
@@ -208,6 +209,7 @@ func (t *Tracker) EndMatch(f *record.Footer) {
 		if l.Identity == "" {
 			continue
 		}
+		l.Won = won(f, l)
 		m.Players = append(m.Players, l.CareerLine)
 	}
 	if len(m.Players) == 0 || t.opts.Store == nil {
@@ -222,6 +224,22 @@ func (t *Tracker) EndMatch(f *record.Footer) {
 		delete(t.loading, p.Identity)
 		t.want(p.Name)
 	}
+}
+
+// won reports whether l was on the winning side of the outcome the
+// mission gave: the winning team, or the winner himself (a player who
+// left and another who took his id are told apart by name).
+func won(f *record.Footer, l *line) bool {
+	o := f.Outcome
+	switch {
+	case o == nil:
+		return false
+	case o.Player != 0 && o.Player == l.id && (o.PlayerName == "" || o.PlayerName == l.Name):
+		return true
+	case o.Team != nil && l.team >= 0 && int(l.team) == *o.Team:
+		return true
+	}
+	return false
 }
 
 // want loads name's career into the cache unless it is there or coming.
@@ -286,5 +304,6 @@ func (t *Tracker) Lookup(name string) (map[string]any, bool) {
 		"identity": c.Identity, "names": names, "matches": int64(c.Matches), "kills": int64(c.Kills), "deaths": int64(c.Deaths),
 		"assists": int64(c.Assists), "score": int64(c.Score), "best_score": int64(c.Best), "seconds_played": c.Seconds,
 		"damage_dealt": dmg(c.Dealt), "damage_taken": dmg(c.Taken), "favourite_class": c.Favourite, "classes": classes,
+		"wins": int64(c.Wins),
 	}, true
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -23,6 +24,16 @@ type Damage struct {
 // Total sums every kind.
 func (d Damage) Total() float64 { return d.Phaser + d.Pulse + d.Torpedo + d.Collision + d.Other }
 
+// MarshalJSON writes the kinds and their total ("total"), as bc.stats
+// has them.
+func (d Damage) MarshalJSON() ([]byte, error) {
+	type kinds Damage // without this method
+	return json.Marshal(struct {
+		kinds
+		Total float64 `json:"total"`
+	}{kinds(d), d.Total()})
+}
+
 // CareerMatch is one match's career lines (plugins/stats writes them).
 type CareerMatch struct {
 	Server, Mode   string
@@ -37,6 +48,9 @@ type CareerLine struct {
 	Seconds                       float64 // time in the game
 	Dealt, Taken                  Damage
 	Classes                       map[string]float64 // seconds flown per ship class
+	// Won: the player was on the winning side (the winning team, or the
+	// winner) of the outcome the mission gave.
+	Won bool
 }
 
 // Career is a player's sums over every recorded match.
@@ -52,6 +66,9 @@ type Career struct {
 	Seconds  float64  `json:"seconds_played"`
 	Dealt    Damage   `json:"damage_dealt"`
 	Taken    Damage   `json:"damage_taken"`
+	// Wins counts the matches won (schema version 4 on: older matches
+	// count none).
+	Wins int `json:"wins"`
 	// Favourite is the class flown longest; Classes the seconds per class.
 	Favourite string             `json:"favourite_class"`
 	Classes   map[string]float64 `json:"classes"`
@@ -65,10 +82,10 @@ func (s *Store) RecordCareer(m CareerMatch) bool {
 		for _, p := range m.Players {
 			d, t := p.Dealt, p.Taken
 			res, err := tx.ExecContext(ctx, `INSERT INTO career(identity, name, server, mode, started_at, ended_at, kills, deaths, assists, score, seconds,
-				dealt_phaser, dealt_pulse, dealt_torpedo, dealt_collision, dealt_other, taken_phaser, taken_pulse, taken_torpedo, taken_collision, taken_other)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				dealt_phaser, dealt_pulse, dealt_torpedo, dealt_collision, dealt_other, taken_phaser, taken_pulse, taken_torpedo, taken_collision, taken_other, won)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				p.Identity, p.Name, m.Server, m.Mode, m.Started.UnixMilli(), m.Ended.UnixMilli(), p.Kills, p.Deaths, p.Assists, p.Score, p.Seconds,
-				d.Phaser, d.Pulse, d.Torpedo, d.Collision, d.Other, t.Phaser, t.Pulse, t.Torpedo, t.Collision, t.Other)
+				d.Phaser, d.Pulse, d.Torpedo, d.Collision, d.Other, t.Phaser, t.Pulse, t.Torpedo, t.Collision, t.Other, p.Won)
 			if err != nil {
 				return fmt.Errorf("career of %q: %w", p.Name, err)
 			}
@@ -122,6 +139,9 @@ func careerOf(ctx context.Context, q querier, identity string) (Career, error) {
 	if c.Matches == 0 {
 		return c, ErrNotFound
 	}
+	if err := careerWins(ctx, q, &c); err != nil {
+		return c, err
+	}
 	rows, err := q.QueryContext(ctx, `SELECT name FROM career WHERE identity = ? GROUP BY name ORDER BY MAX(ended_at) DESC LIMIT 20`, identity)
 	if err != nil {
 		return c, err
@@ -154,6 +174,14 @@ func careerOf(ctx context.Context, q querier, identity string) (Career, error) {
 		}
 	}
 	return c, rows.Err()
+}
+
+// careerWins counts the matches c.Identity won.
+func careerWins(ctx context.Context, q querier, c *Career) error {
+	if err := q.QueryRowContext(ctx, `SELECT COALESCE(SUM(won),0) FROM career WHERE identity = ?`, c.Identity).Scan(&c.Wins); err != nil {
+		return fmt.Errorf("wins of %q: %w", c.Identity, err)
+	}
+	return nil
 }
 
 // Career returns the summed career of one identity (see Identity).
@@ -232,6 +260,9 @@ func (s *Store) Leaderboard(ctx context.Context, order string, limit, minMatches
 			return nil, err
 		}
 		out[i].Favourite = class.String
+		if err := careerWins(ctx, s.db, &out[i]); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

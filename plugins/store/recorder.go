@@ -41,7 +41,8 @@ type openMatch struct {
 	mapName string
 	players map[string]*MatchPlayer
 	order   []string
-	full    bool // maxMatchPlayers reached (logged once)
+	full    bool            // maxMatchPlayers reached (logged once)
+	outcome *engine.Outcome // who won, as the mission said at END_GAME
 }
 
 // NewRecorder returns a Recorder writing to st.
@@ -70,7 +71,13 @@ func (r *Recorder) Start(g *engine.Game) error {
 				r.note(e.Player)
 			}
 		}),
-		g.On(engine.EvGameEnded, func(ev engine.Event) { r.Cut(ev.(*engine.GameEnded).ReasonName()) }),
+		g.On(engine.EvGameEnded, func(ev engine.Event) {
+			e := ev.(*engine.GameEnded)
+			if r.cur != nil && !e.Outcome.Empty() {
+				r.cur.outcome = e.Outcome
+			}
+			r.Cut(e.ReasonName())
+		}),
 		g.On(engine.EvGameRestarted, func(engine.Event) {
 			if r.cur != nil {
 				// A restart with no END_GAME before it that nobody cut:
@@ -128,7 +135,7 @@ func (r *Recorder) finish(reason string) {
 	if n := r.g.Config().ServerName; n != "" {
 		server = n
 	}
-	rec := Match{Mode: m.mode, Map: m.mapName, Server: server, Started: m.started, Ended: r.g.Now(), Reason: reason}
+	rec := Match{Mode: m.mode, Map: m.mapName, Server: server, Started: m.started, Ended: r.g.Now(), Reason: reason, Outcome: m.outcome}
 	for _, id := range m.order {
 		rec.Players = append(rec.Players, *m.players[id])
 	}

@@ -59,6 +59,13 @@ var migrations = []string{
 		seconds   REAL    NOT NULL, -- time flown in a ship of the class
 		PRIMARY KEY (career_id, class)
 	);`,
+	// 4: how a match was won (bc.end_game's outcome), and the wins in the
+	// careers.
+	`ALTER TABLE matches ADD COLUMN winner_team INTEGER; -- NULL: none
+	ALTER TABLE matches ADD COLUMN winner TEXT NOT NULL DEFAULT ''; -- the winning player's name
+	ALTER TABLE matches ADD COLUMN why TEXT NOT NULL DEFAULT '';
+	ALTER TABLE matches ADD COLUMN teams TEXT NOT NULL DEFAULT ''; -- JSON [{team, kills, score}]
+	ALTER TABLE career ADD COLUMN won INTEGER NOT NULL DEFAULT 0; -- 1: on the winning side`,
 }
 
 // SchemaVersion is the version this build writes.

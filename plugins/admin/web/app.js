@@ -269,6 +269,16 @@ function matchPlayers(players) {
   return td;
 }
 
+// matchEnd is how a match ended: the stock reason, and who won when the
+// mission said (bc.end_game's outcome; teams 0/1 are a client's Team 1/2).
+function matchEnd(m) {
+  const won = [];
+  if (m.winner_team !== undefined && m.winner_team !== null) won.push("team " + m.winner_team + " won");
+  if (m.winner_name) won.push(m.winner_name + " won");
+  if (m.why) won.push(m.why);
+  return won.length ? m.reason + " · " + won.join(", ") : m.reason;
+}
+
 async function loadMatches() {
   const tb = $("matches").tBodies[0];
   let ms;
@@ -289,7 +299,7 @@ async function loadMatches() {
   tb.replaceChildren(...ms.map((m) => {
     const tr = el("tr");
     tr.append(el("td", m.id, "num"), el("td", m.mode), el("td", m.map), el("td", new Date(m.ended).toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" })),
-      el("td", m.reason), matchPlayers(m.players || []));
+      el("td", matchEnd(m)), matchPlayers(m.players || []));
     const td = el("td");
     const rec = byStart.get(Date.parse(m.started));
     if (rec) {
