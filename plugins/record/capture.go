@@ -64,6 +64,7 @@ type Capture struct {
 	offs  []func()
 
 	open       bool
+	waiting    bool            // for the mission to load before the first match begins
 	ending     string          // the END_GAME reason of a match ending at the next tick
 	outcome    *engine.Outcome // and who won it
 	started    time.Time
@@ -125,19 +126,28 @@ func (c *Capture) Name() string { return "record" }
 // Start implements engine.Plugin.
 func (c *Capture) Start(g *engine.Game) error {
 	c.g = g
+	// Every handler first begins the first match once the mission has
+	// loaded (see below): a player may join, or the game end, before the
+	// next tick.
+	on := func(name string, fn engine.Handler) func() {
+		return g.On(name, func(ev engine.Event) {
+			c.loaded()
+			fn(ev)
+		})
+	}
 	c.offs = append(c.offs,
-		g.On(engine.EvPlayerInGame, func(ev engine.Event) { c.player(ev.(*engine.PlayerInGame).Player, true) }),
-		g.On(engine.EvPlayerLeft, c.playerLeft),
-		g.On(engine.EvShipCreated, func(ev engine.Event) { c.shipCreated(ev.(*engine.ShipCreated).Ship) }),
-		g.On(engine.EvObjectDestroyed, c.objectGone),
-		g.On(engine.EvWeaponFired, c.weaponFired),
-		g.On(engine.EvWeaponHit, c.weaponHit),
-		g.On(engine.EvShipDamaged, c.shipDamaged),
-		g.On(engine.EvShipDestroyed, c.shipDestroyed),
-		g.On(engine.EvChat, c.chat),
-		g.On(engine.EvBroadcast, c.broadcast),
-		g.On(engine.EvTick, func(engine.Event) { c.tick() }),
-		g.On(engine.EvGameEnded, func(ev engine.Event) {
+		on(engine.EvPlayerInGame, func(ev engine.Event) { c.player(ev.(*engine.PlayerInGame).Player, true) }),
+		on(engine.EvPlayerLeft, c.playerLeft),
+		on(engine.EvShipCreated, func(ev engine.Event) { c.shipCreated(ev.(*engine.ShipCreated).Ship) }),
+		on(engine.EvObjectDestroyed, c.objectGone),
+		on(engine.EvWeaponFired, c.weaponFired),
+		on(engine.EvWeaponHit, c.weaponHit),
+		on(engine.EvShipDamaged, c.shipDamaged),
+		on(engine.EvShipDestroyed, c.shipDestroyed),
+		on(engine.EvChat, c.chat),
+		on(engine.EvBroadcast, c.broadcast),
+		on(engine.EvTick, func(engine.Event) { c.tick() }),
+		on(engine.EvGameEnded, func(ev engine.Event) {
 			if c.open && c.ending == "" {
 				e := ev.(*engine.GameEnded)
 				c.pollPlayers()
@@ -149,7 +159,7 @@ func (c *Capture) Start(g *engine.Game) error {
 				c.ending, c.outcome = e.ReasonName(), e.Outcome
 			}
 		}),
-		g.On(engine.EvGameRestarted, func(engine.Event) {
+		on(engine.EvGameRestarted, func(engine.Event) {
 			if c.open {
 				if c.ending == "" {
 					c.emit0(KindGameRestart)
@@ -157,11 +167,28 @@ func (c *Capture) Start(g *engine.Game) error {
 				}
 				c.Cut(c.ending)
 			}
+			c.waiting = false
 			c.begin()
 		}),
 	)
-	c.begin()
+	if g.Loading() {
+		// The mission has not announced itself yet (the server opens it
+		// once the game runs): the first match begins when it has, so its
+		// header names the mission's script and map, not the engine's
+		// defaults. Nobody can join meanwhile.
+		c.waiting = true
+	} else {
+		c.begin()
+	}
 	return nil
+}
+
+// loaded begins the first match once the mission has loaded.
+func (c *Capture) loaded() {
+	if c.waiting && !c.g.Loading() {
+		c.waiting = false
+		c.begin()
+	}
 }
 
 // Stop implements engine.Plugin: the running match ends with the
@@ -177,6 +204,7 @@ func (c *Capture) Stop(*engine.Game) {
 // Cut ends the running match now (an admin's restart or mode switch
 // calls it before acting); the next begins at the restart.
 func (c *Capture) Cut(reason string) {
+	c.loaded()
 	if c.open {
 		if c.ending != "" {
 			reason = c.ending

@@ -42,6 +42,7 @@ type openMatch struct {
 	players map[string]*MatchPlayer
 	order   []string
 	full    bool            // maxMatchPlayers reached (logged once)
+	loading bool            // begun while the mission loaded: mode and map are read again
 	outcome *engine.Outcome // who won, as the mission said at END_GAME
 }
 
@@ -116,7 +117,7 @@ func (r *Recorder) Cut(reason string) {
 
 func (r *Recorder) begin() {
 	m := r.g.Mission()
-	r.cur = &openMatch{started: r.g.Now(), mode: r.opts.Mode(), mapName: m.System, players: map[string]*MatchPlayer{}}
+	r.cur = &openMatch{started: r.g.Now(), mode: r.opts.Mode(), mapName: m.System, players: map[string]*MatchPlayer{}, loading: r.g.Loading()}
 	for _, p := range r.g.Players() {
 		if p.InGame() {
 			r.note(p)
@@ -127,6 +128,10 @@ func (r *Recorder) begin() {
 func (r *Recorder) finish(reason string) {
 	m := r.cur
 	r.cur = nil
+	if m.loading {
+		// The first match began before the mission announced itself.
+		m.mode, m.mapName = r.opts.Mode(), r.g.Mission().System
+	}
 	if len(m.order) == 0 {
 		return
 	}
