@@ -148,6 +148,7 @@ func (h *Runtime) suspend(m *mission) {
 		return
 	}
 	h.kept = h.carry(m)
+	h.pause(m)
 	m.close()
 	h.cur = nil
 	h.unlisten()

@@ -34,8 +34,13 @@ type Runtime struct {
 	status  Status            // what the mission last told the host's status (bc.status)
 	timers  []func()          // the second event and the timer driver
 	persist *persister
-	started bool
-	closed  bool // after Close: a reload posted before shutdown does nothing
+	// While suspended (paused.go): why, the suspended version's command
+	// names, and when each player was last told the mode is paused.
+	suspended      string
+	pausedCommands map[string]bool
+	pausedReplies  map[byte]time.Time
+	started        bool
+	closed         bool // after Close: a reload posted before shutdown does nothing
 
 	// Budget accounting for the current tick (accounting.go; the meter is lua/sandbox's).
 	tick        int64
@@ -271,6 +276,7 @@ func (h *Runtime) swap(src *source) error {
 	h.cur = m
 	h.version++
 	h.kept = nil
+	h.resume()
 	h.unlisten()
 	m.apply()
 	h.settle(m)
@@ -379,6 +385,9 @@ const HostID = engine.HostPlayerID
 func (h *Runtime) dispatchEngine(ev engine.Event) {
 	m := h.cur
 	if m == nil {
+		if e, ok := ev.(*engine.Chat); ok && h.suspended != "" {
+			h.pausedChat(e)
+		}
 		return
 	}
 	if len(m.handlers[ev.Name()]) == 0 && ev.Name() != engine.EvChat {

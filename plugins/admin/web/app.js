@@ -168,12 +168,13 @@ function renderStatus(st) {
   const m = st.mission;
   $("mode").textContent = m.mode + (m.pending_mode ? " → " + m.pending_mode : "");
   const me = $("mission-error");
-  me.hidden = !m.error;
-  me.textContent = m.error ? "No mission: " + m.error + " (the game takes no players until the file is fixed)" : "";
+  me.hidden = !m.error && !m.suspended;
+  me.textContent = m.error ? "No mission: " + m.error + " (the game takes no players until the file is fixed)"
+    : m.suspended ? "Game mode suspended: " + m.suspended + " (the players play on without scoring; fix it and save, or reload)" : "";
   $("map").textContent = m.map;
   $("time-left").textContent = fmtTime(m.time_left);
   const gs = $("game-state");
-  gs.textContent = m.game_over ? "game over" : "in progress";
+  gs.textContent = m.suspended ? "suspended" : m.game_over ? "game over" : "in progress";
   gs.className = "badge " + (m.game_over ? "over" : "live");
   renderPlayers(st.players);
   renderTeams(m.teams);
