@@ -143,7 +143,8 @@ func (h *Runtime) Open() error {
 	}
 	m.apply()
 	h.settle(m)
-	h.log.Info("mission loaded", "version", 1, "files", len(src.protos), "addons", len(src.addons), "stored", stored != nil)
+	mi := h.eng.Mission()
+	h.log.Info("mission loaded", "version", 1, "script", mi.Script, "map", mi.System, "files", len(src.protos), "addons", len(src.addons), "stored", stored != nil)
 	return nil
 }
 

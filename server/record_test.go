@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,5 +111,17 @@ func TestFirstRecordingHasTheMissionsHeader(t *testing.T) {
 	var ms []store.Match
 	if code := a.call(t, "GET", "/api/v1/matches", testToken, nil, &ms); code != 200 || len(ms) != 1 || ms[0].Map != "Multi3" {
 		t.Fatalf("matches: %d %+v", code, ms)
+	}
+}
+
+// The start-up log names the mission the mode announces, not the
+// engine's default: the socket opens while the mission loads, and the
+// mission's own "mission loaded" line names its script and map.
+func TestStartupLogNamesTheMission(t *testing.T) {
+	r, _ := serveWith(t, func(uc *Config) { uc.Game.Mode = "team-deathmatch" }, nil)
+	r.join(t, "Alice") // the mission has loaded
+	logs := r.logs.String()
+	if strings.Contains(logs, "Mission1") || !strings.Contains(logs, `msg="mission loaded"`) || !strings.Contains(logs, "script=Multiplayer.Episode.Mission2.Mission2 map=Multi1") {
+		t.Fatalf("start-up log:\n%s", logs)
 	}
 }

@@ -81,3 +81,29 @@ bc.on("chat", function(ev) if ev.text == "boom" then error("boom") end end)
 		}
 	}
 }
+
+// GET /games, as the README shows it, works on a server of one game too:
+// it lists that game, whose API is also under /games/<label>/.
+func TestGamesListedOnAOneGameServer(t *testing.T) {
+	a := serveAdmin(t, nil)
+	var list []admin.GameInfo
+	if code := a.call(t, "GET", "/games", testToken, nil, &list); code != 200 || len(list) != 1 || list[0].Mode != "deathmatch" || !list[0].Running {
+		t.Fatalf("GET /games: %d %+v", code, list)
+	}
+	var st admin.Status
+	if code := a.call(t, "GET", list[0].API+"status", testToken, nil, &st); code != 200 || st.Mission.Mode != "deathmatch" {
+		t.Fatalf("GET %sstatus: %d %+v", list[0].API, code, st.Mission)
+	}
+	if code := a.call(t, "GET", "/games", "wrong-token-0123456789", nil, nil); code != 401 {
+		t.Fatalf("GET /games with a wrong token: %d", code)
+	}
+	resp, err := http.Get(a.base + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(body) != "ready\n" {
+		t.Fatalf("/readyz of one game: %d %q", resp.StatusCode, body)
+	}
+}

@@ -574,7 +574,7 @@ function bc.create_ship(spec) end
 ---@param class string|integer class name (any case) or species index; an unknown one is an error listing the classes
 ---@return bc.ShipClass
 function bc.ship_class(class) end
----Every class the server has ship data for, by species index.
+---Every class the server has ship data for: a list in species order (ipairs), not a table keyed by species; each entry's species field gives its index.
 ---@return bc.ShipClass[]
 function bc.ship_classes() end
 

@@ -156,7 +156,7 @@ function renderMap(ships) {
       g.fillRect(x - 12, y + 8, 24 * Math.max(0, Math.min(1, s.hull)), 3);
     }
     g.fillStyle = "#d8e0ea";
-    const label = (s.owner || "ship " + s.id) + (s.class ? " (" + s.class + ")" : "");
+    const label = (s.owner || s.name || "ship " + s.id) + (s.class ? " (" + s.class + ")" : "");
     const lw = g.measureText(label).width;
     g.fillText(label, x + 8 + lw > w - 4 ? x - 8 - lw : x + 8, y - 6);
   }
