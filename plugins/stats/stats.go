@@ -289,6 +289,12 @@ func (t *Tracker) Lookup(name string) (map[string]any, bool) {
 		t.want(name)
 		return nil, false
 	}
+	return CareerTable(*c), true
+}
+
+// CareerTable is a career as plain data for Lua (bc.stats): the fields of
+// store.Career by their JSON names, damage with its total.
+func CareerTable(c store.Career) map[string]any {
 	names := make([]any, len(c.Names))
 	for i, n := range c.Names {
 		names[i] = n
@@ -305,5 +311,5 @@ func (t *Tracker) Lookup(name string) (map[string]any, bool) {
 		"assists": int64(c.Assists), "score": int64(c.Score), "best_score": int64(c.Best), "seconds_played": c.Seconds,
 		"damage_dealt": dmg(c.Dealt), "damage_taken": dmg(c.Taken), "favourite_class": c.Favourite, "classes": classes,
 		"wins": int64(c.Wins),
-	}, true
+	}
 }
