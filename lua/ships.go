@@ -359,9 +359,9 @@ func (m *mission) optGroup(L *glua.LState, n int) string {
 	}
 	g := L.CheckString(n)
 	switch g {
-	case world.GroupPhasers, world.GroupTorpedoes, world.GroupPulse:
+	case world.GroupPhasers, world.GroupTorpedoes, world.GroupPulse, world.GroupTractors:
 		return g
 	}
-	L.ArgError(n, fmt.Sprintf("weapon group %q: want %q, %q or %q (or nothing for all)", g, world.GroupPhasers, world.GroupTorpedoes, world.GroupPulse))
+	L.ArgError(n, fmt.Sprintf("weapon group %q: want %q, %q, %q or %q (or nothing for every weapon)", g, world.GroupPhasers, world.GroupTorpedoes, world.GroupPulse, world.GroupTractors))
 	return ""
 }

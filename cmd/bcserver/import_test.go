@@ -19,7 +19,7 @@ func importFixturePack(t *testing.T) string {
 	if rc := run([]string{"import", "-label", "Fixture Fleet 1.0", "-messages", "kobayashi-maru", fixtureMod, out}, &stdout, &stderr); rc != 0 {
 		t.Fatalf("import exit %d: %s", rc, stderr.String())
 	}
-	for _, want := range []string{"16 Intrepid", "inheriting hardpoint", `wrote the pack "Fixture Fleet 1.0"`} {
+	for _, want := range []string{"16 Intrepid", "inherits from ships.Hardpoints.nebula", "151 SaoPaulo: ship script and hardpoint from the folder", `wrote the pack "Fixture Fleet 1.0"`} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("import output lacks %q:\n%s", want, stdout.String())
 		}

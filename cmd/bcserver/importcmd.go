@@ -66,7 +66,7 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		table = b
 	}
-	pack, err := modimport.Import(os.DirFS(src), opts)
+	pack, err := modimport.ImportDir(src, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "bcserver: import: %v\n", err)
 		if errors.Is(err, modimport.ErrNoPack) {

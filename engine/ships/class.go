@@ -2,6 +2,7 @@ package ships
 
 import (
 	"fmt"
+	"math"
 )
 
 // Format is how a top-level entry of the 0x20 list is written
@@ -86,6 +87,10 @@ type Subsystem struct {
 	// place in the stock creation order (simulation.md 3.2), from
 	// serialization.json's id_offset.
 	IDOffset int
+	// Position is where the subsystem sits at run time, model frame: the
+	// hardpoint's position, except that a phaser bank sits on its firing
+	// strip (RuntimePosition). Zero when Data is nil.
+	Position [3]float32
 }
 
 // Type returns the subsystems.json type, or "" when Data is nil.
@@ -217,4 +222,29 @@ func entryLen(e *Entry, receiverIsOwner bool) int {
 		n += 2
 	}
 	return n
+}
+
+// RuntimePosition is where a subsystem of hardpoint data d sits at run
+// time (simulation.md 5.3 "Phaser bank positions", Correction 46): the
+// hardpoint position, and for a phaser bank the point of its firing strip
+// at the centre c of its arc width, position + W·sin(c)·right +
+// L·cos(c)·forward, with W and L the strip's width and length and right =
+// forward × up the bank's own axes. That reproduces the run-time positions
+// of all eight Galaxy banks [measured: stbc-oracle capture meta]; the four
+// ventral banks, which share one hardpoint position, sit apart on the
+// saucer rim.
+func RuntimePosition(d *SubsystemData) [3]float32 {
+	p := d.Position
+	if d.Type != "phaser" || d.StripWidth == 0 && d.StripLength == 0 {
+		return p
+	}
+	f, u := d.Forward, d.Up
+	r := [3]float32{f[1]*u[2] - f[2]*u[1], f[2]*u[0] - f[0]*u[2], f[0]*u[1] - f[1]*u[0]}
+	c := float64(d.ArcWidth[0]+d.ArcWidth[1]) / 2
+	w := d.StripWidth * float32(math.Sin(c))
+	l := d.StripLength * float32(math.Cos(c))
+	for k := range p {
+		p[k] += w*r[k] + l*f[k]
+	}
+	return p
 }

@@ -258,3 +258,35 @@ func TestEnginesAreSubsystems(t *testing.T) {
 		}
 	}
 }
+
+// A phaser bank sits on its strip at run time; the Galaxy's eight banks
+// share two hardpoint positions and land where the stock game puts them
+// (stbc-oracle capture meta, simulation.md Correction 46).
+func TestPhaserBankRuntimePositions(t *testing.T) {
+	r := mustVanilla(t)
+	g, _ := r.ClassByName("Galaxy")
+	want := map[string][3]float32{
+		"Ventral Phaser 1": {-1.330, 1.300, 0.160},
+		"Ventral Phaser 2": {-0.665, 2.175, 0.160},
+		"Ventral Phaser 3": {0.665, 2.175, 0.160},
+		"Ventral Phaser 4": {1.330, 1.300, 0.160},
+		"Dorsal Phaser 1":  {-1.690, 1.270, 0.500},
+		"Dorsal Phaser 2":  {-0.845, 2.439, 0.500},
+		"Dorsal Phaser 3":  {0.845, 2.439, 0.500},
+		"Dorsal Phaser 4":  {1.690, 1.270, 0.500},
+		"Sensor Array":     {0, -0.45, -0.5}, // not a bank: the hardpoint's
+	}
+	for name, w := range want {
+		i, ok := g.SubsystemIndex(name)
+		if !ok {
+			t.Fatalf("no %s", name)
+		}
+		p := g.Subsystems[i].Position
+		for k := range 3 {
+			if d := p[k] - w[k]; d > 0.001 || d < -0.001 {
+				t.Errorf("%s at %v, want %v", name, p, w)
+				break
+			}
+		}
+	}
+}

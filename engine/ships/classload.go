@@ -201,6 +201,9 @@ func (c *Class) addSubsystem(name string, maxCond *float32, idOffset int, data m
 	}
 	i := len(c.Subsystems)
 	c.Subsystems = append(c.Subsystems, Subsystem{Name: name, Entry: entry, Child: child, MaxCondition: mc, Data: d, IDOffset: idOffset})
+	if d != nil {
+		c.Subsystems[len(c.Subsystems)-1].Position = RuntimePosition(d)
+	}
 	c.byName[name] = i
 	if d != nil {
 		switch {

@@ -21,6 +21,7 @@ const (
 	GroupPhasers   = "phasers"
 	GroupTorpedoes = "torpedoes"
 	GroupPulse     = "pulse"
+	GroupTractors  = "tractors"
 )
 
 // systemDisabled is a weapon system container's disabled fraction:
@@ -101,8 +102,10 @@ func newArms(c *ships.Class) []weaponSystem {
 			for _, a := range c.TorpedoAmmo {
 				s.ammo = append(s.ammo, a.MaxTorpedoes)
 			}
+		case ships.KindTractorSystem:
+			s.group = GroupTractors // no damage: tractors.go
 		default:
-			return // tractors deal no damage (simulation.md 5.7)
+			return
 		}
 		// Sized ahead: a ship keeps these for its life (two to three
 		// kB of a player's memory), and growing them by appending left
@@ -229,6 +232,8 @@ func (w *World) armsTick(o *Object, dt float32) {
 		switch s.kind {
 		case ships.KindPhaserSystem:
 			w.phaserTick(o, s, dt)
+		case ships.KindTractorSystem:
+			w.tractorTick(o, s, dt)
 		case ships.KindPulseSystem, ships.KindTorpedoSystem:
 			if o.host != nil && s.firing {
 				w.hostLauncherTick(o, s)
@@ -238,8 +243,8 @@ func (w *World) armsTick(o *Object, dt float32) {
 }
 
 // chargeBanks recharges the weapons that are not beaming (simulation.md
-// 5.5: RechargeRate × condition fraction × the multiplayer multiplier,
-// clamped to MaxCharge) and reloads the tubes.
+// 5.5: RechargeRate × condition fraction, × the multiplayer multiplier for
+// phaser banks, clamped to MaxCharge) and reloads the tubes.
 func (w *World) chargeBanks(o *Object, s *weaponSystem, dt float32) {
 	m := o.Model
 	for k := range s.banks {
@@ -257,7 +262,14 @@ func (w *World) chargeBanks(o *Object, s *weaponSystem, dt float32) {
 				b.reload = d.ReloadDelay
 			}
 		case b.state == bankIdle:
-			b.charge = min(d.MaxCharge, b.charge+d.RechargeRate*m.ConditionFraction(b.sub)*dt*rechargeMultiplier)
+			// Only phaser banks take the multiplayer multiplier [code:
+			// FUN_00572b80 has it, the energy-weapon base FUN_0056fd70
+			// that pulse cannons use has none; Correction 44].
+			k := float32(1)
+			if s.kind == ships.KindPhaserSystem {
+				k = rechargeMultiplier
+			}
+			b.charge = min(d.MaxCharge, b.charge+d.RechargeRate*m.ConditionFraction(b.sub)*dt*k)
 		}
 	}
 }
@@ -341,5 +353,12 @@ func inArc(ship *Object, d *ships.SubsystemData, world [3]float32, tol float64) 
 	return inAz && within(el, d.ArcHeight)
 }
 
-// weaponPos is where a weapon sits in the world.
-func weaponPos(o *Object, b *weaponBank) [3]float32 { return worldPoint(o, bankData(o, b).Position) }
+// weaponPos is where a weapon sits in the world at run time: a phaser
+// bank on its strip (ships.RuntimePosition), where its beam starts.
+func weaponPos(o *Object, b *weaponBank) [3]float32 {
+	return worldPoint(o, o.Model.Class().Subsystems[b.sub].Position)
+}
+
+// mountPos is a weapon's hardpoint position in the world, the origin of
+// its firing arc: inArc finds the strip's edge from there itself.
+func mountPos(o *Object, b *weaponBank) [3]float32 { return worldPoint(o, bankData(o, b).Position) }

@@ -109,16 +109,15 @@ func (w *World) beamCanHit(o *Object, b *weaponBank, t *aimTarget) bool {
 	if x == nil || !x.Alive() || !x.state.hasPos && x.host == nil || x.Cloaked() || x.Model == nil {
 		return false
 	}
-	from := weaponPos(o, b)
-	v := sub3(aimPoint(x, t), from)
-	if dot3(v, v) > beamRange*beamRange {
+	aim := aimPoint(x, t)
+	if v := sub3(aim, weaponPos(o, b)); dot3(v, v) > beamRange*beamRange {
 		return false
 	}
 	tol := 0.0
 	if o.host == nil {
 		tol = arcSlack
 	}
-	return inArc(o, bankData(o, b), v, tol)
+	return inArc(o, bankData(o, b), sub3(aim, mountPos(o, b)), tol)
 }
 
 // aimPoint is where a system aims at a target: the target's power plant
@@ -198,11 +197,25 @@ func (w *World) beamHits(o *Object, s *weaponSystem, b *weaponBank, dt float32) 
 		}
 		b.hitID = hitObj.ID
 	}
-	b.accum += dt
 	b.hitAt = tr
-	b.hitD = norm(sub3(worldPoint(hitObj, tr.point), from))
-	if b.accum > beamQuantum {
-		w.flushBeam(o, s, b)
+	// The falloff distance is to where the ray meets the ship's surface
+	// (its shield ellipsoid), not to the footprint's centre, which lies
+	// inside the hull: deep inside a starbase it would be 100 units
+	// further.
+	b.hitD = norm(sub3(worldPoint(hitObj, tr.entry), from))
+	// A quantum lands each time beamQuantum of hitting time has gathered,
+	// however the host's ticks cut the time (Correction 45): a 10 Hz host
+	// that flushed only at tick boundaries would deal 0.6-s lumps.
+	for dt > 0 {
+		step := min(dt, beamQuantum-b.accum)
+		b.accum += step
+		dt -= step
+		if b.accum >= beamQuantum {
+			w.flushBeam(o, s, b)
+			if !hitObj.Alive() || !o.Alive() {
+				return // the quantum was lethal
+			}
+		}
 	}
 }
 

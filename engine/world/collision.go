@@ -103,9 +103,12 @@ func (w *World) Collision(now time.Time, owner *Owner, ce *codec.CollisionEffect
 }
 
 // collide applies one ship's collision damage (simulation.md 5.2,
-// Correction 31): no shield step; the first contact's hit set takes the
-// damage, and each further contact only the overflow the previous one
-// could not absorb [code: FUN_005afad0, FUN_005afd70]. One ship_damaged
+// Corrections 31, 40 and 41): no shield step; the hull takes each contact's
+// whole amount wherever the contact lies [measured §7.4: every ram's hull
+// loss is the formula's value], and the other subsystems of the contact's
+// hit set take it too, the power plant only when the contact is near it;
+// each further contact receives only the overflow the previous one could
+// not absorb [code: FUN_005afad0, FUN_005afd70]. One ship_damaged
 // names the whole amount; a lethal collision then destroys the ship.
 func (w *World) collide(o *Object, points [][3]float32, damage float32, info hitInfo) {
 	if !o.Alive() {
@@ -118,7 +121,7 @@ func (w *World) collide(o *Object, points [][3]float32, damage float32, info hit
 		if !(damage > 0) {
 			break
 		}
-		h := hit{damage: damage, point: p, radius: collisionHitRadius, facing: noShields, keepPowerPlant: w.collisionPP}
+		h := hit{damage: damage, point: p, radius: collisionHitRadius, facing: noShields, hull: hullFull, keepPowerPlant: w.collisionPP}
 		res := w.applyHit(o, &h)
 		hullHit = hullHit || res.hull
 		lethal = lethal || res.lethal

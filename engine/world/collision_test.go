@@ -142,8 +142,8 @@ func TestCollisionOverflowChains(t *testing.T) {
 		// Contact 1 on the bow, contact 2 on the stern: the footprints
 		// (1.5 units plus each radius) share nothing and the bow's is far
 		// from the warp core.
-		bow := c.Subsystems[mustIndex(t, c, "Forward Tractor 1")].Data.Position
-		stern := c.Subsystems[mustIndex(t, c, "Aft Tractor 2")].Data.Position
+		bow := c.Subsystems[mustIndex(t, c, "Forward Tractor 1")].Position
+		stern := c.Subsystems[mustIndex(t, c, "Aft Tractor 2")].Position
 		set1, set2 := hitSet(o, bow), hitSet(o, stern)
 		var overflow float32
 		const damage = 5000
@@ -158,6 +158,11 @@ func TestCollisionOverflowChains(t *testing.T) {
 			before[i] = o.Model.Condition(i)
 		}
 		b.w.collide(o, [][3]float32{bow, stern}, damage, hitInfo{cause: CauseEnvironment})
+		// The hull takes each contact's whole amount, whether or not a
+		// contact lies near its sphere (Correction 40).
+		if lost := before[c.Hull] - o.Model.Condition(c.Hull); lost != min(before[c.Hull], damage+overflow) {
+			t.Errorf("hull lost %v, want %v + %v", lost, damage, overflow)
+		}
 		for _, i := range set2 {
 			if i == c.Reactor && pp {
 				continue
@@ -182,7 +187,7 @@ func hitSet(o *Object, p [3]float32) []int {
 		if d == nil || !d.IsTargetable || o.Model.Condition(i) <= 0 {
 			continue
 		}
-		if norm(sub3(d.Position, p)) < d.Radius+collisionHitRadius {
+		if norm(sub3(sub.Position, p)) < d.Radius+collisionHitRadius {
 			out = append(out, i)
 		}
 	}

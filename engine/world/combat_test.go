@@ -107,14 +107,15 @@ func TestPhotonThroughDownShields(t *testing.T) {
 // A Sovereign's phasers at MED (simulation.md 5.5, Correction 34): one
 // bank beams at a time (single fire), its first damage 1.156 s after it
 // starts [measured §2.2], then MaxDamage 300 × 0.5 × min(1, 70 / d) per
-// second of hitting in 0.53-s quanta until its 5.0 charge is drained at
-// 1.0/s: ≈ 105/s at 100 units and 17.5/s at 600, never cut off by range
-// once started [measured §2.1: still MDD/d at 600 GU].
+// second of hitting in 0.53125-s quanta of 80 (Correction 45) until its
+// 5.0 charge is drained at 1.0/s: 150/s inside 70 units and ≈ 17.5/s at
+// 600, never cut off by range once started [measured §2.1: still MDD/d at
+// 600 GU].
 func TestSovereignBeamAtMED(t *testing.T) {
 	for _, tt := range []struct {
 		dist float32
 		rate float64 // damage per second of hitting
-	}{{100, 300 * 0.5 * 70 / 100}, {600, 300 * 0.5 * 70 / 600}} {
+	}{{50, 300 * 0.5}, {600, 300 * 0.5 * 70 / 600}} {
 		b := newBattle(t, 2, stockOptions())
 		a := b.spawn(0, 5, [3]float32{0, 0, 0}, [3]float32{0, 1, 0})
 		g := b.spawn(1, 3, [3]float32{0, tt.dist, 0}, [3]float32{0, 1, 0})
@@ -147,13 +148,17 @@ func TestSovereignBeamAtMED(t *testing.T) {
 			total += h.Damage
 			n++
 		}
-		// 5.0 charge at 1.0/s, 0.25 s of it spent extending the ray.
-		want := tt.rate * (5.0 - 0.25)
+		// 5.0 charge at 1.0/s, 0.16 s of it spent extending the ray.
+		want := tt.rate * (5.0 - 0.16)
 		if !near(total, want, 0.05) {
 			t.Errorf("%v units: one bank's beam dealt %.1f in %d quanta, want %.1f (%.1f/s)", tt.dist, total, n, want, tt.rate)
 		}
-		if q := total / float64(n); n < 7 || q > tt.rate*0.65 {
-			t.Errorf("%v units: %d quanta of %.1f: not 0.53-0.6 s quanta", tt.dist, n, q)
+		// Every quantum but the last is 0.53125 s of hitting, although
+		// the ticks are 0.1 s.
+		for i, h := range (*hits)[:n-1] {
+			if !near(h.Damage, tt.rate*0.53125, 0.02) {
+				t.Errorf("%v units: quantum %d is %.2f, want %.2f", tt.dist, i, h.Damage, tt.rate*0.53125)
+			}
 		}
 	}
 }
@@ -195,10 +200,8 @@ func TestLowBeamSparesTheHull(t *testing.T) {
 // damage × the cannon's MED scale 0.5 (simulation.md 5.5, Correction 35):
 // a Warbird bolt (RomulanCannon 400) deals 200 [measured §3, P1], not the
 // cannon's MaxDamage 300, and arrives after its flight time. The Bird of
-// Prey's PulseDisruptor (220) deals 110 by the same rule; the measurements
-// saw it land whole (220), a conflict simulation.md 15 leaves open — every
-// stock receiver applies the scale of its own copy of the cannon, built at
-// MED, which is what the host does.
+// Prey's PulseDisruptor (220) deals 110 by the same rule [measured:
+// dscale_bop, Correction 44: its two cannons fire in the same frame].
 func TestPulseBolts(t *testing.T) {
 	for _, tt := range []struct {
 		species int
@@ -224,6 +227,43 @@ func TestPulseBolts(t *testing.T) {
 		if len(*hits) != 1 || (*hits)[0].Damage != tt.damage || (*hits)[0].Kind != KindPulse || (*hits)[0].WeaponName != tt.cannon {
 			t.Fatalf("species %d: hits %+v (rejected %d)", tt.species, *hits, b.w.Stats().WeaponRejected.Load())
 		}
+	}
+}
+
+// A cannon fires while its charge covers a bolt (Correction 44): a
+// Warbird's four cannons (charge 2.0, a bolt 1.0 at MED) fire 8 bolts per
+// full charge [measured P1, P4]; the host refuses the 9th to 12th a client
+// sends in the same burst, and takes one again once a cannon has
+// recharged, at its hardpoint rate (0.09/s) and no faster.
+func TestPulseChargeGate(t *testing.T) {
+	b := newBattle(t, 2, stockOptions())
+	a := b.spawn(0, 8, [3]float32{0, 0, 0}, [3]float32{0, 1, 0})
+	g := b.spawn(1, 3, [3]float32{0, 30, 0}, [3]float32{0, 1, 0})
+	var cannons []int32
+	for _, n := range []string{"Port Cannon 1", "Port Cannon 2", "Star Cannon 1", "Star Cannon 2"} {
+		cannons = append(cannons, systemID(t, a, n))
+	}
+	burst := func(n int) {
+		for k := range n {
+			b.fire(0, codec.PulseFire{CannonID: cannons[k%4], FiringPlayer: 2, Dir: codec.Dir3{0, 127, 0},
+				Flags: codec.PulseArg | codec.PulseHasTarget, Target: g.ID}.AppendTo(nil))
+		}
+	}
+	burst(12)
+	if got := b.w.Stats().WeaponRejected.Load(); got != 4 {
+		t.Fatalf("%d of 12 bolts refused, want 4 (8 per full charge)", got)
+	}
+	// 0.97 of charge back takes 10.8 s at 0.09/s (no multiplier): at
+	// 10 s a cannon still cannot pay, at 11.5 s it can.
+	b.tick(10 * time.Second)
+	burst(1)
+	if got := b.w.Stats().WeaponRejected.Load(); got != 5 {
+		t.Fatalf("a bolt after 10 s: %d refused, want 5", got)
+	}
+	b.tick(1500 * time.Millisecond)
+	burst(1)
+	if got := b.w.Stats().WeaponRejected.Load(); got != 5 {
+		t.Fatalf("a bolt after 11.5 s: %d refused, want still 5", got)
 	}
 }
 
@@ -253,6 +293,9 @@ func TestRamThroughFullShields(t *testing.T) {
 	}
 	if o.Shields() != shields {
 		t.Errorf("shields %v -> %v", shields, o.Shields())
+	}
+	if c := o.Model.Class(); o.Model.Condition(c.Hull) != max(0, before[c.Hull]-want) {
+		t.Errorf("hull %v -> %v: the ram's whole amount is %v", before[c.Hull], o.Model.Condition(c.Hull), want)
 	}
 	hit := 0
 	for i := range before {

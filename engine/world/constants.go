@@ -8,32 +8,44 @@ import "time"
 // those, [open] not established (the value chosen is then explained).
 // simulation.md 5 and its open list (15) are the source of every one.
 
-// Beams (simulation.md 5.5, Corrections 34).
+// Beams (simulation.md 5.5, Corrections 34 and 45).
 const (
 	// beamRange is R, the class constant 0x008E53DC: a bank starts a beam
-	// only at a target within R, and its ray is R long. Not published;
-	// stock beams still deal damage at 600 GU [measured §2.1], the lower
-	// bound this uses (the "700 GU engine gate" the measurements mention
-	// in passing was not measured) [open].
-	beamRange float32 = 600
+	// only at a target within R, and its ray is R long. Not published: all
+	// four forward beams of a Kessok Heavy started at 600 GU centre to
+	// centre, so R ≥ ≈ 605 GU bank to aim point [measured §2.1 B4], and the
+	// measurements mention a "700 GU engine gate" in passing. A host must
+	// never refuse a beam a stock client starts, so R is taken inside
+	// [605, 700) (Correction 45) [open].
+	beamRange float32 = 650
 	// beamWindup is the time from a bank's start to its ray (state 1), and
-	// beamExtend the time the ray is traced but deals nothing (state 2)
-	// while the bank already drains. Together with one quantum they make
-	// the measured 1.156 s from the start to the first damage [measured
-	// §2.2]; the split follows the starbase budget "225 × (charge − 0.25 s)"
-	// of simulation.md 3.6, i.e. 0.25 s of drain before damage [inferred].
-	beamWindup = 376 * time.Millisecond
-	beamExtend = 250 * time.Millisecond
+	// beamExtend the time the ray is traced and the bank drains but deals
+	// nothing (state 2): ≈ 0.46 s and ≈ 0.16 s in the raw Galaxy capture
+	// [measured §2.2, Correction 45]. With one quantum they make the
+	// measured 1.156 s from the start to the first damage.
+	beamWindup = 465 * time.Millisecond
+	beamExtend = 160 * time.Millisecond
 	// beamQuantum is the accumulator threshold 0x008E53E0: while a beam
-	// hits the same object, damage is applied whenever more than this much
-	// hitting time has gathered [measured §2.2: 0.53 s, 32 frames].
-	beamQuantum float32 = 0.53
+	// hits the same object, one quantum lands for each 0.53125 s of
+	// hitting time gathered, whatever the tick rate [measured §2.2: 32
+	// frames of 16.6 ms; Correction 45].
+	beamQuantum float32 = 0.53125
 	// rechargeMultiplier is the multiplayer factor 0x00890550 on the
-	// recharge of every bank not on the local player's ship — on a
+	// recharge of every phaser bank not on the local player's ship — on a
 	// dedicated host, every bank. The stock-server RE notes say 2,
-	// unverified [open].
+	// unverified [open]. Pulse cannons have no such term (Correction 44).
 	rechargeMultiplier float32 = 2
 )
+
+// measuredRadius is the stock bounding radius (GetRadius) of the classes it
+// was measured for [measured: stbc-oracle capture meta, simulation.md 15];
+// every other class uses the estimate from its subsystems (BoundingRadius),
+// which is low for the big hulls [open].
+var measuredRadius = map[string]float32{
+	"Galaxy":      4.366,
+	"KessokHeavy": 6.174,
+	"BirdOfPrey":  1.349,
+}
 
 // Phaser levels (0x12 SetPhaserLevel, the ObjCreate tail's level byte).
 const (
@@ -51,15 +63,21 @@ var (
 	beamDrain       = [3]float32{0.35, 1, 1}
 )
 
-// Pulse weapons (simulation.md 5.5, Correction 35).
+// Pulse weapons (simulation.md 5.5, Corrections 35 and 44).
 const (
-	// pulseScaleLow is the LOW damage scale 0x0088D890. Not published; a
-	// LOW cannon fires four bolts per charge where HIGH fires one, and the
-	// measured burst stays the same, which makes it 0.25 [inferred].
-	pulseScaleLow float32 = 0.25
+	// pulseScaleLow is the LOW damage scale 0x0088D890: a Warbird bolt
+	// deals 80 at LOW, 200 at MED, 400 at HIGH [measured: dscale_warbird_low,
+	// Correction 44].
+	pulseScaleLow float32 = 0.2
 	// defaultBoltLifetime is the reach of a bolt whose script sets no
 	// lifetime: 8 s [code: FUN_00575610].
 	defaultBoltLifetime float32 = 8
+	// hostPulseRefire is the least time between two bolts of one host
+	// cannon. A cannon fires while its charge covers the shot's cost, not
+	// after its CooldownTime (Correction 44); a stock Warbird's four
+	// cannons fire, then fire again 0.34 s later [measured §3 P1]. Players'
+	// cannons are paced by their own clients.
+	hostPulseRefire = 340 * time.Millisecond
 )
 
 // pulseDamageScale is a cannon's damage scale by its setting: LOW (open,

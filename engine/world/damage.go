@@ -29,12 +29,12 @@ const noShields = -1
 type hullRule uint8
 
 const (
-	// hullInSet: the hull is a member of the hit set like any subsystem
-	// (collisions: only the hit-set rule is established for them).
+	// hullInSet: the hull is a member of the hit set like any subsystem.
 	hullInSet hullRule = iota
 	// hullFull: the hull takes the whole post-shield amount wherever the
-	// hit lands (every weapon hit [measured §6.1]), and is left out of the
-	// set so it is not hit twice.
+	// hit lands (every weapon hit [measured §6.1] and every collision
+	// contact [measured §7.4]), and is left out of the set so it is not
+	// hit twice.
 	hullFull
 	// hullSpared: the hull takes nothing (LOW beams [measured §6.2]).
 	hullSpared
@@ -57,6 +57,16 @@ type hitResult struct {
 
 // applyHit runs one hit on a ship.
 func (w *World) applyHit(o *Object, h *hit) hitResult {
+	if w.hitCheck != nil && o.Model != nil {
+		dead, before := o.sim.dead, hp(o.Model, o.Model.Class().Hull)
+		res := w.applyHitOnce(o, h)
+		w.hitCheck(o, h, res, dead, before)
+		return res
+	}
+	return w.applyHitOnce(o, h)
+}
+
+func (w *World) applyHitOnce(o *Object, h *hit) hitResult {
 	var res hitResult
 	if o.Model == nil || o.sim.dead || !(h.damage > 0) {
 		return res
@@ -104,7 +114,7 @@ func (w *World) distribute(o *Object, h *hit, damage float32) (overflow float32,
 			continue
 		}
 		reach := d.Radius + h.radius
-		if v := sub3(d.Position, h.point); dot3(v, v) < reach*reach && n < len(members) {
+		if v := sub3(c.Subsystems[i].Position, h.point); dot3(v, v) < reach*reach && n < len(members) {
 			members[n] = i
 			n++
 		}

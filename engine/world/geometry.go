@@ -29,18 +29,19 @@ type shape struct {
 // of the longest.
 const minAxisShare = 0.25
 
-// shapeOf fits the geometry of a class from its subsystem spheres.
+// shapeOf fits the geometry of a class from its subsystem spheres at their
+// run-time positions (phaser banks on their strips).
 func shapeOf(c *ships.Class) shape {
 	lo := [3]float32{-0.5, -0.5, -0.5}
 	hi := [3]float32{0.5, 0.5, 0.5}
 	for i := range c.Subsystems {
-		d := c.Subsystems[i].Data
-		if d == nil {
+		s := &c.Subsystems[i]
+		if s.Data == nil {
 			continue
 		}
 		for k := range 3 {
-			lo[k] = min(lo[k], d.Position[k]-d.Radius)
-			hi[k] = max(hi[k], d.Position[k]+d.Radius)
+			lo[k] = min(lo[k], s.Position[k]-s.Data.Radius)
+			hi[k] = max(hi[k], s.Position[k]+s.Data.Radius)
 		}
 	}
 	var s shape
@@ -57,19 +58,21 @@ func shapeOf(c *ships.Class) shape {
 	return s
 }
 
-// BoundingRadius estimates a class's bounding radius in world units from
-// its subsystems: the data set has no bounding radius (data/README.md
-// caveats), and every subsystem lies inside the hull.
+// BoundingRadius is a class's bounding radius in world units: the stock
+// value where one was measured (measuredRadius), else an estimate from its
+// subsystems, which all lie inside the hull. The data set has no bounding
+// radius (data/README.md caveats), and the estimate is low for the big
+// hulls (simulation.md 15: a Galaxy's subsystems reach 3.67 of its 4.366).
 func BoundingRadius(c *ships.Class) float32 { return boundingRadius(c) }
 
 func boundingRadius(c *ships.Class) float32 {
 	var r float32 = 1
 	for i := range c.Subsystems {
-		if d := c.Subsystems[i].Data; d != nil {
-			r = max(r, norm(d.Position)+d.Radius)
+		if s := &c.Subsystems[i]; s.Data != nil {
+			r = max(r, norm(s.Position)+s.Data.Radius)
 		}
 	}
-	return r
+	return max(r, measuredRadius[c.Name])
 }
 
 // frame returns a ship's axes in the world: starboard, forward and up. A
@@ -116,8 +119,12 @@ type trace struct {
 }
 
 // traceShip intersects the path from world position from along the unit
-// direction dir, at most length long, with ship o's ellipsoid grown by
-// inflate (a bolt's half length). ok is false when the path misses.
+// direction dir with ship o's ellipsoid grown by inflate (a bolt's half
+// length). ok says whether the path enters the ship within length; where
+// the shot lands is searched along the whole straight path through the
+// ship, not only within length (simulation.md 5.3 "Where the hit point
+// is", Correction 42): a projectile's length is one tick's flight, which
+// decides only whether it hits this tick.
 func traceShip(o *Object, from, dir [3]float32, length, inflate float32) (tr trace, ok bool) {
 	sh := &o.sim.shape
 	// A cheap bounding-sphere test first: most paths miss most ships.
@@ -137,7 +144,6 @@ func traceShip(o *Object, from, dir [3]float32, length, inflate float32) (tr tra
 		return tr, false
 	}
 	t0 = max(t0, 0)
-	t1 = min(t1, length)
 	tr.t = t0
 	tr.entry = add3(add3(p, scale3(d, t0)), sh.centre)
 	tr.facing = facingAt(sh, tr.entry)
@@ -169,20 +175,27 @@ func ellipsoidHit(p, d, axes [3]float32, inflate float32) (t0, t1 float32, ok bo
 }
 
 // landing is where a shot that entered the ship between t0 and t1 along
-// p + t d (model frame) lands: on the first subsystem sphere it meets,
-// else at its closest approach to the ellipsoid's centre.
+// p + t d (model frame) lands: on the first subsystem sphere it meets, at
+// the subsystems' run-time positions, else at its closest approach to the
+// ellipsoid's centre (simulation.md 5.3 "Where the hit point is"). The
+// spheres stand in for the model's surface, so every subsystem with a
+// sphere counts — a destroyed or untargetable one is still part of the
+// hull the shot strikes — except the hull subsystem itself: its sphere is
+// no surface, and it would hide the warp core and what else lies inside it
+// [measured §6.1 H2: a shot from below a Galaxy reaches its warp core]
+// (Correction 42).
 func landing(o *Object, p, d [3]float32, t0, t1 float32) [3]float32 {
 	c := o.Model.Class()
 	best := float32(math.Inf(1))
 	for i := range c.Subsystems {
-		sd := c.Subsystems[i].Data
-		if sd == nil {
+		s := &c.Subsystems[i]
+		if s.Data == nil || i == c.Hull {
 			continue
 		}
-		rel := sub3(sd.Position, p)
+		rel := sub3(s.Position, p)
 		along := dot3(rel, d)
 		miss := dot3(rel, rel) - along*along
-		r2 := sd.Radius * sd.Radius
+		r2 := s.Data.Radius * s.Data.Radius
 		if miss > r2 {
 			continue
 		}
@@ -190,7 +203,7 @@ func landing(o *Object, p, d [3]float32, t0, t1 float32) [3]float32 {
 		if t < t0 {
 			t = t0 // the path starts inside this sphere
 		}
-		if t <= t1 && t < best && along+sd.Radius >= t0 {
+		if t <= t1 && t < best && along+s.Data.Radius >= t0 {
 			best = t
 		}
 	}

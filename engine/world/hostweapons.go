@@ -32,14 +32,18 @@ const (
 	dumbfireCone = 0.35
 )
 
-func groupMatches(s *weaponSystem, group string) bool { return group == "" || s.group == group }
+func groupMatches(s *weaponSystem, group string) bool {
+	// "All" means the weapons: a tractor is engaged only when asked for.
+	return group == "" && s.group != GroupTractors || s.group == group
+}
 
 // FireAt adds target to the target list of a host ship's weapon systems of
 // group ("" for all): the stock StartFiring. A system that is disabled or
 // off ignores it, a target already listed is not added twice, and a ship
-// never targets itself. A phaser system tells every player with
+// never targets itself. A phaser or tractor system tells every player with
 // StartFiring 0x07 naming the system and the target, aimed at its power
-// plant (no offset).
+// plant (no offset). Tractors (GroupTractors) are engaged only by name,
+// never by "".
 func (w *World) FireAt(o, target *Object, group string) error {
 	w.sync()
 	if _, err := w.liveHost(o); err != nil {
@@ -62,7 +66,7 @@ func (w *World) FireAt(o, target *Object, group string) error {
 			return fmt.Errorf("fire at: %d targets already", maxTargets)
 		}
 		s.addTarget(o.ID, aimTarget{id: target.ID})
-		if s.kind == ships.KindPhaserSystem {
+		if s.kind == ships.KindPhaserSystem || s.kind == ships.KindTractorSystem {
 			w.buf = codec.StartFiring{Op: codec.OpStartFiring, Code: codec.EventStartFiringNet,
 				Dst: o.Model.SubsystemID(s.sub), Target: target.ID}.AppendTo(w.buf[:0])
 			w.broadcast()
@@ -157,10 +161,9 @@ func (w *World) hostLauncherTick(o *Object, s *weaponSystem) {
 	for k := range s.banks {
 		b := &s.banks[k]
 		d := bankData(o, b)
-		// CooldownTime is where the engine applies it is not traced
-		// (simulation.md 5.5); a host cannon waits that long between bolts.
-		if b.charge < d.MinFiringCharge || bankDown(o, b) ||
-			!b.lastShot.IsZero() && w.now.Sub(b.lastShot).Seconds() < float64(d.CooldownTime) {
+		// The same charge gate as a player's bolts (pulseCharged); a host
+		// cannon refires no sooner than a stock one was seen to.
+		if !pulseCharged(b, d) || bankDown(o, b) || !b.lastShot.IsZero() && w.now.Sub(b.lastShot) < hostPulseRefire {
 			continue
 		}
 		if t := w.pickTarget(o, s, b); t != nil {
@@ -254,7 +257,7 @@ func (w *World) fireBolt(o *Object, b *weaponBank, x *Object) {
 	}
 	from := weaponPos(o, b)
 	dir := lead(from, x, proj.LaunchSpeed)
-	b.charge -= d.DischargeRate * pulseCostFactor[LevelMed]
+	b.charge -= pulseCost(d)
 	b.lastShot = w.now
 	id := o.Model.SubsystemID(b.sub)
 	w.buf = codec.PulseFire{CannonID: id, Dir: codec.NewDir3(dir[0], dir[1], dir[2]),

@@ -223,8 +223,10 @@ func TestHostTorpedoes(t *testing.T) {
 }
 
 // Pulse cannons fire a bolt (PulseFire 0x1A, firing player 0) whenever
-// their charge allows, paying for each, and each bolt lands with its
-// projectile's damage at the MED scale (PulseDisruptor 220 × 0.5).
+// their charge covers one, paying for each and recharging without the
+// phaser banks' multiplayer multiplier (Correction 44), no sooner than
+// hostPulseRefire apart; each bolt lands with its projectile's damage at
+// the MED scale (PulseDisruptor 220 × 0.5).
 func TestHostPulseCannons(t *testing.T) {
 	b := newSimBattle(t, 2)
 	bop := b.hostShip(HostShipSpec{Species: 6, Name: "BoP", Set: "Multi1", Team: 1})
@@ -245,12 +247,19 @@ func TestHostPulseCannons(t *testing.T) {
 		if len(ts) < 5 {
 			t.Fatalf("cannon %#x fired %d bolts", id, len(ts))
 		}
-		// 3.8 charge, 3.6 to fire, 1.0 a bolt, 0.4/s × 2 back: a bolt a
-		// second.
+		// 3.8 charge, 1.0 a bolt, 0.4/s back: four bolts hostPulseRefire
+		// apart (3.8 → 0.28 with what comes back meanwhile), then one per
+		// 2.5 s; at most 3.8 + 0.4 × 10 s worth of bolts in 10 s.
 		for i := 1; i < len(ts); i++ {
-			if ts[i]-ts[i-1] < 900*time.Millisecond {
+			if ts[i]-ts[i-1] < hostPulseRefire {
 				t.Fatalf("cannon %#x: bolts %v apart", id, ts[i]-ts[i-1])
 			}
+		}
+		if len(ts) > 7 {
+			t.Fatalf("cannon %#x fired %d bolts in 10 s: more than its charge covers", id, len(ts))
+		}
+		if gap := ts[4] - ts[3]; gap < 1700*time.Millisecond {
+			t.Fatalf("cannon %#x: fifth bolt %v after the fourth, before its charge covered it", id, gap)
 		}
 	}
 	if len(*hits) < len(shots)-2 || (*hits)[0].Damage != 110 || (*hits)[0].Kind != KindPulse {

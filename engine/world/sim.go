@@ -38,6 +38,11 @@ type simState struct {
 	shape       shape // the class's approximate geometry (geometry.go)
 	hashChecked bool
 	arms        []weaponSystem
+	// tractoredBy is the ship whose tractor last held this one, at
+	// tractoredAt (TractoredBy).
+	tractoredBy int32
+	tractoredAt time.Time
+	nebulaClock time.Duration // game time toward the next nebula damage step
 }
 
 // initSim prepares a new ship's simulation state.
@@ -83,6 +88,9 @@ func (w *World) Tick(now time.Time) {
 		secs := float32(step.Seconds())
 		w.repairTick(o, secs)
 		w.shieldTick(o, step)
+		if w.nebulaTick(o, step) {
+			continue
+		}
 		for now.Sub(st.lastPower) >= powerPeriod {
 			st.lastPower = st.lastPower.Add(powerPeriod)
 			powerTick(o.Model)
@@ -99,20 +107,18 @@ func (w *World) Tick(now time.Time) {
 
 // shieldTick regenerates the facings in the stock steps (simulation.md
 // 5.5): every shieldStep of game time each facing regains shieldStepGain
-// × its hardpoint rate × the generator's condition, up to its maximum, the
-// same at any power setting [measured §5.3 S5]. A generator below its
-// disabled percentage holds every facing at 0; one switched off, or a
-// cloaked ship's, keeps its facings as they are and regains nothing.
+// × its hardpoint rate, up to its maximum, the same at any power setting
+// [measured §5.3 S5]. The generator is binary [measured §5.3 S6]: below its
+// disabled percentage it holds every facing at 0; above, its condition
+// does not scale the regeneration (no source says it does). One switched
+// off, or a cloaked ship's, keeps its facings as they are and regains
+// nothing.
 func (w *World) shieldTick(o *Object, dt time.Duration) {
 	c := o.Model.Class()
-	gen := float32(1)
-	if g := c.ShieldGenerator; g >= 0 {
-		if SubsystemDisabled(o.Model, g) {
-			o.sim.shields = [6]float32{}
-			o.sim.shieldClock = 0
-			return
-		}
-		gen = o.Model.ConditionFraction(g)
+	if g := c.ShieldGenerator; g >= 0 && SubsystemDisabled(o.Model, g) {
+		o.sim.shields = [6]float32{}
+		o.sim.shieldClock = 0
+		return
 	}
 	if !shieldsUp(o) {
 		o.sim.shieldClock = 0
@@ -123,7 +129,7 @@ func (w *World) shieldTick(o *Object, dt time.Duration) {
 		o.sim.shieldClock -= shieldStep
 		for i := range o.sim.shields {
 			if i < len(c.ShieldHP) && i < len(c.ShieldRecharge) {
-				o.sim.shields[i] = min(c.ShieldHP[i], o.sim.shields[i]+c.ShieldRecharge[i]*shieldStepGain*gen*w.mod(o, recharge))
+				o.sim.shields[i] = min(c.ShieldHP[i], o.sim.shields[i]+c.ShieldRecharge[i]*shieldStepGain*w.mod(o, recharge))
 			}
 		}
 	}

@@ -76,12 +76,12 @@ func (w *World) ownedSystem(owner *Owner, id int32) (*Object, *weaponSystem) {
 
 // OwnerStartFiring applies an owner's StartFiring 0x07: the target (and aim
 // offset, when given) joins the target list of the named phaser system,
-// whose banks then beam at it by the stock rules each tick. A tractor
-// system's fire (also 0x07) does no damage and is not modelled.
+// whose banks then beam at it by the stock rules each tick, or of the
+// named tractor system, whose projectors hold it when in reach (tractors.go).
 func (w *World) OwnerStartFiring(now time.Time, owner *Owner, m *codec.StartFiring) {
 	w.now = now
 	o, s := w.ownedSystem(owner, m.Dst)
-	if s == nil || s.kind != ships.KindPhaserSystem {
+	if s == nil || s.kind != ships.KindPhaserSystem && s.kind != ships.KindTractorSystem {
 		return
 	}
 	x := w.objects[m.Target]
@@ -198,9 +198,11 @@ func (w *World) TorpedoFired(now time.Time, owner *Owner, m *codec.TorpedoFire) 
 }
 
 // PulseFired launches an owner's pulse bolt (0x1A): from a live cannon of
-// the owner's ship with charge left, built from the cannon's projectile
-// and scaled by its setting — MED, since no message carries a cannon's
-// setting to other peers (simulation.md 5.5).
+// the owner's ship whose charge covers the shot's cost, built from the
+// cannon's projectile and scaled by its setting — MED, since no message
+// carries a cannon's setting to other peers (simulation.md 5.5,
+// Correction 44). A bolt the charge does not cover is refused: a stock
+// Warbird cannon fires 2 bolts per full charge, 8 for the ship.
 func (w *World) PulseFired(now time.Time, owner *Owner, m *codec.PulseFire) {
 	w.now = now
 	o, _, b := w.ownedWeapon(owner, m.CannonID, ships.KindPulseSystem)
@@ -209,11 +211,11 @@ func (w *World) PulseFired(now time.Time, owner *Owner, m *codec.PulseFire) {
 	}
 	d := bankData(o, b)
 	proj, ok := w.ships.ProjectileByStem(d.Projectile)
-	if !ok || b.charge <= 0 {
+	if !ok || !pulseCharged(b, d) {
 		w.stats.WeaponRejected.Add(1)
 		return
 	}
-	b.charge -= d.DischargeRate * pulseCostFactor[LevelMed]
+	b.charge -= pulseCost(d)
 	b.lastShot = now
 	var target int32
 	if m.HasTarget() {
@@ -272,4 +274,19 @@ func torpedoFor(c *ships.Class, ammo int) int {
 		return t
 	}
 	return 2
+}
+
+// pulseCost is the charge one bolt of a cannon costs at MED, the setting
+// every peer models (simulation.md 5.5): its NormalDischargeRate.
+func pulseCost(d *ships.SubsystemData) float32 { return d.DischargeRate * pulseCostFactor[LevelMed] }
+
+// pulseChargeSlack forgives float rounding between the client's charge and
+// the host's copy: a Warbird cannon's second bolt leaves 0.03 of 2.0.
+const pulseChargeSlack float32 = 1e-3
+
+// pulseCharged reports whether a cannon's charge covers one bolt: a cannon
+// fires while it does, not from MinFiringCharge or after CooldownTime
+// [measured P1, P4; Correction 44].
+func pulseCharged(b *weaponBank, d *ships.SubsystemData) bool {
+	return b.charge+pulseChargeSlack >= pulseCost(d)
 }

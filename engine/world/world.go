@@ -146,6 +146,9 @@ type World struct {
 	hostSlot       int      // owner byte of host objects
 	hostNext       int32    // next host object id to try
 	hostCount      int      // host objects in objects
+	// hitCheck, when set (the fuzz target's invariants), sees every
+	// application of damage with the hull as it stood before.
+	hitCheck func(o *Object, h *hit, res hitResult, dead bool, hullBefore float32)
 }
 
 // New builds an empty world.

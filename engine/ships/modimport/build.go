@@ -97,12 +97,17 @@ type builder struct {
 	ship    *prop
 }
 
-func (b *builder) fail(line int, format string, args ...any) {
-	b.bad = append(b.bad, Finding{Level: LevelError, File: b.h.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+// fail leaves the class out for a reason at file:line, with fix (the
+// grammar's when "").
+func (b *builder) fail(file string, line int, fix, format string, args ...any) {
+	if fix == "" {
+		fix = fixGrammar
+	}
+	b.bad = append(b.bad, Finding{Level: LevelError, File: file, Line: line, Msg: fmt.Sprintf(format, args...), Fix: fix})
 }
 
-func (b *builder) warn(line int, format string, args ...any) {
-	b.warns = append(b.warns, Finding{Level: LevelWarning, File: b.h.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+func (b *builder) warn(file string, line int, fix, format string, args ...any) {
+	b.warns = append(b.warns, Finding{Level: LevelWarning, File: file, Line: line, Msg: fmt.Sprintf(format, args...), Fix: fix})
 }
 
 // create makes the subsystems of the added properties in order and links
@@ -112,26 +117,29 @@ func (b *builder) create() {
 	seen := map[string]bool{}
 	for _, a := range b.h.adds {
 		if a.name == "" {
-			b.fail(a.line, "loads the parent's properties (inheriting hardpoint)")
+			b.fail(a.file, a.line, "import the parent module (ParentModule = __import__(...)) as the editor writes inheriting files",
+				"calls a parent's LoadPropertySet, but the file imports no parent")
 			continue
 		}
 		if seen[a.name] {
 			// Whether a second add creates a second subsystem is open
-			// (mods.md 9 question 9).
-			b.fail(a.line, "%q is added twice", a.name)
+			// (mods.md 9 question 9); merged (inheriting) hardpoints
+			// have their repeats taken out by the preferred reading.
+			b.fail(a.file, a.line, "add each property once; until then the class is relayed", "%q is added twice", a.name)
 			continue
 		}
 		seen[a.name] = true
 		p := b.h.templates[a.name]
 		if p == nil {
 			// FindByName returns None; the stock guard skips it.
-			b.warn(a.line, "%q is added but never registered: nothing is created", a.name)
+			b.warn(a.file, a.line, "register the property, or nothing to do if the ship is meant to lack it",
+				"%q is added but never registered: nothing is created", a.name)
 			continue
 		}
 		kind, isSub := subsystemClasses[p.class]
 		if !isSub {
 			if !nonSubsystemClasses[p.class] {
-				b.fail(p.line, "unknown property class %s (%q)", p.class, p.name)
+				b.fail(p.file, p.line, "", "unknown property class %s (%q)", p.class, p.name)
 			}
 			if p.class == "ShipProperty" {
 				b.ship = p
@@ -142,7 +150,8 @@ func (b *builder) create() {
 			t, _ := p.enum("SetWeaponSystemType")
 			var ok bool
 			if kind, ok = weaponSystemTypes[t]; !ok {
-				b.fail(p.line, "weapon system %q without a known SetWeaponSystemType", p.name)
+				b.fail(p.file, p.line, "give it SetWeaponSystemType(WST_PHASER, WST_PULSE, WST_TRACTOR or WST_TORPEDO)",
+					"weapon system %q without a known SetWeaponSystemType", p.name)
 				continue
 			}
 		}
@@ -150,7 +159,8 @@ func (b *builder) create() {
 		if v, ok := p.flag("SetPrimary"); ok {
 			primary = v
 		} else {
-			b.warn(p.line, "%q has no SetPrimary: taken as primary", p.name)
+			b.warn(p.file, p.line, "give it SetPrimary(1), or SetPrimary(0) for a secondary one",
+				"%q has no SetPrimary: taken as primary", p.name)
 		}
 		s := &sub{p: p, kind: kind, k: len(b.subs) + 1, primary: primary}
 		b.subs = append(b.subs, s)
@@ -170,7 +180,8 @@ func (b *builder) create() {
 			case "EP_WARP":
 				pk = kWarp
 			default:
-				b.warn(s.p.line, "engine %q has no SetEngineType: stays top level", s.p.name)
+				b.warn(s.p.file, s.p.line, "give it SetEngineType(EP_IMPULSE or EP_WARP)",
+					"engine %q has no SetEngineType: stays top level", s.p.name)
 			}
 		default:
 			pk = parentKind[s.kind]
@@ -245,7 +256,8 @@ func (b *builder) subsystemEntry(s *sub) object {
 			if pi, ok := b.project(module); ok {
 				stem = pi.stem
 			} else {
-				b.warn(p.calls["SetModuleName"].line, "%q fires %s, which the pack does not hold: the cannon has no projectile", p.name, module)
+				b.warn(p.file, p.calls["SetModuleName"].line, "add the projectile's row to SpeciesToTorp.py and its script to Tactical/Projectiles",
+					"%q fires %s, which the pack does not hold: the cannon has no projectile", p.name, module)
 			}
 		}
 		o = append(o, field{"damage_radius_factor", p.f32("SetDamageRadiusFactor")}, field{"groups", p.integer("SetGroups")},
@@ -355,10 +367,11 @@ func (b *builder) shipFile() object {
 			if pi, ok := b.project(script); ok {
 				stem, nt, name = pi.stem, pi.netType, pi.name
 			} else {
-				b.warn(torps.line, "torpedo type %d is %s, which the pack does not hold", i, script)
+				b.warn(torps.file, torps.line, "add the projectile's row to SpeciesToTorp.py and its script to Tactical/Projectiles",
+					"torpedo type %d is %s, which the pack does not hold", i, script)
 			}
 		} else {
-			b.warn(torps.line, "torpedo type %d has no SetTorpedoScript", i)
+			b.warn(torps.file, torps.line, fmt.Sprintf("give it SetTorpedoScript(%d, \"Tactical.Projectiles.<name>\")", i), "torpedo type %d has no SetTorpedoScript", i)
 		}
 		ammo = append(ammo, object{{"index", i}, {"script", script}, {"projectile", stem}, {"net_type_id", nt},
 			{"ammo_name", name}, {"max_torpedoes", int(torps.indexedF32("SetMaxTorpedoes", strconv.Itoa(i), -1))},

@@ -1,11 +1,7 @@
 package modimport
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io/fs"
-	"path"
 	"slices"
 	"strings"
 
@@ -65,60 +61,200 @@ func (e *encodedClass) encode() (map[string][]byte, error) {
 	return out, nil
 }
 
-// importClass reads row's ship script and hardpoint; ok is false when the
-// class is relay-only (the reasons are in the report). from is "vanilla"
-// for a class copied from the stock data.
-func (im *importer) importClass(row ships.ShipRow) (*encodedClass, string, bool) {
-	stored, ok := im.src.module("ships." + row.ShipScript)
-	if !ok {
-		if vc, notes, ok := im.vanilla.class(row, im.projectile); ok {
-			for _, n := range notes {
-				im.rep.add(LevelWarning, "", 0, row.ShipScript, "%s", n)
-			}
-			im.rep.add(LevelNote, "", 0, row.ShipScript, "species %d: no ships/%s.py, the stock class from the vanilla data", row.Index, row.ShipScript)
-			return vc, "vanilla", true
-		}
-		im.rep.add(LevelError, "", 0, row.ShipScript, "species %d: no ships/%s.py: clients build an empty hull, the server relays it (mods.md 4.2)", row.Index, row.ShipScript)
-		return nil, "", false
+// What to do about a class left out, by reason.
+const (
+	fixShipScript = "write GetShipStats as the stock ship scripts do (one dictionary of literals); until then the class is relayed without a damage model"
+	fixMissingHP  = "add the hardpoint file to ships/Hardpoints; until then clients build the model without subsystems and the server relays it"
+	fixMissingMod = "add the mod's ship script (and its hardpoint) to the folder; until then the class is relayed, and clients without the file see an empty hull (mods.md 4.2)"
+	fixStockOnly  = "the server relays it in stock games too; to model it, import a full install's scripts folder, which holds the stock ships/ and ships/Hardpoints/"
+)
+
+// classStatus is what became of a species row.
+type classStatus int
+
+const (
+	classRelayed classStatus = iota // no class: relayed only (reasons in the report)
+	classIn                         // a class of the pack
+	classStock                      // a folder without a table: the built-in class stays, nothing written
+)
+
+// rowPlace is where a species row is written: the table's file and line.
+func (im *importer) rowPlace(species int) (string, int) {
+	if im.shipMod == nil {
+		return "Multiplayer/", 0
 	}
+	return im.shipMod.file, im.rowLine[species]
+}
+
+// importClass reads row's ship script and hardpoint: the folder's files
+// win, the built-in stock data fills in only what the folder lacks.
+func (im *importer) importClass(row ships.ShipRow) (*encodedClass, ClassSource, classStatus) {
+	cs := ClassSource{Species: row.Index, Script: row.ShipScript}
+	rowFile, rowLine := im.rowPlace(row.Index)
+	ship := im.src.module("ships." + row.ShipScript)
+	switch {
+	case ship.refused != nil:
+		im.rep.add(LevelError, ship.refused.path, 0, row.ShipScript, ship.refused.fix, "species %d: ship script not read: %s", row.Index, ship.refused.why)
+		return nil, cs, classRelayed
+	case ship.found():
+		e, ok := im.fromShipScript(row, ship.stored, &cs)
+		if !ok {
+			return nil, cs, classRelayed
+		}
+		return e, cs, classIn
+	}
+	// No ship script in the folder. A stock class's script is on every
+	// client; its hardpoint, if the folder holds it, is the mod's.
+	if isStockShip(row.ShipScript) || im.vanilla.has(row.ShipScript) {
+		stem := stockHardpoint(row.ShipScript)
+		hp := im.src.module("ships.Hardpoints." + stem)
+		switch {
+		case hp.refused != nil:
+			im.rep.add(LevelError, hp.refused.path, 0, row.ShipScript, hp.refused.fix, "species %d: hardpoint not read: %s", row.Index, hp.refused.why)
+			return nil, cs, classRelayed
+		case hp.found():
+			b, ok := im.buildHardpoint(row, hp.stored, &cs)
+			if !ok {
+				return nil, cs, classRelayed
+			}
+			cs.Source = SourceHardpoint
+			return im.encodeBuilt(b, row, hp.stored), cs, classIn
+		}
+	}
+	if vc, notes, ok := im.vanilla.class(row, row.ShipScript, im.projectile); ok {
+		for _, n := range notes {
+			im.rep.add(LevelWarning, rowFile, rowLine, row.ShipScript, "add the projectile's row to SpeciesToTorp.py, or nothing to do if the class need not fire it", "%s", n)
+		}
+		if im.overlay {
+			return nil, cs, classStock
+		}
+		cs.Source = SourceVanilla
+		return vc, cs, classIn
+	}
+	switch {
+	case im.src.compiledOnly("ships." + row.ShipScript):
+		im.rep.add(LevelError, "ships/"+row.ShipScript+".pyc", 0, row.ShipScript,
+			"decompile it to ships/"+row.ShipScript+".py (and its hardpoint) and import again; until then the class is relayed",
+			"species %d: only the compiled ship script is in the folder; the importer reads Python source", row.Index)
+	case isStockShip(row.ShipScript):
+		im.rep.add(LevelError, rowFile, rowLine, row.ShipScript, fixStockOnly,
+			"species %d: a stock ship the built-in data does not model, and the folder has no ships/%s.py", row.Index, row.ShipScript)
+	default:
+		im.rep.add(LevelError, rowFile, rowLine, row.ShipScript, fixMissingMod, "species %d: no ships/%s.py in the folder", row.Index, row.ShipScript)
+	}
+	return nil, cs, classRelayed
+}
+
+// fromShipScript builds a class from the folder's ship script: its
+// hardpoint from the folder, else the stock one from the built-in data.
+func (im *importer) fromShipScript(row ships.ShipRow, stored string, cs *ClassSource) (*encodedClass, bool) {
 	stats, err := readShipScript(im.src, stored, tableConsts(im.shipMod))
 	if err != nil {
-		im.rep.add(LevelError, stored, 0, row.ShipScript, "ship script not read: %v", err)
-		return nil, "", false
+		im.rep.addErr(LevelError, stored, row.ShipScript, "ship script not read", err, fixShipScript)
+		return nil, false
 	}
 	if stats.hasSpecies && stats.species != row.Index {
 		// Objects made by loadspacehelper get the script's value (mods.md 3.2).
-		im.rep.add(LevelWarning, stored, stats.line, row.ShipScript, "\"Species\" is %d (%s), the table row is %d", stats.species, stats.speciesSource, row.Index)
+		im.rep.add(LevelWarning, stored, stats.speciesLine, row.ShipScript, "make \"Species\" name the row's constant, unless the mod means it",
+			"\"Species\" is %d (%s), the table row is %d", stats.species, stats.speciesSource, row.Index)
 	}
 	// KM's receiver path prefers NormalHP (mods.md 3.2).
-	stem := stats.hardpoint
+	stem, stemLine := stats.hardpoint, stats.hardpointLine
 	if stats.normalHP != "" {
-		stem = stats.normalHP
+		stem, stemLine = stats.normalHP, stats.normalHPLine
 	}
-	b, ok := im.buildHardpoint(row, stem)
-	if !ok {
-		return nil, "", false
-	}
+	hp := im.src.module("ships.Hardpoints." + stem)
 	if stats.normalHP != "" && !strings.EqualFold(stats.normalHP, stats.hardpoint) {
-		owner, ok := im.buildHardpoint(row, stats.hardpoint)
-		if !ok || !sameSubsystems(b, owner) {
-			im.rep.add(LevelError, stored, stats.line, row.ShipScript,
+		owner := im.src.module("ships.Hardpoints." + stats.hardpoint)
+		if !hp.found() || !owner.found() {
+			im.rep.add(LevelError, stored, stats.normalHPLine, row.ShipScript, "put both hardpoint files in the folder",
+				"NormalHP %s and HardpointFile %s differ and the folder lacks one of them: whether owner and receivers build the same ship cannot be checked", stats.normalHP, stats.hardpoint)
+			return nil, false
+		}
+		var ocs ClassSource
+		a, okA := im.buildHardpoint(row, hp.stored, cs)
+		b, okB := im.buildHardpoint(row, owner.stored, &ocs)
+		if !okA || !okB {
+			return nil, false
+		}
+		if !sameSubsystems(a, b) {
+			im.rep.add(LevelError, stored, stats.normalHPLine, row.ShipScript, "make the two hardpoints add the same subsystems in the same order; until then the class is relayed",
 				"NormalHP %s and HardpointFile %s give different subsystem lists: owner and receivers would build different ships", stats.normalHP, stats.hardpoint)
-			return nil, "", false
+			return nil, false
+		}
+		cs.Source = SourceScripts
+		return im.encodeBuilt(a, row, stored), true
+	}
+	switch {
+	case hp.refused != nil:
+		im.rep.add(LevelError, hp.refused.path, 0, row.ShipScript, hp.refused.fix, "hardpoint not read: %s", hp.refused.why)
+		return nil, false
+	case hp.found():
+		b, ok := im.buildHardpoint(row, hp.stored, cs)
+		if !ok {
+			return nil, false
+		}
+		cs.Source = SourceScripts
+		return im.encodeBuilt(b, row, stored), true
+	}
+	if name, ok := im.vanilla.classByHardpoint(stem); ok {
+		vc, notes, ok := im.vanilla.class(row, name, im.projectile)
+		if ok {
+			for _, n := range notes {
+				im.rep.add(LevelWarning, stored, stemLine, row.ShipScript, "add the projectile's row to SpeciesToTorp.py, or nothing to do if the class need not fire it", "%s", n)
+			}
+			cs.Source, cs.File = SourceShip, stored
+			return vc, true
 		}
 	}
+	fix := fixMissingHP
+	if im.src.compiledOnly("ships.Hardpoints." + stem) {
+		fix = "only the compiled " + stem + ".pyc is in the folder: decompile it to ships/Hardpoints/" + stem + ".py and import again"
+	}
+	im.rep.add(LevelError, stored, stemLine, row.ShipScript, fix, "no ships/Hardpoints/%s.py in the folder (nor a stock hardpoint of that name)", stem)
+	return nil, false
+}
+
+// buildHardpoint reads the hardpoint at stored (with its parents) and
+// creates its subsystems; ok is false when the class must be relay-only.
+func (im *importer) buildHardpoint(row ships.ShipRow, stored string, cs *ClassSource) (*builder, bool) {
+	h, parents, ok := im.mergedHardpoint(row.ShipScript, stored)
+	if !ok {
+		return nil, false
+	}
+	cs.File, cs.Parents = stored, parents
+	b := &builder{h: h, row: row, project: im.projectile}
+	b.create()
+	b.check()
+	im.rep.Findings = append(im.rep.Findings, classFindings(h.warnings, row.ShipScript)...)
+	bad := append(classFindings(h.unsupported, row.ShipScript), classFindings(b.bad, row.ShipScript)...)
+	if len(bad) > 0 {
+		im.rep.Findings = append(im.rep.Findings, bad...)
+		return nil, false
+	}
+	if len(parents) > 0 {
+		im.noteInheritance(row, h, parents)
+	}
+	return b, true
+}
+
+// encodeBuilt writes a built class's files; the warnings of the build go
+// into the report.
+func (im *importer) encodeBuilt(b *builder, row ships.ShipRow, file string) *encodedClass {
 	f := b.files()
 	im.rep.Findings = append(im.rep.Findings, classFindings(b.warns, row.ShipScript)...)
 	e := &encodedClass{species: row.Index, shipObj: f.ship, other: map[string][]byte{}}
 	for name, v := range map[string]any{"subsystems.json": f.subsystems, "serialization.json": f.serial, "power.json": f.power} {
 		enc, err := encodeFile(v)
 		if err != nil {
-			im.rep.add(LevelError, stored, 0, row.ShipScript, "encoding %s: %v", name, err)
-			return nil, "", false
+			// The values were checked as they were read; this is the
+			// importer's own fault.
+			im.log.Debug("encoding an imported class", "file", file, "err", err)
+			enc = nil
 		}
 		e.other[name] = enc
 	}
-	return e, "", true
+	return e
 }
 
 func classFindings(fs []Finding, class string) []Finding {
@@ -128,38 +264,6 @@ func classFindings(fs []Finding, class string) []Finding {
 		out[i] = f
 	}
 	return out
-}
-
-// buildHardpoint reads ships/Hardpoints/<stem>.py and creates its
-// subsystems; ok is false when the class must be relay-only.
-func (im *importer) buildHardpoint(row ships.ShipRow, stem string) (*builder, bool) {
-	stored, ok := im.src.module("ships.Hardpoints." + stem)
-	if !ok {
-		im.rep.add(LevelError, "", 0, row.ShipScript, "no ships/Hardpoints/%s.py: clients build the model without subsystems (mods.md 4.2)", stem)
-		return nil, false
-	}
-	h, err := readHardpoint(im.src, stored)
-	if err != nil {
-		im.rep.add(LevelError, stored, 0, row.ShipScript, "hardpoint not read: %v", err)
-		return nil, false
-	}
-	if h.parent != "" {
-		// Whether a re-registered name replaces the parent's template, and
-		// whether a second add makes a second subsystem, is open (mods.md
-		// 3.4 rule 5, 9 question 9).
-		im.rep.add(LevelError, stored, h.parentLine, row.ShipScript,
-			"inheriting hardpoint (parent %s): relayed without a model until the stock rules for inheritance are known", h.parent)
-		return nil, false
-	}
-	b := &builder{h: h, row: row, project: im.projectile}
-	b.create()
-	im.rep.Findings = append(im.rep.Findings, classFindings(h.warnings, row.ShipScript)...)
-	bad := append(classFindings(h.unsupported, row.ShipScript), classFindings(b.bad, row.ShipScript)...)
-	if len(bad) > 0 {
-		im.rep.Findings = append(im.rep.Findings, bad...)
-		return nil, false
-	}
-	return b, true
 }
 
 // sameSubsystems reports whether two hardpoints create the same subsystem
@@ -177,158 +281,4 @@ func sameSubsystems(a, b *builder) bool {
 		return out
 	}
 	return slices.Equal(key(a), key(b))
-}
-
-// vanillaSet is the embedded stock data, for the rows and torpedo types
-// whose scripts the folder lacks.
-type vanillaSet struct {
-	fsys         fs.FS
-	classByName  map[string]string // lower-case class name -> folder
-	projByScript map[string]string // lower-case script -> file stem
-}
-
-func loadVanillaSet(fsys fs.FS) (*vanillaSet, error) {
-	var man struct {
-		Ships       []string `json:"ships"`
-		Projectiles []string `json:"projectiles"`
-	}
-	if err := readJSONFile(fsys, "manifest.json", &man); err != nil {
-		return nil, err
-	}
-	v := &vanillaSet{fsys: fsys, classByName: map[string]string{}, projByScript: map[string]string{}}
-	for _, dir := range man.Ships {
-		var s ships.ShipData
-		if err := readJSONFile(fsys, path.Join("ships", dir, "ship.json"), &s); err != nil {
-			return nil, err
-		}
-		v.classByName[strings.ToLower(s.Name)] = dir
-	}
-	for _, stem := range man.Projectiles {
-		var p ships.Projectile
-		if err := readJSONFile(fsys, path.Join("projectiles", stem+".json"), &p); err != nil {
-			return nil, err
-		}
-		v.projByScript[strings.ToLower(p.Script)] = stem
-	}
-	return v, nil
-}
-
-func readJSONFile(fsys fs.FS, name string, v any) error {
-	b, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
-}
-
-// torpTable rebuilds the stock SpeciesToTorp rows from the vanilla
-// projectiles (a mod folder without the table keeps the stock one).
-func (v *vanillaSet) torpTable() ships.TorpTable {
-	var t ships.TorpTable
-	byNet := map[int]string{}
-	for script, stem := range v.projByScript {
-		if p, ok := v.projectile(script); ok {
-			byNet[p.NetTypeID] = stem
-			t.MaxTorps = max(t.MaxTorps, p.NetTypeID+1)
-		}
-	}
-	for i := 0; i < t.MaxTorps; i++ {
-		row := ships.TorpRow{Index: i}
-		if stem, ok := byNet[i]; ok {
-			p, _ := v.projectileByStem(stem)
-			row.Script = p.Script
-		}
-		t.Entries = append(t.Entries, row)
-	}
-	return t
-}
-
-func (v *vanillaSet) projectileByStem(stem string) (*ships.Projectile, bool) {
-	var p ships.Projectile
-	if err := readJSONFile(v.fsys, path.Join("projectiles", stem+".json"), &p); err != nil {
-		return nil, false
-	}
-	return &p, true
-}
-
-// projectile returns a copy of the stock projectile with this script.
-func (v *vanillaSet) projectile(script string) (*ships.Projectile, bool) {
-	if v == nil {
-		return nil, false
-	}
-	stem, ok := v.projByScript[strings.ToLower(script)]
-	if !ok {
-		return nil, false
-	}
-	return v.projectileByStem(stem)
-}
-
-// class copies the stock class named by row's script to row's species,
-// its projectile references resolved against the pack's table.
-func (v *vanillaSet) class(row ships.ShipRow, resolve func(string) (projInfo, bool)) (*encodedClass, []string, bool) {
-	if v == nil {
-		return nil, nil, false
-	}
-	dir, ok := v.classByName[strings.ToLower(row.ShipScript)]
-	if !ok {
-		return nil, nil, false
-	}
-	var notes []string
-	read := func(name string) []byte {
-		b, err := fs.ReadFile(v.fsys, path.Join("ships", dir, name))
-		if err != nil {
-			notes = append(notes, err.Error())
-		}
-		return b
-	}
-	var s ships.ShipData
-	if err := json.Unmarshal(read("ship.json"), &s); err != nil {
-		return nil, nil, false
-	}
-	s.SpeciesID, s.Faction = row.Index, row.Side
-	for i := range s.TorpedoAmmo {
-		a := &s.TorpedoAmmo[i]
-		if p, ok := resolve(a.Script); ok {
-			a.Projectile, a.NetTypeID = p.stem, p.netType
-		} else {
-			notes = append(notes, fmt.Sprintf("torpedo type %d (%s) is not in the pack's torpedo table", i, a.Script))
-			a.Projectile, a.NetTypeID = "", 0
-		}
-	}
-	subsRaw := read("subsystems.json")
-	var subs []ships.SubsystemData
-	if err := json.Unmarshal(subsRaw, &subs); err != nil {
-		return nil, nil, false
-	}
-	changed := false
-	for i := range subs {
-		d := &subs[i]
-		if d.ModuleName == "" {
-			continue
-		}
-		stem := ""
-		if p, ok := resolve(d.ModuleName); ok {
-			stem = p.stem
-		} else {
-			notes = append(notes, fmt.Sprintf("%q fires %s, which is not in the pack's torpedo table", d.Name, d.ModuleName))
-		}
-		if stem != d.Projectile {
-			d.Projectile, changed = stem, true
-		}
-	}
-	if changed {
-		var buf bytes.Buffer
-		b, err := encodeFile(subs)
-		if err != nil {
-			return nil, nil, false
-		}
-		buf.Write(b)
-		subsRaw = buf.Bytes()
-	}
-	return &encodedClass{species: row.Index, shipData: &s, other: map[string][]byte{
-		"subsystems.json": subsRaw, "serialization.json": read("serialization.json"), "power.json": read("power.json"),
-	}}, notes, true
 }

@@ -3,6 +3,7 @@ package modimport
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -38,8 +39,9 @@ type value struct {
 var errArithmetic = errors.New("an expression, not a literal")
 
 type exprParser struct {
-	toks []token
-	pos  int
+	toks  []token
+	pos   int
+	depth int // nesting of values being parsed (bounded: maxNesting)
 }
 
 // parseExpr parses toks as one expression, all of it.
@@ -50,7 +52,7 @@ func parseExpr(toks []token) (value, error) {
 		return v, err
 	}
 	if p.pos != len(toks) {
-		return v, fmt.Errorf("line %d: %q after the value: %w", p.toks[p.pos].line, p.toks[p.pos].text, errArithmetic)
+		return v, arith(p.toks[p.pos].line, "%q after the value", p.toks[p.pos].text)
 	}
 	return v, nil
 }
@@ -72,17 +74,33 @@ func (p *exprParser) line() int {
 	return 0
 }
 
+// arithError is an expression where a literal belongs (mods.md 3.4 rule
+// 6); errors.Is(err, errArithmetic) holds for it.
+type arithError struct{ lineError }
+
+func (e *arithError) Unwrap() error { return errArithmetic }
+
+func arith(line int, format string, args ...any) error {
+	return &arithError{lineError{line: line, msg: fmt.Sprintf(format, args...) + ": an expression, not a literal"}}
+}
+
 func (p *exprParser) expr() (value, error) {
+	// The lexer bounds bracket nesting; this bounds the recursion itself
+	// should tokens ever come from elsewhere.
+	if p.depth++; p.depth > maxNesting {
+		return value{}, errAt(p.line(), "values nested more than %d deep", maxNesting)
+	}
+	defer func() { p.depth-- }()
 	t, ok := p.peek()
 	if !ok {
-		return value{}, fmt.Errorf("line %d: value missing", p.line())
+		return value{}, errAt(p.line(), "value missing")
 	}
 	switch {
 	case t.kind == tOp && (t.text == "-" || t.text == "+"):
 		p.pos++
 		n, ok := p.peek()
 		if !ok || n.kind != tNumber {
-			return value{}, fmt.Errorf("line %d: sign before a non-number: %w", t.line, errArithmetic)
+			return value{}, arith(t.line, "sign before a non-number")
 		}
 		v, err := p.expr()
 		if t.text == "-" {
@@ -96,15 +114,20 @@ func (p *exprParser) expr() (value, error) {
 		if strings.HasPrefix(t.text, "0x") || strings.HasPrefix(t.text, "0X") {
 			n, err := strconv.ParseInt(t.text[2:], 16, 64)
 			if err != nil {
-				return v, fmt.Errorf("line %d: number %s: %w", t.line, t.text, err)
+				return v, errAt(t.line, "number %s is not a number the game reads", t.text)
 			}
 			v.num, v.isInt = float64(n), true
 		} else {
 			f, err := strconv.ParseFloat(t.text, 64)
-			if err != nil {
-				return v, fmt.Errorf("line %d: number %s: %w", t.line, t.text, err)
+			if err != nil && !errors.Is(err, strconv.ErrRange) {
+				return v, errAt(t.line, "number %s is not a number the game reads", t.text)
 			}
 			v.num, v.isInt = f, !strings.ContainsAny(t.text, ".eE")
+		}
+		// Every value the pack reads is a 32-bit float or integer; a
+		// larger one would write +Inf, which no JSON holds.
+		if math.Abs(v.num) > math.MaxFloat32 {
+			return v, errAt(t.line, "number %s is beyond the game's 32-bit numbers", t.text)
 		}
 		return v, p.noOperator()
 	case t.kind == tString:
@@ -157,7 +180,7 @@ func (p *exprParser) expr() (value, error) {
 		p.pos++
 		return p.dict(t.line)
 	}
-	return value{}, fmt.Errorf("line %d: %q is not a value: %w", t.line, t.text, errArithmetic)
+	return value{}, arith(t.line, "%q is not a value", t.text)
 }
 
 // noOperator fails when an operator follows a complete value.
@@ -170,7 +193,7 @@ func (p *exprParser) noOperator() error {
 	case ",", ")", "]", "}", ":":
 		return nil
 	}
-	return fmt.Errorf("line %d: operator %q: %w", t.line, t.text, errArithmetic)
+	return arith(t.line, "operator %q", t.text)
 }
 
 func (p *exprParser) list(closer string) ([]value, error) {
@@ -185,7 +208,7 @@ func (p *exprParser) items(closer string) ([]value, bool, error) {
 	for {
 		t, ok := p.peek()
 		if !ok {
-			return nil, false, fmt.Errorf("line %d: %q missing", p.line(), closer)
+			return nil, false, errAt(p.line(), "%q missing", closer)
 		}
 		if t.is(tOp, closer) {
 			p.pos++
@@ -204,7 +227,7 @@ func (p *exprParser) items(closer string) ([]value, bool, error) {
 			trailing = true
 		case ok && t.is(tOp, closer):
 		default:
-			return nil, false, fmt.Errorf("line %d: ',' or %q expected: %w", p.line(), closer, errArithmetic)
+			return nil, false, arith(p.line(), "',' or %q expected", closer)
 		}
 	}
 }
@@ -214,7 +237,7 @@ func (p *exprParser) dict(line int) (value, error) {
 	for {
 		t, ok := p.peek()
 		if !ok {
-			return v, fmt.Errorf("line %d: '}' missing", p.line())
+			return v, errAt(p.line(), "'}' missing")
 		}
 		if t.is(tOp, "}") {
 			p.pos++
@@ -225,7 +248,7 @@ func (p *exprParser) dict(line int) (value, error) {
 			return v, err
 		}
 		if t, ok := p.peek(); !ok || !t.is(tOp, ":") {
-			return v, fmt.Errorf("line %d: ':' expected in a dictionary", p.line())
+			return v, errAt(p.line(), "':' expected in a dictionary")
 		}
 		p.pos++
 		val, err := p.expr()

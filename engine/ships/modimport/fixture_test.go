@@ -2,13 +2,16 @@ package modimport
 
 import (
 	"bytes"
+	"errors"
 	"flag"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/ships"
@@ -21,6 +24,7 @@ var update = flag.Bool("update", false, "rewrite testdata/fixturemod-pack from t
 var goldenFiles = []string{
 	"manifest.json", "tables.json", "report.txt",
 	"ships/defiant/ship.json", "ships/defiant/subsystems.json", "ships/defiant/serialization.json", "ships/defiant/power.json",
+	"ships/saopaulo/ship.json", "ships/saopaulo/serialization.json", "ships/akira/ship.json", "ships/akira/serialization.json",
 	"projectiles/pulsephaser.json",
 }
 
@@ -33,9 +37,12 @@ func importFixture(t testing.TB) *Pack {
 	return p
 }
 
-// The hand-written fixture mod (a new Defiant at species 150, above 127; a
-// new Intrepid at 16 whose hardpoint inherits the Defiant's; the stock
-// CardFreighter renumbered from 16 to 31) imports to the expected pack.
+// The hand-written fixture mod (a new Defiant at species 150, above 127;
+// the USS Sao Paulo at 151, whose hardpoint inherits the Defiant's; a new
+// Intrepid at 16 whose hardpoint inherits the stock Nebula's, which the
+// folder lacks; the stock Akira's hardpoint refitted, without its ship
+// script; the stock CardFreighter renumbered from 16 to 31) imports to the
+// expected pack.
 func TestImportFixtureMod(t *testing.T) {
 	p := importFixture(t)
 	golden := filepath.Join("testdata", "fixturemod-pack")
@@ -134,15 +141,22 @@ func TestImportFixtureMod(t *testing.T) {
 		t.Errorf("tail %s, ship.json says %s", got, d.ObjCreateTailHex)
 	}
 
-	// The inheriting Intrepid is relayed only, with file and line.
+	// The Intrepid inherits from a parent the folder lacks: relayed only,
+	// with the file, the line and what to do.
 	if _, ok := reg.Class(16); ok {
 		t.Error("species 16 has a class")
 	}
 	if !slices.Contains(p.Report.RelayOnly, "16 Intrepid") {
 		t.Errorf("relay-only %v", p.Report.RelayOnly)
 	}
-	if !strings.Contains(p.Report.String(), "error: ships/Hardpoints/intrepid.py:9: class Intrepid: inheriting hardpoint (parent ships.Hardpoints.defiant)") {
+	if !strings.Contains(p.Report.String(), "error: ships/Hardpoints/intrepid.py:11: class Intrepid: inherits from ships.Hardpoints.nebula, which the folder does not hold (copy ships/Hardpoints/nebula.py") {
 		t.Errorf("report:\n%s", p.Report)
+	}
+	// Every finding has a place and says what to do.
+	for _, f := range p.Report.Findings {
+		if f.File == "" || f.Fix == "" {
+			t.Errorf("finding without a place or a fix: %s", f)
+		}
 	}
 	// Stock classes come from vanilla at the mod's numbers.
 	if c, ok := reg.Class(31); !ok || c.Name != "CardFreighter" {
@@ -212,5 +226,99 @@ func TestImportDeterministic(t *testing.T) {
 	}
 	if _, err := ships.Load(os.DirFS(d1), "."); err != nil {
 		t.Errorf("written pack: %v", err)
+	}
+}
+
+// An inheriting hardpoint is the parent's properties in the parent's
+// order, the ones registered again taking the child's values, then the
+// child's adds; a name added again makes no second subsystem (mods.md 3.4
+// rule 5, the preferred reading), and the report says so.
+func TestImportInheritingHardpoint(t *testing.T) {
+	p := importFixture(t)
+	reg, err := ships.Load(p.FS(), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, ok := reg.Class(151)
+	if !ok || sp.Name != "SaoPaulo" {
+		t.Fatalf("species 151: %v", sp)
+	}
+	def, _ := reg.Class(150)
+	if sp.SubsystemCount != def.SubsystemCount+2 || sp.HullHP != 7000 || def.HullHP != 6000 || sp.Mass != def.Mass {
+		t.Fatalf("Sao Paulo: %d subsystems (Defiant %d), hull %v, mass %v", sp.SubsystemCount, def.SubsystemCount, sp.HullHP, sp.Mass)
+	}
+	for name, off := range map[string]int{"Hull": 1, "Ventral Phaser": 21, "Bridge": 23, "Ablative Armor": 24, "Cloaking Device": 25} {
+		if i, ok := sp.SubsystemIndex(name); !ok || sp.Subsystems[i].IDOffset != off {
+			t.Errorf("%s: id offset %d, want %d", name, sp.Subsystems[i].IDOffset, off)
+		}
+	}
+	if !sp.CanCloak {
+		t.Error("the parent's registered cloak, added by the child, is missing")
+	}
+	rep := p.Report.String()
+	for _, want := range []string{
+		"151 SaoPaulo: ship script and hardpoint from the folder (ships/Hardpoints/saopaulo.py, inheriting ships/Hardpoints/defiant.py)",
+		`warning: ships/Hardpoints/saopaulo.py:48: class SaoPaulo: adds "Hull" again: modelled as one subsystem each (the preferred reading of mods.md 3.4 rule 5); should the game make a second one, the ids after +23 differ`,
+	} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("report lacks %q:\n%s", want, rep)
+		}
+	}
+}
+
+// A folder holding a changed stock hardpoint but not the stock ship script
+// models the class from the folder's hardpoint, not the vanilla data.
+func TestImportHardpointOnlyStockClass(t *testing.T) {
+	p := importFixture(t)
+	reg, err := ships.Load(p.FS(), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := ships.Vanilla()
+	stock, _ := v.Class(1)
+	a, ok := reg.Class(1)
+	if !ok || a.Name != "Akira" {
+		t.Fatalf("species 1: %v", a)
+	}
+	if a.HullHP != 4500 || a.SubsystemCount != stock.SubsystemCount+1 {
+		t.Fatalf("Akira: hull %v, %d subsystems (stock %v, %d)", a.HullHP, a.SubsystemCount, stock.HullHP, stock.SubsystemCount)
+	}
+	if i, ok := a.SubsystemIndex("Shuttle Bay"); !ok || a.Subsystems[i].IDOffset != 2 {
+		t.Errorf("the refit's Shuttle Bay is not at +2")
+	}
+	if a.ObjCreateTailHex == stock.ObjCreateTailHex {
+		t.Error("the refit has the stock tail")
+	}
+	if !strings.Contains(p.Report.String(), "1 Akira: hardpoint from the folder, the stock ship script's (ships/Hardpoints/akira.py)") {
+		t.Errorf("report:\n%s", p.Report)
+	}
+	// The same folder without a species table: a pack of the changed
+	// stock class alone, at its stock number, over the built-in data.
+	fsys := os.DirFS(filepath.Join("testdata", "fixturemod", "scripts"))
+	only := fstest.MapFS{}
+	b, err := fs.ReadFile(fsys, "ships/Hardpoints/akira.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	only["ships/Hardpoints/akira.py"] = &fstest.MapFile{Data: b}
+	o, err := Import(only, Options{Label: "refit", Vanilla: ships.VanillaData()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := o.Files[ships.TablesFile]; ok || len(o.Report.Imported) != 1 || !o.Report.Overlay {
+		t.Fatalf("overlay pack: files %v\n%s", slices.Sorted(maps.Keys(o.Files)), o.Report)
+	}
+	over, err := v.Overlay(o.FS(), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := over.Class(1); c.HullHP != 4500 {
+		t.Errorf("overlay Akira hull %v", c.HullHP)
+	}
+	if c, ok := over.Class(3); !ok || c.Name != "Galaxy" {
+		t.Error("the overlay lost the stock Galaxy")
+	}
+	if _, err := Import(fstest.MapFS{"ships/Hardpoints/notes.py": &fstest.MapFile{Data: []byte("x = 1\n")}}, Options{Vanilla: ships.VanillaData()}); !errors.Is(err, ErrNoPack) {
+		t.Errorf("a folder changing nothing: %v", err)
 	}
 }

@@ -151,14 +151,14 @@ func TestGrammarFindings(t *testing.T) {
 		{"a helper function call", hp("Hull.SetRadius(1.000000)", "Hull.SetRadius(1.000000)\nSetupHull(Hull)"), true, "mini.py:12", "call of SetupHull"},
 		// FindByName finds nothing and the stock guard skips it: no reactor.
 		{"never registered", hp("App.g_kModelPropertyManager.RegisterLocalTemplate(Core)", ""), false, "mini.py", `"Core" is added but never registered`},
-		{"no hull", hp(`"Hull")`, `"Hull")`+"\nHull = App.SensorProperty_Create(\"Hull\")"), true, "", "no top-level entry of subsystems.json type hull"},
+		{"no hull", hp(`"Hull")`, `"Hull")`+"\nHull = App.SensorProperty_Create(\"Hull\")"), true, "mini.py:41", "no hull (HullProperty) is added"},
 		{"no hardpoint", map[string]string{"ships/Hardpoints/mini.py": ""}, true, "", "no ships/Hardpoints/mini.py"},
 		{"computed stats", map[string]string{"ships/Mini.py": strings.Replace(miniShip, `"mini"`, `"mi" + "ni"`, 1)}, true, "ships/Mini.py", "not read"},
-		{"species mismatch", map[string]string{"ships/Mini.py": strings.Replace(miniShip, "SpeciesToShip.MINI", "SpeciesToShip.UNKNOWN", 1)}, false, "ships/Mini.py:2", `"Species" is 0`},
+		{"species mismatch", map[string]string{"ships/Mini.py": strings.Replace(miniShip, "SpeciesToShip.MINI", "SpeciesToShip.UNKNOWN", 1)}, false, "ships/Mini.py:3", `"Species" is 0`},
 		{"NormalHP with another list", map[string]string{
 			"ships/Mini.py":             strings.Replace(miniShip, `"HardpointFile": "mini"`, `"HardpointFile": "mini", "NormalHP": "mini2"`, 1),
 			"ships/Hardpoints/mini2.py": strings.Replace(miniHardpoint, `FindByName("Bank"`, `FindByName("Nothing"`, 1),
-		}, true, "ships/Mini.py:2", "NormalHP mini2 and HardpointFile mini give different subsystem lists"},
+		}, true, "ships/Mini.py:3", "NormalHP mini2 and HardpointFile mini give different subsystem lists"},
 		{"NormalHP with the same list", map[string]string{
 			"ships/Mini.py":             strings.Replace(miniShip, `"HardpointFile": "mini"`, `"HardpointFile": "mini", "NormalHP": "Mini2"`, 1),
 			"ships/Hardpoints/mini2.py": strings.Replace(miniHardpoint, "1000.000000", "2000.000000", 1),

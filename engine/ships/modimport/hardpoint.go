@@ -14,6 +14,7 @@ import (
 type prop struct {
 	class string // "HullProperty"
 	name  string
+	file  string // the hardpoint that registers it (a parent's, for an inheriting class)
 	line  int
 	// calls holds the last call of each setter, arguments resolved when
 	// the call was made (a helper vector's value at that moment, rule 3).
@@ -53,10 +54,13 @@ var readSetters = map[string]bool{
 	"SetAimedWeapon": true, "SetFiringChainString": true,
 }
 
-// added is one name LoadPropertySet adds, in order.
+// added is one name LoadPropertySet adds, in order; name "" marks where
+// an inheriting file calls its parent's LoadPropertySet.
 type added struct {
 	name string
 	line int
+	file string // the hardpoint whose LoadPropertySet adds it
+	at   int    // for a repeat: how many adds were kept before it
 }
 
 // hardpoint is a parsed hardpoint file.
@@ -64,21 +68,37 @@ type hardpoint struct {
 	file      string
 	templates map[string]*prop // by property name, as registered
 	adds      []added
-	// parent is the ParentPropertyScript of an inheriting file.
-	parent     string
-	parentLine int
+	// parent is the module an inheriting file imports and reloads
+	// (the __import__ of its editor guard), editorParent the
+	// ParentPropertyScript it names for the editor.
+	parent, editorParent         string
+	parentLine, editorParentLine int
+	// loadLine is the line of "def LoadPropertySet".
+	loadLine int
+	// inherits is set on a merged hardpoint (mods.md 3.4 rule 5): a name
+	// added again is ignored (the preferred reading), not an error.
+	inherits bool
+	// repeats are the names added again in a merged hardpoint.
+	repeats []added
 	// unsupported holds the constructs outside the grammar, each with its
 	// line: any makes the class relay-only (rule 6).
 	unsupported []Finding
 	warnings    []Finding
 }
 
+// fixGrammar is what to do about a construct outside the property
+// editor's layout (mods.md 3.4 rule 6).
+const fixGrammar = "the class is relayed without a damage model; to have it modelled, write this part as the property editor does (one block per property, literal values)"
+
+// fixIgnored is what to do about a construct the pack does not need.
+const fixIgnored = "nothing to do: the pack does not use it"
+
 func (h *hardpoint) bad(line int, format string, args ...any) {
-	h.unsupported = append(h.unsupported, Finding{Level: LevelError, File: h.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+	h.unsupported = append(h.unsupported, Finding{Level: LevelError, File: h.file, Line: line, Msg: fmt.Sprintf(format, args...), Fix: fixGrammar})
 }
 
-func (h *hardpoint) warn(line int, format string, args ...any) {
-	h.warnings = append(h.warnings, Finding{Level: LevelWarning, File: h.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+func (h *hardpoint) warn(line int, fix, format string, args ...any) {
+	h.warnings = append(h.warnings, Finding{Level: LevelWarning, File: h.file, Line: line, Msg: fmt.Sprintf(format, args...), Fix: fix})
 }
 
 // helper variables of a hardpoint's module level.
@@ -110,6 +130,7 @@ func (h *hardpoint) topLevel(s *stmt, v *hpVars) {
 	case len(s.toks) == 1 && s.toks[0].kind == tString:
 		return // a docstring
 	case s.starts("def", "LoadPropertySet"):
+		h.loadLine = s.line
 		h.loadFn(s)
 		return
 	case s.starts("def"):
@@ -117,7 +138,7 @@ func (h *hardpoint) topLevel(s *stmt, v *hpVars) {
 		if len(s.toks) > 1 {
 			name = s.toks[1].text
 		}
-		h.warn(s.line, "function %s is not part of the hardpoint grammar (not called, so ignored)", name)
+		h.warn(s.line, fixIgnored, "function %s is not part of the hardpoint grammar (not called, so ignored)", name)
 		return
 	case s.starts("if"):
 		if h.parentGuard(s) {
@@ -140,7 +161,7 @@ func (h *hardpoint) topLevel(s *stmt, v *hpVars) {
 			if readSetters[method] {
 				h.bad(s.line, "%s.%s with an expression in its arguments", v.props[recv].name, method)
 			} else {
-				h.warn(s.line, "%s.%s with an expression in its arguments (not used by the pack, ignored)", v.props[recv].name, method)
+				h.warn(s.line, fixIgnored, "%s.%s with an expression in its arguments (not used by the pack, ignored)", v.props[recv].name, method)
 			}
 			return
 		}
@@ -158,7 +179,7 @@ func (h *hardpoint) topLevel(s *stmt, v *hpVars) {
 		h.templates[p.name] = p // a name registered again replaces the template
 	case call.str == "reload":
 		if h.parent == "" {
-			h.bad(s.line, "reload() without a ParentPropertyScript")
+			h.bad(s.line, "reload() without a parent module imported before it")
 		}
 	case v.isPoint(recv):
 		if method != "SetXYZ" || len(call.items) != 3 {
@@ -209,7 +230,11 @@ func (h *hardpoint) assign(s *stmt, name string, rhs []token, v *hpVars) {
 	delete(v.strings, name)
 	switch {
 	case name == "ParentPropertyScript" && val.kind == vString:
-		h.parent, h.parentLine = val.str, s.line
+		h.editorParent, h.editorParentLine = val.str, s.line
+	case name == "ParentModule" && val.kind == vCall && val.str == "__import__" && len(val.items) > 0 && val.items[0].kind == vString:
+		// The parent imported without the editor guard: the game loads it
+		// all the same.
+		h.parent, h.parentLine = val.items[0].str, s.line
 	case val.kind == vCall && val.str == "App.TGPoint3" && len(val.items) == 0:
 		v.points[name] = value{kind: vTuple, items: []value{{kind: vNumber}, {kind: vNumber}, {kind: vNumber}}, line: s.line}
 	case val.kind == vCall && val.str == "App.TGColorA" && len(val.items) == 0:
@@ -222,7 +247,7 @@ func (h *hardpoint) assign(s *stmt, name string, rhs []token, v *hpVars) {
 			return
 		}
 		class := strings.TrimSuffix(strings.TrimPrefix(val.str, "App."), "_Create")
-		v.props[name] = &prop{class: class, name: val.items[0].str, line: s.line,
+		v.props[name] = &prop{class: class, name: val.items[0].str, file: h.file, line: s.line,
 			calls: map[string]setterCall{}, indexed: map[string]map[string]setterCall{}}
 	default:
 		h.bad(s.line, "%s = %s", name, val.describe())
@@ -252,8 +277,16 @@ func (h *hardpoint) setter(s *stmt, p *prop, method string, args []value, v *hpV
 				h.bad(s.line, "%s.%s with %s", p.name, method, a.describe())
 				return
 			}
-			h.warn(s.line, "%s.%s with %s (not used by the pack, ignored)", p.name, method, a.describe())
+			h.warn(s.line, fixIgnored, "%s.%s with %s (not used by the pack, ignored)", p.name, method, a.describe())
 			return
+		}
+	}
+	if intSetters[method] {
+		for _, a := range res {
+			if a.kind == vNumber && (a.num <= -maxInt || a.num >= maxInt) {
+				h.bad(s.line, "%s.%s(%s): beyond the game's 32-bit integers", p.name, method, a.str)
+				return
+			}
 		}
 	}
 	call := setterCall{args: res, line: s.line}
@@ -281,14 +314,29 @@ func keyOf(v value) string {
 	return v.str
 }
 
+// intSetters take integers (counts, ids, flags): a value past 32 bits is
+// no such number.
+var intSetters = map[string]bool{
+	"SetCritical": true, "SetTargetable": true, "SetPrimary": true, "SetNumRepairTeams": true,
+	"SetNumAmmoTypes": true, "SetMaxTorpedoes": true, "SetWeaponID": true, "SetMaxReady": true,
+	"SetDumbfire": true, "SetStationary": true, "SetGroups": true, "SetSingleFire": true, "SetAimedWeapon": true,
+}
+
 // parentGuard reads the editor guard of an inheriting file:
 // if not ('g_bIsModelPropertyEditor' in dir(App)): ParentModule = __import__(...); reload(ParentModule)
+// The __import__ names the parent the game loads.
 func (h *hardpoint) parentGuard(s *stmt) bool {
 	if !isEditorGuard(s) {
 		return false
 	}
 	for _, b := range s.body {
-		if name, _, ok := assignment(b); ok && name == "ParentModule" {
+		if name, rhs, ok := assignment(b); ok && name == "ParentModule" {
+			v, err := parseExpr(rhs)
+			if err != nil || v.kind != vCall || v.str != "__import__" || len(v.items) < 1 || v.items[0].kind != vString {
+				h.bad(b.line, "a parent module that is not __import__(\"<module>\", ...)")
+				continue
+			}
+			h.parent, h.parentLine = v.items[0].str, b.line
 			continue
 		}
 		if c, ok := callOf(b); ok && c.str == "reload" {
@@ -327,7 +375,7 @@ func (h *hardpoint) loadFn(fn *stmt) {
 					h.bad(b.line, "a statement in the parent-module guard of LoadPropertySet")
 				}
 			}
-			h.adds = append(h.adds, added{name: "", line: s.line}) // the parent's adds go here
+			h.adds = append(h.adds, added{name: "", line: s.line, file: h.file}) // the parent's adds go here
 			continue
 		}
 		if name, rhs, ok := assignment(s); ok {
@@ -342,13 +390,15 @@ func (h *hardpoint) loadFn(fn *stmt) {
 		if s.starts("if") && s.header() && len(s.body) == 1 && pendingVar != "" && isNoneGuard(s, pendingVar) {
 			c, ok := callOf(s.body[0])
 			if ok && strings.HasSuffix(c.str, ".AddToSet") && len(c.items) == 2 && c.items[1].kind == vName && c.items[1].str == pendingVar {
-				h.adds = append(h.adds, added{name: pendingName, line: pendingLine})
+				h.adds = append(h.adds, added{name: pendingName, line: pendingLine, file: h.file})
 				pendingVar = ""
 				continue
 			}
 		}
-		if c, ok := callOf(s); ok && strings.HasSuffix(c.str, ".LoadPropertySet") && h.parent != "" {
-			h.adds = append(h.adds, added{name: "", line: s.line})
+		if c, ok := callOf(s); ok && strings.HasSuffix(c.str, ".LoadPropertySet") && c.str != "LoadPropertySet" {
+			// The parent's LoadPropertySet outside the guard; whether a
+			// parent was imported is checked when the file is merged.
+			h.adds = append(h.adds, added{name: "", line: s.line, file: h.file})
 			continue
 		}
 		h.bad(s.line, "a LoadPropertySet line of another shape")

@@ -1,20 +1,16 @@
 package modimport
 
 import (
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
+	"log/slog"
 	"os"
 	"path"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing/fstest"
 
-	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/engine/ships"
 )
@@ -28,8 +24,12 @@ type Options struct {
 	// and projectiles whose scripts the folder does not hold: a mod
 	// folder usually carries only the mod's own files. The pack replaces
 	// the whole ship data of its game (ships.Overlay), so these are copied
-	// in at the mod's species and net type numbers.
+	// in at the mod's species and net type numbers. A folder without a
+	// species table then gives a pack of the stock classes it changes.
 	Vanilla fs.FS
+	// Logger, if set, gets what the report leaves out: the text of an
+	// error inside the server's own loader (debug level).
+	Logger *slog.Logger
 }
 
 // Pack is an imported data pack, in memory until written.
@@ -57,11 +57,18 @@ var ErrNoPack = errors.New("no pack")
 type importer struct {
 	src     *scripts
 	opts    Options
+	log     *slog.Logger
 	rep     *Report
 	files   map[string][]byte
 	tables  ships.SpeciesTables
 	shipMod *tableModule
 	torpMod *tableModule
+	// overlay: no species table in the folder; the rows are the stock
+	// classes and only those the folder changes go into the pack.
+	overlay bool
+	// rowLine is the SpeciesToShip.py line of each species row,
+	// torpLine that of each SpeciesToTorp row.
+	rowLine, torpLine map[int]int
 	// projectiles by lower-case script name.
 	projByScript map[string]projInfo
 	projOrder    []string // stems in net type order
@@ -70,23 +77,47 @@ type importer struct {
 
 // Import reads the scripts folder at the root of fsys (or its scripts/
 // subfolder) and builds the pack. The error is non-nil only when no pack
-// can be built; everything left out is in the Report.
+// can be built; everything left out is in the Report. fsys is read
+// without following what its directory listing shows as links; a folder
+// on disk is better read with ImportDir.
 func Import(fsys fs.FS, opts Options) (*Pack, error) {
+	return importTree(fsTree{fsys}, opts)
+}
+
+// ImportDir is Import for a folder on disk, read through an os.Root: no
+// path leaves the folder, whatever its links say, a pipe or device put
+// where a script was listed is refused without blocking, and file names
+// need not be UTF-8 (a Windows install's Latin-1 names).
+func ImportDir(dir string, opts Options) (*Pack, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s cannot be opened as a folder", ErrNoPack, display(dir))
+	}
+	defer root.Close()
+	return importTree(rootTree{root}, opts)
+}
+
+func importTree(t tree, opts Options) (*Pack, error) {
 	if opts.Label == "" {
 		opts.Label = "mod"
 	}
-	src, err := openScripts(fsys)
+	src, err := openScripts(t)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoPack, err)
+		return nil, fmt.Errorf("%w: %w", ErrNoPack, err)
 	}
-	im := &importer{src: src, opts: opts, rep: &Report{}, files: map[string][]byte{}, projByScript: map[string]projInfo{}}
+	im := &importer{src: src, opts: opts, log: opts.Logger, rep: &Report{}, files: map[string][]byte{},
+		projByScript: map[string]projInfo{}, rowLine: map[int]int{}, torpLine: map[int]int{}}
+	if im.log == nil {
+		im.log = slog.New(slog.DiscardHandler)
+	}
 	if opts.Vanilla != nil {
 		if im.vanilla, err = loadVanillaSet(opts.Vanilla); err != nil {
 			return nil, fmt.Errorf("vanilla data: %w", err)
 		}
 	}
+	im.reportRefusals()
 	if err := im.readTables(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoPack, err)
+		return nil, fmt.Errorf("%w: %w", ErrNoPack, err)
 	}
 	if err := im.importProjectiles(); err != nil {
 		return nil, err
@@ -95,16 +126,20 @@ func Import(fsys fs.FS, opts Options) (*Pack, error) {
 	if err != nil {
 		return nil, err
 	}
+	if im.overlay && len(shipFolders) == 0 {
+		return nil, fmt.Errorf("%w: the folder has no species table (Multiplayer/SpeciesToShip.py) and changes no stock class: nothing to import", ErrNoPack)
+	}
 	man := object{{"version", opts.Label}, {"ships", shipFolders}, {"projectiles", im.projOrder}}
 	if err := im.put("manifest.json", man); err != nil {
 		return nil, err
 	}
-	if err := im.put(ships.TablesFile, im.tables); err != nil {
-		return nil, err
+	if !im.overlay {
+		if err := im.put(ships.TablesFile, im.tables); err != nil {
+			return nil, err
+		}
 	}
+	im.rep.Overlay = im.overlay
 	im.files["report.txt"] = []byte(im.rep.String())
-	// The classes were loaded together with the projectiles
-	// (importClasses); only the tail strings changed since.
 	return &Pack{Files: im.files, Report: im.rep}, nil
 }
 
@@ -117,40 +152,89 @@ func (im *importer) put(name string, v any) error {
 	return nil
 }
 
+// reportRefusals names, once each, the entries the walk would not read.
+func (im *importer) reportRefusals() {
+	for i, r := range im.src.refusals {
+		if i == maxRefusals {
+			im.rep.add(LevelWarning, im.src.refusals[i].path, 0, "", "remove the links and special files from the folder",
+				"and %d more entries not read", len(im.src.refusals)-i)
+			break
+		}
+		im.rep.add(LevelWarning, r.path, 0, "", r.fix, "not read: %s", r.why)
+	}
+}
+
+// missingTable says why a table file cannot be read: refused, compiled
+// only, or absent.
+func (im *importer) missingTable(rel string, l lookup) error {
+	switch {
+	case l.refused != nil:
+		return &placedError{file: l.refused.path, msg: "not read: " + l.refused.why, fix: l.refused.fix}
+	case im.src.compiledOnly(strings.TrimSuffix(strings.ReplaceAll(rel, "/", "."), ".py")):
+		return &placedError{file: rel + "c", msg: "only the compiled table is in the folder; the importer reads Python source",
+			fix: "decompile it into " + path.Base(rel) + " (a Python 1.5 decompiler) and import again"}
+	}
+	return nil
+}
+
 // readTables evaluates the Multiplayer species tables (mods.md 3.2).
 func (im *importer) readTables() error {
 	im.tables.Source = "imported by bcserver from Multiplayer/SpeciesToShip.py, SpeciesToTorp.py, SpeciesToSystem.py"
 	im.tables.CompiledHashes = map[string]string{}
-	stored, ok := im.src.find("Multiplayer/SpeciesToShip.py")
-	if !ok {
-		return errors.New("no Multiplayer/SpeciesToShip.py: the species table decides what every species byte means")
+	const shipRel = "Multiplayer/SpeciesToShip.py"
+	l := im.src.find(shipRel)
+	switch {
+	case l.found():
+		st, m, err := readShipTable(im.src, l.stored, im.rep)
+		if err != nil {
+			return err
+		}
+		im.tables.SpeciesToShip, im.shipMod = st, m
+		for i, row := range m.tuple.items {
+			im.rowLine[i] = row.line
+		}
+	case im.missingTable(shipRel, l) != nil:
+		return im.missingTable(shipRel, l)
+	case im.vanilla != nil:
+		// A folder of changed stock files (hardpoints, say) and no table:
+		// the stock numbers hold, and the pack lays over the built-in
+		// data instead of replacing it.
+		im.overlay = true
+		im.tables.SpeciesToShip = im.vanilla.shipTable()
+	default:
+		return errors.New("no Multiplayer/SpeciesToShip.py: the species table decides what every species byte means; import the mod's scripts folder (holding Multiplayer/)")
 	}
-	st, m, err := readShipTable(im.src, stored, im.rep)
-	if err != nil {
-		return err
-	}
-	im.tables.SpeciesToShip, im.shipMod = st, m
-	if stored, ok := im.src.find("Multiplayer/SpeciesToTorp.py"); ok {
-		max, rows, m, err := readPairTable(im.src, stored, "MAX_TORPS", im.rep)
+	const torpRel = "Multiplayer/SpeciesToTorp.py"
+	l = im.src.find(torpRel)
+	switch {
+	case l.found():
+		max, rows, m, err := readPairTable(im.src, l.stored, "MAX_TORPS", im.rep)
 		if err != nil {
 			return err
 		}
 		im.torpMod = m
 		im.tables.SpeciesToTorp.MaxTorps = max
-		for _, r := range rows {
+		for i, r := range rows {
 			n, _ := strconv.Atoi(r[0])
 			im.tables.SpeciesToTorp.Entries = append(im.tables.SpeciesToTorp.Entries, ships.TorpRow{Index: n, Constant: r[1], Script: r[2]})
+			im.torpLine[n] = m.tuple.items[i].line
 		}
-	} else if im.vanilla != nil {
+	case im.missingTable(torpRel, l) != nil:
+		return im.missingTable(torpRel, l)
+	case im.vanilla != nil:
 		im.tables.SpeciesToTorp = im.vanilla.torpTable()
-		im.rep.add(LevelNote, "", 0, "", "no Multiplayer/SpeciesToTorp.py: the stock torpedo table is used")
-	} else {
-		return errors.New("no Multiplayer/SpeciesToTorp.py")
+		if !im.overlay {
+			im.rep.add(LevelNote, "Multiplayer/", 0, "", "nothing to do if the mod keeps the stock torpedoes; else add its SpeciesToTorp.py",
+				"no SpeciesToTorp.py: the stock torpedo table is used")
+		}
+	default:
+		return errors.New("no Multiplayer/SpeciesToTorp.py: import the mod's scripts folder (holding Multiplayer/)")
 	}
-	if stored, ok := im.src.find("Multiplayer/SpeciesToSystem.py"); ok {
-		max, rows, _, err := readPairTable(im.src, stored, "MAX_SYSTEMS", im.rep)
+	if l := im.src.find("Multiplayer/SpeciesToSystem.py"); l.found() {
+		max, rows, _, err := readPairTable(im.src, l.stored, "MAX_SYSTEMS", im.rep)
 		if err != nil {
-			im.rep.add(LevelWarning, stored, 0, "", "star-system table not read: %v", err)
+			line, msg, fix := explainTable(err)
+			im.rep.add(LevelWarning, l.stored, line, "", fix, "star-system table not read: %s", msg)
 		} else {
 			im.tables.SpeciesToSystem.MaxSystems = max
 			for _, r := range rows {
@@ -165,21 +249,37 @@ func (im *importer) readTables() error {
 	// The compiled tables the clients hash in round 0xFF (mods.md 3.2
 	// rule 3, 7.3).
 	for _, name := range []string{"SpeciesToShip.pyc", "SpeciesToTorp.pyc", "SpeciesToSystem.pyc"} {
-		if stored, ok := im.src.find("Multiplayer/" + name); ok {
-			b, err := im.src.readRaw(stored)
-			if err != nil {
-				return err
-			}
-			im.tables.CompiledHashes[path.Base(stored)] = fmt.Sprintf("0x%08X", checksum.FileHash(b))
+		l := im.src.find("Multiplayer/" + name)
+		if !l.found() {
+			continue
 		}
+		b, err := im.src.readRaw(l.stored)
+		if err != nil {
+			im.rep.addErr(LevelWarning, l.stored, "", "not hashed", err, "")
+			continue
+		}
+		im.tables.CompiledHashes[path.Base(l.stored)] = fmt.Sprintf("0x%08X", checksum.FileHash(b))
 	}
 	return nil
+}
+
+// explainTable is explain for a table error, with the table's fix.
+func explainTable(err error) (int, string, string) {
+	var pe *placedError
+	if errors.As(err, &pe) {
+		return pe.line, pe.msg, pe.fix
+	}
+	line, msg, fix := explain(err)
+	if fix == "" {
+		fix = fixTable
+	}
+	return line, msg, fix
 }
 
 // stemOf is a projectile's or class folder's name: lower case, characters
 // outside [a-z0-9_-] as '_' (mods.md 3.8).
 func stemOf(name string) string {
-	b := []byte(strings.ToLower(name))
+	b := []byte(asciiLower(name))
 	for i, c := range b {
 		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
 			b[i] = '_'
@@ -196,13 +296,19 @@ func stemOf(name string) string {
 func (im *importer) importProjectiles() error {
 	stems := map[string]bool{}
 	consts := tableConsts(im.torpMod)
+	torpFile := ""
+	if im.torpMod != nil {
+		torpFile = im.torpMod.file
+	}
 	for _, row := range im.tables.SpeciesToTorp.Entries {
 		if row.Script == "" || row.Index < 1 || row.Index >= im.tables.SpeciesToTorp.MaxTorps || row.Index > 255 {
 			continue
 		}
-		key := strings.ToLower(row.Script)
+		rowLine := im.torpLine[row.Index]
+		key := asciiLower(row.Script)
 		if prev, dup := im.projByScript[key]; dup {
-			im.rep.add(LevelWarning, "", 0, "", "torpedo rows %d and %d both name %s; receivers use either, the pack keeps %d", prev.netType, row.Index, row.Script, prev.netType)
+			im.rep.add(LevelWarning, torpFile, rowLine, "", "give each projectile script one row",
+				"torpedo rows %d and %d both name %s; receivers use either, the pack keeps %d", prev.netType, row.Index, row.Script, prev.netType)
 			continue
 		}
 		stem := stemOf(row.Script)
@@ -211,23 +317,34 @@ func (im *importer) importProjectiles() error {
 		}
 		var body any
 		var name string
-		if stored, ok := im.src.module("Tactical.Projectiles." + row.Script); ok {
-			pr, notes, err := readProjectile(im.src, stored, consts)
+		l := im.src.module("Tactical.Projectiles." + row.Script)
+		switch {
+		case l.found():
+			pr, notes, err := readProjectile(im.src, l.stored, consts)
 			im.rep.Findings = append(im.rep.Findings, notes...)
 			if err != nil {
-				im.rep.add(LevelError, stored, 0, "", "projectile not imported: %v", err)
+				im.rep.addErr(LevelError, l.stored, "", "projectile not imported", err,
+					"write Create(pTorp) and GetName() as the stock projectiles do; until then weapons firing it have no projectile")
 				continue
 			}
 			body, name = pr.jsonFor(row.Index), pr.name
-		} else if vp, ok := im.vanilla.projectile(row.Script); ok {
+		case l.refused != nil:
+			im.rep.add(LevelError, l.refused.path, 0, "", l.refused.fix, "projectile of torpedo row %d not read: %s", row.Index, l.refused.why)
+			continue
+		default:
+			vp, ok := im.vanilla.projectile(row.Script)
+			if !ok {
+				// Row 13 of the stock table names a module that does not
+				// exist (mods.md 3.7): nothing to import.
+				fix := "add Tactical/Projectiles/" + row.Script + ".py to the folder, or nothing to do if no ship fires it"
+				if im.src.compiledOnly("Tactical.Projectiles." + row.Script) {
+					fix = "only the compiled " + row.Script + ".pyc is in the folder: decompile it to " + row.Script + ".py"
+				}
+				im.rep.add(LevelWarning, torpFile, rowLine, "", fix, "torpedo row %d names %s, which has no script", row.Index, row.Script)
+				continue
+			}
 			vp.NetTypeID = row.Index
 			body, name = vp, vp.Name
-			im.rep.add(LevelNote, "", 0, "", "projectile %s (net type %d) from the vanilla data", row.Script, row.Index)
-		} else {
-			// Row 13 of the stock table names a module that does not exist
-			// (mods.md 3.7): nothing to import.
-			im.rep.add(LevelWarning, "", 0, "", "torpedo row %d names %s, which has no script", row.Index, row.Script)
-			continue
 		}
 		if err := im.put("projectiles/"+stem+".json", body); err != nil {
 			return err
@@ -244,165 +361,10 @@ func (im *importer) importProjectiles() error {
 // a pack projectile.
 func (im *importer) projectile(module string) (projInfo, bool) {
 	const prefix = "tactical.projectiles."
-	m := strings.ToLower(module)
+	m := asciiLower(module)
 	if !strings.HasPrefix(m, prefix) {
 		return projInfo{}, false
 	}
 	p, ok := im.projByScript[strings.TrimPrefix(m, prefix)]
 	return p, ok
-}
-
-// pending is a class on its way into the pack.
-type pending struct {
-	row    ships.ShipRow
-	folder string
-	from   string
-	e      *encodedClass
-}
-
-// importClasses builds a class for each species row 1..MAX_SHIPS-1 that
-// names a script, checks them all with the loader in one pass, fills in
-// their ObjCreate tails, and returns the class folders in species order.
-func (im *importer) importClasses() ([]string, error) {
-	var all []*pending
-	usedFolder := map[string]bool{}
-	usedName := map[string]int{}
-	for _, row := range im.tables.SpeciesToShip.Entries {
-		if row.Index < 1 || row.Index >= im.tables.SpeciesToShip.MaxShips || row.ShipScript == "" {
-			continue
-		}
-		e, from, ok := im.importClass(row)
-		if !ok {
-			im.rep.RelayOnly = append(im.rep.RelayOnly, fmt.Sprintf("%d %s", row.Index, row.ShipScript))
-			continue
-		}
-		folder := stemOf(row.ShipScript)
-		if usedFolder[folder] {
-			folder += "-" + strconv.Itoa(row.Index)
-		}
-		name := row.ShipScript
-		if prev, dup := usedName[strings.ToLower(name)]; dup {
-			// The loader keys classes by name as well as by species.
-			name = fmt.Sprintf("%s #%d", row.ShipScript, row.Index)
-			im.rep.add(LevelWarning, "", 0, row.ShipScript, "species %d names the same script as species %d; its class is called %q", row.Index, prev, name)
-		}
-		if err := e.setName(name); err != nil {
-			return nil, err
-		}
-		usedFolder[folder] = true
-		usedName[strings.ToLower(name)] = row.Index
-		all = append(all, &pending{row: row, folder: folder, from: from, e: e})
-	}
-	reg, err := im.loadClasses(all)
-	if err != nil {
-		// Find the classes the loader refuses, one by one (the slow path,
-		// only for a pack with a fault), and leave them out.
-		var ok []*pending
-		for _, p := range all {
-			if _, err := im.loadClasses([]*pending{p}); err != nil {
-				im.rep.add(LevelError, "", 0, p.row.ShipScript, "left out: %v", err)
-				im.rep.RelayOnly = append(im.rep.RelayOnly, fmt.Sprintf("%d %s", p.row.Index, p.row.ShipScript))
-				continue
-			}
-			ok = append(ok, p)
-		}
-		all = ok
-		if reg, err = im.loadClasses(all); err != nil {
-			return nil, fmt.Errorf("the imported classes do not load together: %w", err)
-		}
-	}
-	slices.SortFunc(im.rep.RelayOnly, func(a, b string) int { return relayIndex(a) - relayIndex(b) })
-	folders := []string{}
-	for _, p := range all {
-		c, ok := reg.Class(p.row.Index)
-		if !ok {
-			return nil, fmt.Errorf("species %d did not load", p.row.Index)
-		}
-		var w codec.Writer
-		ships.AppendTail(&w, ships.NewShip(c, codec.FirstPlayerObjectID), ships.DefaultTail())
-		if err := p.e.setTail(strings.ToUpper(hex.EncodeToString(w.Bytes()))); err != nil {
-			return nil, err
-		}
-		enc, err := p.e.encode()
-		if err != nil {
-			return nil, err
-		}
-		for name, b := range enc {
-			im.files["ships/"+p.folder+"/"+name] = b
-		}
-		folders = append(folders, p.folder)
-		if p.from == "" {
-			im.rep.Imported = append(im.rep.Imported, fmt.Sprintf("%d %s", p.row.Index, p.row.ShipScript))
-		} else {
-			im.rep.Vanilla = append(im.rep.Vanilla, fmt.Sprintf("%d %s", p.row.Index, p.row.ShipScript))
-		}
-	}
-	return folders, nil
-}
-
-// relayIndex is the species number of a RelayOnly entry.
-func relayIndex(s string) int {
-	n, _ := strconv.Atoi(s[:strings.IndexByte(s+" ", ' ')])
-	return n
-}
-
-// loadClasses loads classes with the pack's projectiles as the server
-// will load the pack.
-func (im *importer) loadClasses(classes []*pending) (*ships.Registry, error) {
-	test := fstest.MapFS{}
-	for name, b := range im.files {
-		if strings.HasPrefix(name, "projectiles/") {
-			test[name] = &fstest.MapFile{Data: b}
-		}
-	}
-	folders := make([]string, 0, len(classes))
-	for _, p := range classes {
-		enc, err := p.e.encode()
-		if err != nil {
-			return nil, err
-		}
-		for name, b := range enc {
-			test["ships/"+p.folder+"/"+name] = &fstest.MapFile{Data: b}
-		}
-		folders = append(folders, p.folder)
-	}
-	man, err := encodeFile(object{{"version", "check"}, {"ships", folders}, {"projectiles", im.projOrder}})
-	if err != nil {
-		return nil, err
-	}
-	test["manifest.json"] = &fstest.MapFile{Data: man}
-	return ships.Load(test, ".")
-}
-
-// WriteDir writes the pack into dir, creating it. A folder that already
-// holds a pack (manifest.json) has its ships/ and projectiles/ replaced, so
-// classes a new import leaves out do not linger; a non-empty folder that
-// is not a pack is refused rather than overwritten.
-func (p *Pack) WriteDir(dir string) error {
-	ents, err := os.ReadDir(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return err
-	case len(ents) > 0:
-		if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
-			return fmt.Errorf("%s is not empty and holds no pack (manifest.json): not overwriting it", dir)
-		}
-		for _, sub := range []string{"ships", "projectiles"} {
-			if err := os.RemoveAll(filepath.Join(dir, sub)); err != nil {
-				return err
-			}
-		}
-	}
-	names := slices.Sorted(maps.Keys(p.Files))
-	for _, name := range names {
-		dst := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(dst, p.Files[name], 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -55,14 +55,35 @@ func (s *stmt) starts(words ...string) bool {
 	return true
 }
 
-// maxSource bounds one script: stock hardpoints are under 100 KB; a file
-// far beyond that is not a hand- or editor-written script.
-const maxSource = 4 << 20
+// Limits of the reader, near the game's own Python 1.5: its tokenizer
+// refuses more than 200 nested brackets (MAXLEVEL) and 100 indentation
+// levels (MAXINDENT). Without them a file of a million "(" costs the
+// parser's stack and a hundred thousand cost hundreds of megabytes.
+const (
+	maxNesting = 200
+	maxIndent  = 100
+	// maxTokens bounds one file's tokens (32 bytes each): the largest
+	// stock hardpoint has some 15,000, a 40-bank mod ship a few times that.
+	maxTokens = 1 << 17
+)
+
+// lineError is a reading error at a line of the file being read; its text
+// is the report's, never a Go library's.
+type lineError struct {
+	line int
+	msg  string
+}
+
+func (e *lineError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
+
+func errAt(line int, format string, args ...any) error {
+	return &lineError{line: line, msg: fmt.Sprintf(format, args...)}
+}
 
 // parseModule splits src into statements with their blocks.
 func parseModule(src string) ([]*stmt, error) {
 	if len(src) > maxSource {
-		return nil, fmt.Errorf("%d bytes, more than a script holds (%d)", len(src), maxSource)
+		return nil, errAt(0, "%d bytes, more than a script holds (%d)", len(src), maxSource)
 	}
 	lines, err := logicalLines(src)
 	if err != nil {
@@ -86,6 +107,9 @@ func parseModule(src string) ([]*stmt, error) {
 			top.body = append(top.body, l)
 		}
 		if l.header() {
+			if len(stack) >= maxIndent {
+				return nil, errAt(l.line, "more than %d nested blocks (the game's Python refuses the file too)", maxIndent)
+			}
 			stack = append(stack, open{l, l.indent})
 			continue
 		}
@@ -135,7 +159,7 @@ func inlineColon(toks []token) int {
 func logicalLines(src string) ([]*stmt, error) {
 	var out []*stmt
 	var cur *stmt
-	depth := 0
+	depth, ntok := 0, 0
 	line := 1
 	atLineStart := true
 	indent := 0
@@ -193,10 +217,15 @@ func logicalLines(src string) ([]*stmt, error) {
 			if err != nil {
 				return nil, err
 			}
+			if ntok++; ntok > maxTokens {
+				return nil, errAt(line, "more than %d tokens: not a script the game's editor or a person writes", maxTokens)
+			}
 			if tok.kind == tOp {
 				switch tok.text {
 				case "(", "[", "{":
-					depth++
+					if depth++; depth > maxNesting {
+						return nil, errAt(line, "more than %d nested brackets (the game's Python refuses the file too)", maxNesting)
+					}
 				case ")", "]", "}":
 					if depth > 0 {
 						depth--
@@ -266,7 +295,7 @@ func scanToken(s string, line int) (token, int, int, error) {
 	if strings.IndexByte("()[]{},:.=<>+-*/%&|^~`;@", c) >= 0 {
 		return token{tOp, s[:1], line}, 1, 0, nil
 	}
-	return token{}, 0, 0, fmt.Errorf("line %d: unexpected character %q", line, c)
+	return token{}, 0, 0, errAt(line, "unexpected character %q", c)
 }
 
 // scanString reads a quoted string (triple-quoted ones may span lines) and
@@ -286,7 +315,7 @@ func scanString(s string, line int, raw bool) (token, int, int, error) {
 		c := s[i]
 		switch {
 		case c == '\n' && len(q) == 1:
-			return token{}, 0, 0, fmt.Errorf("line %d: string not closed", line)
+			return token{}, 0, 0, errAt(line, "string not closed")
 		case c == '\\' && !raw && i+1 < len(s):
 			i++
 			switch e := s[i]; e {
@@ -312,7 +341,7 @@ func scanString(s string, line int, raw bool) (token, int, int, error) {
 		b.WriteByte(c)
 		i++
 	}
-	return token{}, 0, 0, fmt.Errorf("line %d: string not closed", line)
+	return token{}, 0, 0, errAt(line, "string not closed")
 }
 
 func isLetter(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -39,7 +39,8 @@ func readProjectile(src *scripts, stored string, torpConsts map[string]int) (*pr
 	pr := &projectile{file: stored, script: strings.TrimSuffix(base, path.Ext(base))}
 	var notes []Finding
 	note := func(line int, format string, args ...any) {
-		notes = append(notes, Finding{Level: LevelWarning, File: stored, Line: line, Msg: fmt.Sprintf(format, args...)})
+		notes = append(notes, Finding{Level: LevelWarning, File: stored, Line: line, Msg: fmt.Sprintf(format, args...),
+			Fix: "write the value as a literal or a call of a function returning one; until then the pack holds 0 for it"})
 	}
 	// Module functions that return one literal.
 	funcs := map[string]value{}
@@ -66,7 +67,7 @@ func readProjectile(src *scripts, stored string, torpConsts map[string]int) (*pr
 		}
 	}
 	if create == nil {
-		return nil, notes, fmt.Errorf("no Create(pTorp)")
+		return nil, notes, errAt(0, "no Create(pTorp)")
 	}
 	torp := "pTorp"
 	if len(create.toks) > 4 && create.toks[3].kind == tName {
@@ -143,10 +144,23 @@ func readProjectile(src *scripts, stored string, torpConsts map[string]int) (*pr
 	}
 	pr.launchSpeed = num("", "GetLaunchSpeed")
 	pr.powerCost = num("", "GetPowerCost")
-	if v, ok := funcs["GetName"]; ok && v.kind == vString {
+	if v, ok := funcs["GetName"]; ok && v.kind == vString && v.str != "" {
 		pr.name = v.str
 	} else {
-		return nil, notes, fmt.Errorf("line %d: no GetName() returning a string", create.line)
+		return nil, notes, errAt(create.line, "no GetName() returning a name")
+	}
+	// The server's loader refuses negative values (engine/ships).
+	for _, v := range []struct {
+		what string
+		v    float32
+	}{{"damage", pr.damage}, {"launch speed", pr.launchSpeed}, {"lifetime", pr.lifetime}, {"guidance lifetime", pr.guidance},
+		{"damage radius factor", pr.radiusFactor}} {
+		if v.v < 0 {
+			return nil, notes, errAt(create.line, "a negative %s (%v)", v.what, v.v)
+		}
+	}
+	if pr.boltLength != nil && (*pr.boltLength < 0 || *pr.boltWidth < 0) {
+		return nil, notes, errAt(create.line, "a negative bolt length or width")
 	}
 	if v, ok := funcs["GetLaunchSound"]; ok && v.kind == vString {
 		pr.launchSound = v.str

@@ -1,7 +1,6 @@
 package modimport
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -16,6 +15,8 @@ type shipStats struct {
 	species       int    // "Species", a SpeciesToShip constant
 	hasSpecies    bool
 	speciesSource string // the constant as written
+	// The lines of those values, for the report.
+	hardpointLine, normalHPLine, speciesLine int
 }
 
 // readShipScript finds GetShipStats and reads its dictionary. Only that
@@ -34,7 +35,7 @@ func readShipScript(src *scripts, stored string, shipConsts map[string]int) (shi
 		}
 	}
 	if fn == nil {
-		return st, fmt.Errorf("no GetShipStats()")
+		return st, errAt(0, "no GetShipStats()")
 	}
 	st.line = fn.line
 	dicts := map[string]value{}
@@ -43,7 +44,7 @@ func readShipScript(src *scripts, stored string, shipConsts map[string]int) (shi
 		if name, rhs, ok := assignment(s); ok {
 			v, err := parseExpr(rhs)
 			if err != nil {
-				return st, fmt.Errorf("line %d: %v", s.line, err)
+				return st, err
 			}
 			dicts[name] = v
 			continue
@@ -51,60 +52,64 @@ func readShipScript(src *scripts, stored string, shipConsts map[string]int) (shi
 		if s.starts("return") {
 			v, err := parseExpr(s.toks[1:])
 			if err != nil {
-				return st, fmt.Errorf("line %d: %v", s.line, err)
+				return st, err
 			}
 			if v.kind == vName {
 				d, ok := dicts[v.str]
 				if !ok {
-					return st, fmt.Errorf("line %d: returns %s, not a dictionary assigned before", s.line, v.str)
+					return st, errAt(s.line, "returns %s, not a dictionary assigned before", v.str)
 				}
 				v = d
 			}
 			if v.kind != vDict {
-				return st, fmt.Errorf("line %d: returns %s, not a dictionary", s.line, v.describe())
+				return st, errAt(s.line, "returns %s, not a dictionary", v.describe())
 			}
 			stats = &v
 			break
 		}
 	}
 	if stats == nil {
-		return st, fmt.Errorf("line %d: GetShipStats returns no dictionary literal", fn.line)
+		return st, errAt(fn.line, "GetShipStats returns no dictionary literal")
 	}
-	str := func(key string) (string, bool, error) {
+	str := func(key string) (string, int, bool, error) {
 		v, ok := stats.lookup(key)
 		if !ok {
-			return "", false, nil
+			return "", 0, false, nil
 		}
 		if v.kind != vString {
-			return "", true, fmt.Errorf("line %d: %q is %s, not a string", v.line, key, v.describe())
+			return "", v.line, true, errAt(v.line, "%q is %s, not a string", key, v.describe())
 		}
-		return v.str, true, nil
+		return v.str, v.line, true, nil
 	}
-	if st.name, _, err = str("Name"); err != nil {
+	if st.name, _, _, err = str("Name"); err != nil {
 		return st, err
 	}
 	var ok bool
-	if st.hardpoint, ok, err = str("HardpointFile"); err != nil {
+	if st.hardpoint, st.hardpointLine, ok, err = str("HardpointFile"); err != nil {
 		return st, err
 	} else if !ok {
-		return st, fmt.Errorf("line %d: no \"HardpointFile\"", stats.line)
+		return st, errAt(stats.line, "no \"HardpointFile\"")
 	}
-	if st.normalHP, _, err = str("NormalHP"); err != nil {
+	if st.normalHP, st.normalHPLine, _, err = str("NormalHP"); err != nil {
 		return st, err
 	}
 	if v, ok := stats.lookup("Species"); ok {
+		st.speciesLine = v.line
 		switch v.kind {
 		case vNumber:
-			st.species, st.hasSpecies = int(v.num), true
+			if !v.isInt || v.num < 0 || v.num > 255 {
+				return st, errAt(v.line, "\"Species\" is %s, not a species number", v.str)
+			}
+			st.species, st.hasSpecies, st.speciesSource = int(v.num), true, v.str
 		case vName:
 			c := v.str[strings.LastIndexByte(v.str, '.')+1:]
 			if n, ok := shipConsts[c]; ok {
 				st.species, st.hasSpecies, st.speciesSource = n, true, v.str
 			} else {
-				return st, fmt.Errorf("line %d: \"Species\" is %s, not a SpeciesToShip constant", v.line, v.str)
+				return st, errAt(v.line, "\"Species\" is %s, not a SpeciesToShip constant", v.str)
 			}
 		default:
-			return st, fmt.Errorf("line %d: \"Species\" is %s", v.line, v.describe())
+			return st, errAt(v.line, "\"Species\" is %s", v.describe())
 		}
 	}
 	return st, nil

@@ -3,8 +3,10 @@ package modimport
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -12,20 +14,103 @@ import (
 // the client resolves module names on a case-insensitive Windows file
 // system and stock relies on it (mods.md 3.1: "Escapepod" for
 // EscapePod.py, "CardStation" for cardstation.py).
+//
+// The folder is not trusted (a mod tree from anywhere): the walk looks at
+// every entry without following it (lstat), indexes regular files only,
+// and remembers what it refused (links, pipes, devices, folders too deep)
+// so a lookup that lands on one says so instead of "missing". Files are
+// opened without following links out of the folder or blocking on a pipe
+// (tree.open), their size is checked before reading, and reading stops at
+// the limit.
 type scripts struct {
-	fsys  fs.FS
-	root  string            // the scripts folder within fsys ("." or "scripts")
+	t     tree
+	root  string            // the scripts folder within t ("." or "scripts")
 	index map[string]string // lower-case path relative to root -> path as stored
+	// refused holds the entries the walk would not read, by lower-case
+	// relative path, with the reason.
+	refused map[string]refusal
+	// refusals lists them in walk order, for the report.
+	refusals []refusal
 }
 
-// maxScriptFiles bounds the folder walk.
-const maxScriptFiles = 200000
+// refusal is an entry of the folder the importer will not read.
+type refusal struct {
+	path string // as stored, relative to the scripts folder
+	why  string
+	fix  string
+}
 
-// openScripts finds the scripts folder: the root of fsys when it holds
-// ships/ (any case), else its scripts/ subfolder (an install's root).
-func openScripts(fsys fs.FS) (*scripts, error) {
+// Limits on what the folder may hold. A real scripts folder (a Kobayashi
+// Maru install: some ten thousand files, hardpoints of at most a few
+// hundred kilobytes, folders five deep) is far inside all of them.
+const (
+	// maxScriptFiles bounds the entries the walk looks at.
+	maxScriptFiles = 100000
+	// maxDepth bounds folder nesting below the scripts folder.
+	maxDepth = 32
+	// maxSource bounds one script or compiled table: stock hardpoints are
+	// under 100 KB; a file far beyond that is not a hand- or
+	// editor-written script, and reading it is what a hostile tree wants.
+	maxSource = 1 << 20
+	// maxRefusals bounds the refusals listed one by one in the report.
+	maxRefusals = 50
+)
+
+// tree is what the importer reads the folder through: a directory on disk
+// opened as an os.Root (rootTree) or any fs.FS (fsTree, for tests and
+// embedded data).
+type tree interface {
+	// readDir lists dir (a slash path, "." for the top) with the entries'
+	// own types (a link is a link); at most limit entries, else
+	// errTooMany.
+	readDir(dir string, limit int) ([]fs.DirEntry, error)
+	// open opens a file the walk saw as regular, for reading, and returns
+	// its size. It refuses (errNotRegular) whatever is not a regular file
+	// by then, without blocking on a pipe.
+	open(name string) (io.ReadCloser, int64, error)
+}
+
+var (
+	errTooMany    = errors.New("too many entries")
+	errNotRegular = errors.New("not a regular file")
+	errTooLarge   = errors.New("too large")
+)
+
+// fsTree reads an fs.FS. Its Open may follow links and block on a pipe, so
+// only files the walk saw as regular are opened (the walk's lstat types);
+// rootTree closes the window between the walk and the open as well.
+type fsTree struct{ fsys fs.FS }
+
+func (t fsTree) readDir(dir string, limit int) ([]fs.DirEntry, error) {
+	ents, err := fs.ReadDir(t.fsys, dir)
+	if len(ents) > limit {
+		return nil, errTooMany
+	}
+	return ents, err
+}
+
+func (t fsTree) open(name string) (io.ReadCloser, int64, error) {
+	f, err := t.fsys.Open(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, errNotRegular
+	}
+	return f, st.Size(), nil
+}
+
+// openScripts finds the scripts folder: the top of t when it holds ships/
+// (any case), else its scripts/ subfolder (an install's root).
+func openScripts(t tree) (*scripts, error) {
 	dirNamed := func(dir, name string) (string, bool) {
-		ents, err := fs.ReadDir(fsys, dir)
+		ents, err := t.readDir(dir, maxScriptFiles)
 		if err != nil {
 			return "", false
 		}
@@ -43,68 +128,207 @@ func openScripts(fsys fs.FS) (*scripts, error) {
 			return nil, errors.New("no ships folder: give the scripts folder (holding ships/ and Multiplayer/) or the install holding scripts/")
 		}
 		if _, ok := dirNamed(sub, "ships"); !ok {
-			return nil, fmt.Errorf("no ships folder in %s", sub)
+			return nil, fmt.Errorf("no ships folder in %s: give the scripts folder (holding ships/ and Multiplayer/)", display(sub))
 		}
 		root = sub
 	}
-	s := &scripts{fsys: fsys, root: root, index: map[string]string{}}
+	s := &scripts{t: t, root: root, index: map[string]string{}, refused: map[string]refusal{}}
 	return s, s.walk()
 }
 
+// walk indexes the .py and .pyc files below the root, depth first in
+// byte-wise name order (so an import repeats exactly), looking at each
+// entry without following it.
 func (s *scripts) walk() error {
-	n := 0
-	return fs.WalkDir(s.fsys, s.root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	seen := 0
+	var visit func(dir, rel string, depth int) error
+	visit = func(dir, rel string, depth int) error {
+		ents, err := s.t.readDir(dir, maxScriptFiles-seen)
+		if errors.Is(err, errTooMany) {
+			return fmt.Errorf("more than %d files under %s: give the scripts folder itself", maxScriptFiles, display(s.root))
 		}
-		if p == s.root {
+		if err != nil {
+			s.refuse(rel, "a folder that cannot be listed", "check its permissions")
 			return nil
 		}
-		rel := p
-		if s.root != "." {
-			rel = strings.TrimPrefix(p, s.root+"/")
-		}
-		if n++; n > maxScriptFiles {
-			return fmt.Errorf("more than %d files under %s", maxScriptFiles, s.root)
-		}
-		key := strings.ToLower(rel)
-		if prev, dup := s.index[key]; !dup || rel < prev {
-			s.index[key] = rel // names differing only in case: the byte-wise first, so imports repeat exactly
+		slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+		for _, e := range ents {
+			if seen++; seen > maxScriptFiles {
+				return fmt.Errorf("more than %d files under %s: give the scripts folder itself", maxScriptFiles, display(s.root))
+			}
+			name := e.Name()
+			p, r := path.Join(dir, name), name
+			if rel != "" {
+				r = rel + "/" + name
+			}
+			mode := e.Type()
+			switch {
+			case mode.IsDir():
+				if depth >= maxDepth {
+					s.refuse(r, fmt.Sprintf("a folder more than %d levels deep", maxDepth), "no game script lives that deep; move the scripts up")
+					continue
+				}
+				if err := visit(p, r, depth+1); err != nil {
+					return err
+				}
+			case !isScriptName(name):
+				// Models, textures, notes: never read, never reported.
+			case mode&fs.ModeSymlink != 0:
+				s.refuse(r, "a symbolic link", "links are not followed (they can point anywhere on the host); copy the file itself into the folder")
+			case !mode.IsRegular():
+				s.refuse(r, "not a regular file ("+kindOf(mode)+")", "remove it and put the script file there")
+			default:
+				key := asciiLower(r)
+				if prev, dup := s.index[key]; !dup || r < prev {
+					s.index[key] = r // names differing only in case: the byte-wise first
+				}
+			}
 		}
 		return nil
-	})
-}
-
-// find returns the stored path of rel (a slash path, any case).
-func (s *scripts) find(rel string) (string, bool) {
-	p, ok := s.index[strings.ToLower(rel)]
-	return p, ok
-}
-
-// read returns the file at a stored path.
-func (s *scripts) read(stored string) (string, error) {
-	b, err := fs.ReadFile(s.fsys, path.Join(s.root, stored))
-	if err != nil {
-		return "", err
 	}
-	return string(b), nil
+	return visit(s.root, "", 0)
 }
 
-// readRaw returns a file's bytes.
-func (s *scripts) readRaw(stored string) ([]byte, error) {
-	return fs.ReadFile(s.fsys, path.Join(s.root, stored))
+func (s *scripts) refuse(rel, why, fix string) {
+	r := refusal{path: rel, why: why, fix: fix}
+	s.refused[asciiLower(rel)] = r
+	s.refusals = append(s.refusals, r)
+}
+
+// isScriptName reports whether the importer could ever read a file of
+// this name: Python source and the compiled tables.
+func isScriptName(name string) bool {
+	n := asciiLower(name)
+	return strings.HasSuffix(n, ".py") || strings.HasSuffix(n, ".pyc")
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
+}
+
+// asciiLower folds A-Z only: the stock names are ASCII, and a name in
+// another code page (Latin-1 from a Windows install) must keep its bytes
+// rather than become U+FFFD, as strings.ToLower would make it.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; c >= 'A' && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// lookup is the result of looking a path up: found (stored path), refused
+// (the walk would not read it), or absent.
+type lookup struct {
+	stored  string
+	refused *refusal
+}
+
+func (l lookup) found() bool { return l.stored != "" }
+
+// find looks up rel (a slash path, any case).
+func (s *scripts) find(rel string) lookup {
+	key := asciiLower(rel)
+	if p, ok := s.index[key]; ok {
+		return lookup{stored: p}
+	}
+	if r, ok := s.refused[key]; ok {
+		return lookup{refused: &r}
+	}
+	// A refused folder on the way (a linked ships/Hardpoints, say).
+	for i := strings.LastIndexByte(key, '/'); i > 0; i = strings.LastIndexByte(key[:i], '/') {
+		if r, ok := s.refused[key[:i]]; ok {
+			return lookup{refused: &r}
+		}
+	}
+	return lookup{}
 }
 
 // module finds a dotted module (ships.Akira) as a .py file, ignoring case.
-func (s *scripts) module(dotted string) (string, bool) {
+func (s *scripts) module(dotted string) lookup {
 	return s.find(strings.ReplaceAll(dotted, ".", "/") + ".py")
+}
+
+// compiledOnly reports whether the folder holds a module only compiled
+// (X.pyc without X.py): the importer reads source.
+func (s *scripts) compiledOnly(dotted string) bool {
+	return s.find(strings.ReplaceAll(dotted, ".", "/") + ".pyc").found()
+}
+
+// readError is why a file could not be read, in words for the report: the
+// operating system's text (paths, errno names) stays out of it.
+type readError struct {
+	why, fix string
+}
+
+func (e *readError) Error() string { return e.why }
+
+// readRaw returns a file's bytes: its size is checked before reading, and
+// reading stops at the limit should the file grow meanwhile.
+func (s *scripts) readRaw(stored string) ([]byte, error) {
+	f, size, err := s.t.open(path.Join(s.root, stored))
+	switch {
+	case errors.Is(err, errNotRegular):
+		return nil, &readError{"not a regular file any more", "leave the folder unchanged while importing"}
+	case errors.Is(err, fs.ErrPermission):
+		return nil, &readError{"no permission to read it", "make the file readable"}
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, &readError{"gone while importing", "leave the folder unchanged while importing"}
+	case err != nil:
+		return nil, &readError{"cannot be opened (an escaping link, or a name this system cannot open)", "copy the file into the folder under a plain name"}
+	}
+	defer f.Close()
+	if size > maxSource {
+		return nil, &readError{fmt.Sprintf("%d bytes, more than any game script (the limit is %d)", size, maxSource), "remove it, or import a folder without it"}
+	}
+	b := make([]byte, 0, size+1)
+	b, err = readAllInto(b, io.LimitReader(f, maxSource+1))
+	if err != nil {
+		return nil, &readError{"a read failed", "check the disk and import again"}
+	}
+	if len(b) > maxSource {
+		return nil, &readError{fmt.Sprintf("grew past %d bytes while being read", maxSource), "leave the folder unchanged while importing"}
+	}
+	return b, nil
+}
+
+// readAllInto is io.ReadAll into b's spare capacity (sized from the stat).
+func readAllInto(b []byte, r io.Reader) ([]byte, error) {
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // parse reads and parses a stored path.
 func (s *scripts) parse(stored string) ([]*stmt, error) {
-	src, err := s.read(stored)
+	src, err := s.readRaw(stored)
 	if err != nil {
 		return nil, err
 	}
-	return parseModule(src)
+	return parseModule(string(src))
 }

@@ -19,12 +19,17 @@ const tupleName = "kSpeciesTuple"
 
 // tableModule is what a table script defines.
 type tableModule struct {
-	file   string
-	consts map[string]int
-	order  []string // constant names in file order
-	tuple  value
-	found  bool
+	file      string
+	consts    map[string]int
+	constLine map[string]int
+	order     []string // constant names in file order
+	tuple     value
+	found     bool
+	line      int // of the kSpeciesTuple assignment
 }
+
+// fixTable is what to do about a table the importer cannot evaluate.
+const fixTable = "write the table as the stock file does: integer constants, then one kSpeciesTuple literal; no pack is written until then"
 
 // errTable wraps every reason a table is unusable.
 var errTable = errors.New("species table not usable")
@@ -32,11 +37,15 @@ var errTable = errors.New("species table not usable")
 func readTableModule(src *scripts, stored string, rep *Report) (*tableModule, error) {
 	stmts, err := src.parse(stored)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", stored, errTable, err)
+		line, msg, fix := explain(err)
+		if fix == "" {
+			fix = fixTable
+		}
+		return nil, fmt.Errorf("%w: %w", errTable, &placedError{stored, line, msg, fix})
 	}
-	m := &tableModule{file: stored, consts: map[string]int{}}
+	m := &tableModule{file: stored, consts: map[string]int{}, constLine: map[string]int{}}
 	fail := func(line int, format string, args ...any) error {
-		return fmt.Errorf("%s:%d: %w: %s", stored, line, errTable, fmt.Sprintf(format, args...))
+		return tableErr(stored, line, fixTable, format, args...)
 	}
 	for _, s := range stmts {
 		switch {
@@ -52,7 +61,7 @@ func readTableModule(src *scripts, stored string, rep *Report) (*tableModule, er
 				if mentions(s, tupleName) {
 					return nil, fail(s.line, "a statement acting on %s", tupleName)
 				}
-				rep.add(LevelWarning, stored, s.line, "", "statement not evaluated")
+				rep.add(LevelWarning, stored, s.line, "", "nothing to do if it leaves the table alone; if it changes it, write the change into the kSpeciesTuple literal", "statement not evaluated")
 				continue
 			}
 			v, err := parseExpr(rhs)
@@ -63,14 +72,14 @@ func readTableModule(src *scripts, stored string, rep *Report) (*tableModule, er
 				if err != nil || v.kind != vTuple {
 					return nil, fail(s.line, "%s is not a tuple literal", tupleName)
 				}
-				m.tuple, m.found = v, true
+				m.tuple, m.found, m.line = v, true, s.line
 				continue
 			}
 			if err != nil {
 				if mentions(s, tupleName) {
 					return nil, fail(s.line, "%s computed", name)
 				}
-				rep.add(LevelWarning, stored, s.line, "", "%s: value not evaluated", name)
+				rep.add(LevelWarning, stored, s.line, "", "nothing to do unless the rows use it; then write its value as a number", "%s: value not evaluated", name)
 				continue
 			}
 			n, ok := m.intOf(v)
@@ -81,13 +90,23 @@ func readTableModule(src *scripts, stored string, rep *Report) (*tableModule, er
 				m.order = append(m.order, name)
 			}
 			m.consts[name] = n
+			m.constLine[name] = s.line
 		}
 	}
 	if !m.found {
-		return nil, fmt.Errorf("%s: %w: no %s", stored, errTable, tupleName)
+		return nil, tableErr(stored, 0, fixTable, "no %s", tupleName)
 	}
 	return m, nil
 }
+
+// tableErr is an unusable table at a file and line.
+func tableErr(file string, line int, fix, format string, args ...any) error {
+	return fmt.Errorf("%w: %w", errTable, &placedError{file: file, line: line, msg: fmt.Sprintf(format, args...), fix: fix})
+}
+
+// maxInt bounds the integers of a table: constants are species and net
+// type numbers, class numbers; anything past 32 bits is not one.
+const maxInt = 1 << 31
 
 // mentions reports whether a statement (or its block) names word.
 func mentions(s *stmt, word string) bool {
@@ -108,7 +127,7 @@ func mentions(s *stmt, word string) bool {
 func (m *tableModule) intOf(v value) (int, bool) {
 	switch v.kind {
 	case vNumber:
-		if v.isInt {
+		if v.isInt && v.num > -maxInt && v.num < maxInt {
 			return int(v.num), true
 		}
 	case vName:
@@ -131,9 +150,19 @@ func (m *tableModule) constFor(n int) string {
 func (m *tableModule) need(name string) (int, error) {
 	n, ok := m.consts[name]
 	if !ok {
-		return 0, fmt.Errorf("%s: %w: no %s constant", m.file, errTable, name)
+		return 0, tableErr(m.file, 0, fixTable, "no %s constant", name)
 	}
 	return n, nil
+}
+
+// byteBound checks a MAX_* constant of a table whose index is one byte on
+// the wire: at most 256 rows can ever be named.
+func (m *tableModule) byteBound(name string, n int, what string) error {
+	if n < 1 || n > 256 {
+		return tableErr(m.file, m.constLine[name], fmt.Sprintf("set %s to at most 256 (and at least 1)", name),
+			"%s = %d: %s is one byte on the wire (0..255)", name, n, what)
+	}
+	return nil
 }
 
 // readShipTable evaluates SpeciesToShip.py (mods.md 3.2).
@@ -151,17 +180,21 @@ func readShipTable(src *scripts, stored string, rep *Report) (ships.ShipTable, *
 	}
 	// The species byte is one byte on the wire; a stock receiver takes
 	// 128..255 as negative (mods.md 4.1), which a mod's table handles.
-	if t.MaxShips < 1 || t.MaxShips > 256 || t.MaxFlyableShips > t.MaxShips || t.MaxFlyableShips < 0 {
-		return t, nil, fmt.Errorf("%s: %w: MAX_SHIPS %d, MAX_FLYABLE_SHIPS %d (the species byte holds 0..255)", stored, errTable, t.MaxShips, t.MaxFlyableShips)
+	if err := m.byteBound("MAX_SHIPS", t.MaxShips, "the species"); err != nil {
+		return t, nil, err
+	}
+	if t.MaxFlyableShips > t.MaxShips || t.MaxFlyableShips < 0 {
+		return t, nil, tableErr(stored, m.constLine["MAX_FLYABLE_SHIPS"], "set MAX_FLYABLE_SHIPS between 0 and MAX_SHIPS",
+			"MAX_FLYABLE_SHIPS = %d with MAX_SHIPS = %d", t.MaxFlyableShips, t.MaxShips)
 	}
 	for i, row := range m.tuple.items {
 		if i >= 256 {
-			rep.add(LevelWarning, stored, row.line, "", "rows from 256 on cannot be named by the species byte; ignored")
+			rep.add(LevelWarning, stored, row.line, "", "nothing to do: such rows are never used", "rows from 256 on cannot be named by the species byte; ignored")
 			break
 		}
 		r, err := m.shipRow(i, row)
 		if err != nil {
-			return t, nil, fmt.Errorf("%s:%d: %w: row %d: %v", stored, row.line, errTable, i, err)
+			return t, nil, tableErr(stored, row.line, fixTable, "row %d: %s", i, err.Error())
 		}
 		r.Flyable = i > 0 && i < t.MaxFlyableShips && r.ShipScript != ""
 		t.Entries = append(t.Entries, r)
@@ -225,16 +258,23 @@ func readPairTable(src *scripts, stored, maxName string, rep *Report) (max int, 
 	if max, err = m.need(maxName); err != nil {
 		return 0, nil, nil, err
 	}
+	if err := m.byteBound(maxName, max, "the index"); err != nil {
+		return 0, nil, nil, err
+	}
 	for i, row := range m.tuple.items {
+		if i >= 256 {
+			rep.add(LevelWarning, stored, row.line, "", "nothing to do: such rows are never used", "rows from 256 on cannot be named by a byte; ignored")
+			break
+		}
 		if row.kind != vTuple || len(row.items) < 2 {
-			return 0, nil, nil, fmt.Errorf("%s:%d: %w: row %d: want (constant, script)", stored, row.line, errTable, i)
+			return 0, nil, nil, tableErr(stored, row.line, fixTable, "row %d: want (constant, script)", i)
 		}
 		n, ok := m.intOf(row.items[0])
 		if !ok {
-			return 0, nil, nil, fmt.Errorf("%s:%d: %w: row %d: %s is not a constant", stored, row.line, errTable, i, row.items[0].describe())
+			return 0, nil, nil, tableErr(stored, row.line, fixTable, "row %d: %s is not a constant", i, row.items[0].describe())
 		}
 		if n != i {
-			rep.add(LevelWarning, stored, row.line, "", "row %d holds constant value %d; receivers use the position", i, n)
+			rep.add(LevelWarning, stored, row.line, "", "nothing to do if the position is meant; else move the row", "row %d holds constant value %d; receivers use the position", i, n)
 		}
 		script := ""
 		switch row.items[1].kind {
@@ -242,7 +282,7 @@ func readPairTable(src *scripts, stored, maxName string, rep *Report) (max int, 
 			script = row.items[1].str
 		case vNone:
 		default:
-			return 0, nil, nil, fmt.Errorf("%s:%d: %w: row %d: script is %s", stored, row.line, errTable, i, row.items[1].describe())
+			return 0, nil, nil, tableErr(stored, row.line, fixTable, "row %d: script is %s", i, row.items[1].describe())
 		}
 		rows = append(rows, [3]string{strconv.Itoa(i), m.constFor(i), script})
 	}

@@ -71,8 +71,10 @@ func TestImportVanillaAgrees(t *testing.T) {
 	if !strings.Contains(rep, "torpedo row 13 names Positron2") {
 		t.Errorf("report lacks the stock table's missing module:\n%s", rep)
 	}
+	// The only classes left out are the rows whose scripts the folder
+	// lacks, each named at its row of the species table.
 	for _, f := range pack.Report.Findings {
-		if f.Level == LevelError && f.File != "" {
+		if f.Level == LevelError && (f.File != "Multiplayer/SpeciesToShip.py" || f.Line == 0 || !strings.Contains(f.Msg, "no ships/")) {
 			t.Errorf("unexpected error finding: %s", f)
 		}
 	}

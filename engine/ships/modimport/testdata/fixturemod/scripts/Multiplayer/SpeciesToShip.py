@@ -1,8 +1,9 @@
 # Multiplayer species table of the bcserver test mod "Fixture Fleet".
 # Written by hand in the stock layout: the stock ids 1-15, a new flyable
 # Intrepid at 16, the stock stations from 17 to 30, the Cardassian freighter
-# renumbered from 16 to 31, and a new Defiant at 150 (above 127: a stock
-# receiver reads the byte as -106, so the mod's GetShipFromSpecies adds 256).
+# renumbered from 16 to 31, a new Defiant at 150 (above 127: a stock
+# receiver reads the byte as -106, so the mod's GetShipFromSpecies adds 256)
+# and the Defiant-class USS Sao Paulo at 151.
 import App
 
 # types for initializing objects create from C.
@@ -39,8 +40,9 @@ FEDOUTPOST = 29
 FEDSTARBASE = 30
 CARDFREIGHTER = 31
 DEFIANT = 150
-MAX_SHIPS = 151
-MAX_FLYABLE_SHIPS = 151
+SAOPAULO = 151
+MAX_SHIPS = 152
+MAX_FLYABLE_SHIPS = 152
 
 # Setup tuples
 kSpeciesTuple = (
@@ -195,6 +197,7 @@ kSpeciesTuple = (
 	(None, 0, "Neutral", 0),	# 148: unused
 	(None, 0, "Neutral", 0),	# 149: unused
 	("Defiant", 131, "Federation", 1),
+	("SaoPaulo", "USS Sao Paulo", 131, "Federation", 1),
 	(None, 0, "Neutral", 1))
 
 

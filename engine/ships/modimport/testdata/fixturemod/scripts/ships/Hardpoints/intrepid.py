@@ -6,9 +6,9 @@ import App
 import GlobalPropertyTemplates
 	# The line below is needed by the editor to restore
 	# the name of the parent script.
-ParentPropertyScript = "ships.Hardpoints.defiant"
+ParentPropertyScript = "ships.Hardpoints.nebula"
 if not ('g_bIsModelPropertyEditor' in dir(App)):
-	ParentModule = __import__("ships.Hardpoints.defiant", globals(), locals(), ['*'])
+	ParentModule = __import__("ships.Hardpoints.nebula", globals(), locals(), ['*'])
 	reload(ParentModule)
 # Setting up local templates.
 #################################################
