@@ -142,6 +142,7 @@ func (h *Runtime) Open() error {
 		h.timers = append(h.timers, h.eng.Every(h.opts.StorageSave, func() { h.saveStorage(true) }))
 	}
 	m.apply()
+	h.syncDamageRule()
 	h.settle(m)
 	mi := h.eng.Mission()
 	h.log.Info("mission loaded", "version", 1, "script", mi.Script, "map", mi.System, "files", len(src.protos), "addons", len(src.addons), "stored", stored != nil)
@@ -179,6 +180,7 @@ func (h *Runtime) Close() {
 		m.close()
 		h.cur = nil
 	}
+	h.syncDamageRule()
 	if h.persist != nil && h.started {
 		// A synchronous write after any in flight, of the running
 		// version's storage or the suspended one's.
@@ -280,6 +282,7 @@ func (h *Runtime) swap(src *source) error {
 	h.resume()
 	h.unlisten()
 	m.apply()
+	h.syncDamageRule() // the new version's rule, or none
 	h.settle(m)
 	h.log.Info(fmt.Sprintf("mission %q reloaded (v%d)", h.opts.Mode, h.version), "took", time.Since(start).Round(time.Microsecond))
 	if resumed {
