@@ -273,10 +273,15 @@ function Ship:remove() end
 ---@field hull_hit boolean  whether the hull lost condition
 ---@field weapon integer    object id of the bank, cannon or tube
 ---@field weapon_name string  its subsystem name
----@field kind "phaser"|"pulse"|"torpedo"
+---@field kind "phaser"|"pulse"|"torpedo"|"mission"
 
 ---@class bc.GameEndedEvent
 ---@field reason integer
+---@field winner_team integer? the outcome bc.end_game gave: the winning team
+---@field winner integer?      the winning player's id
+---@field winner_name string?
+---@field why string?
+---@field teams table<integer, {kills: integer, score: integer}>?
 
 ---@class bc.CommandEvent
 ---@field player bc.Player
@@ -532,6 +537,7 @@ function bc.off(event, id) end
 ---@field score integer
 ---@field best_score integer
 ---@field seconds_played number
+---@field wins integer matches won (the winning team, or the winner, of bc.end_game's outcome)
 ---@field damage_dealt bc.Damage
 ---@field damage_taken bc.Damage
 ---@field favourite_class string  the class flown longest ("" for none)
