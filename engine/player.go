@@ -70,6 +70,9 @@ type Player struct {
 	modem       bool       // the client's "using modem" flag from 0x2A
 	nameCleaned bool       // the name had control or bidi characters: Settings renames it
 	push        *pushState // the round-0xFF file push in progress, or nil
+	// objDropLogged: a dropped ship creation of this player was logged at
+	// info (once per player, objdrop.go).
+	objDropLogged bool
 }
 
 // UsingModem reports the client's "using modem" flag, the bit of its

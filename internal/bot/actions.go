@@ -28,8 +28,9 @@ func Spawn(slot int, playerID uint8, name string, species uint8, objectID int32)
 // SpawnAt is Spawn with the ship placed at pos from the start, as a stock
 // client creates it where it appears (the captured body's own position
 // would hold until the first StateUpdate).
-func SpawnAt(slot int, playerID uint8, name string, species uint8, objectID int32, pos [3]float32) ([]byte, error) {
-	raw, err := Spawn(slot, playerID, name, species, objectID)
+// The tail is the class's in reg (SpawnFrom).
+func SpawnAt(reg *ships.Registry, slot int, playerID uint8, name string, species uint8, objectID int32, pos [3]float32) ([]byte, error) {
+	raw, err := SpawnFrom(reg, slot, playerID, name, species, objectID)
 	if err != nil {
 		return nil, err
 	}
