@@ -61,7 +61,7 @@ func TestBotPlaysConvoyLive(t *testing.T) {
 	var mu sync.Mutex
 	var torpedoes []float64
 	var killer int
-	ended := make(chan struct{})
+	ended, died := make(chan struct{}), make(chan struct{})
 	dctx, dcancel := context.WithTimeout(ctx, 5*time.Second)
 	err = game.Do(dctx, func(g *engine.Game) {
 		g.On(engine.EvWeaponHit, func(e engine.Event) {
@@ -74,7 +74,10 @@ func TestBotPlaysConvoyLive(t *testing.T) {
 		g.On(engine.EvShipDestroyed, func(e engine.Event) {
 			if d := e.(*engine.ShipDestroyed); d.Victim.Name == "Freighter" {
 				mu.Lock()
-				killer = d.KillerID
+				if killer == 0 {
+					killer = d.KillerID
+					close(died)
+				}
 				mu.Unlock()
 			}
 		})
@@ -99,22 +102,28 @@ func TestBotPlaysConvoyLive(t *testing.T) {
 		}(i, args)
 	}
 	defer func() { stopBots(); wg.Wait() }()
-	select {
-	case <-ended:
-	case <-time.After(60 * time.Second):
-		t.Fatalf("the game did not end\nKor:\n%s\nserver:\n%s", botLogs[1].String(), logs.String())
+	// The mission ends the game from inside the freighter's death, before
+	// the plugins (and this test's handler) see the death: wait for both.
+	timeout := time.After(60 * time.Second)
+	for _, ch := range []chan struct{}{ended, died} {
+		select {
+		case <-ch:
+		case <-timeout:
+			t.Fatalf("the game did not end with the freighter's death\nKor:\n%s\nserver:\n%s", botLogs[1].String(), logs.String())
+		}
 	}
 	mu.Lock()
-	if len(torpedoes) == 0 || killer == 0 {
-		t.Fatalf("torpedo hits on the freighter %v, killer %d", torpedoes, killer)
+	hits, by := append([]float64(nil), torpedoes...), killer
+	mu.Unlock()
+	if len(hits) == 0 || by == 0 {
+		t.Fatalf("torpedo hits on the freighter %v, killer %d (want Kor)", hits, by)
 	}
-	for _, d := range torpedoes {
+	for _, d := range hits {
 		// A Klingon torpedo is 1400 hit points; the rule makes it 2100.
 		if d != 2100 {
 			t.Errorf("a torpedo hit on the freighter dealt %v, want 1400 x 1.5", d)
 		}
 	}
-	mu.Unlock()
 
 	// The record: the match history and the recording, written in the
 	// background, name the winning team.
