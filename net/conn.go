@@ -44,6 +44,7 @@ type outMsg struct {
 type held struct {
 	typ     byte
 	payload []byte
+	at      time.Time // when it arrived
 }
 
 // Conn is the reliable-transport state of one peer pair, seen from our
@@ -74,6 +75,8 @@ type Conn struct {
 	epoch time.Time
 
 	pending      [2]map[uint16]held // reorder buffers per channel
+	// deliveredAt is DeliveredAt of the message being delivered.
+	deliveredAt time.Time
 	pendingBytes int
 	reasm        reassembler
 
@@ -232,6 +235,7 @@ func (c *Conn) handle(now time.Time, m *Message, r Receiver) {
 		// Unreliable messages are delivered as they arrive: no order, no
 		// duplicate suppression (transport.md 5.1).
 		c.Stats.Delivered++
+		c.deliveredAt = now
 		r.Deliver(m.Type, m.Payload, false)
 		return
 	}
@@ -295,6 +299,15 @@ func (c *Conn) accept(ch int, d uint16, typ byte, seq uint16, payload []byte, r 
 	if d == 0 {
 		c.recvSeq[ch]++
 		c.Stats.Delivered++
+		// A message that fills a gap was sent before every message held
+		// behind it: it would have arrived by the first of their arrivals
+		// had it not been lost.
+		c.deliveredAt = now
+		for _, h := range c.pending[ch] {
+			if h.at.Before(c.deliveredAt) {
+				c.deliveredAt = h.at
+			}
+		}
 		r.Deliver(typ, payload, true)
 		c.drain(ch, r)
 		return true
@@ -311,7 +324,7 @@ func (c *Conn) accept(ch int, d uint16, typ byte, seq uint16, payload []byte, r 
 		return false
 	}
 	c.pendingBytes += len(payload)
-	c.pending[ch][seq] = held{typ: typ, payload: append([]byte(nil), payload...)}
+	c.pending[ch][seq] = held{typ: typ, payload: append([]byte(nil), payload...), at: now}
 	return true
 }
 
@@ -325,9 +338,19 @@ func (c *Conn) drain(ch int, r Receiver) {
 		c.pendingBytes -= len(h.payload)
 		c.recvSeq[ch]++
 		c.Stats.Delivered++
+		c.deliveredAt = h.at
 		r.Deliver(h.typ, h.payload, true)
 	}
 }
+
+// DeliveredAt is, during a Deliver, the earliest time the message being
+// delivered could have arrived had nothing been lost: when it arrived, or
+// for a message held back behind a lost one, when it arrived and was held,
+// or for the lost one itself, when the first message held behind it
+// arrived. A reliable message released in a burst after a loss thus keeps
+// the time it was (about) sent, which rate checks use instead of the
+// burst's.
+func (c *Conn) DeliveredAt() time.Time { return c.deliveredAt }
 
 // mono is a time on a Conn's clock: nanoseconds since its epoch. Queued
 // messages and ACK repeats keep their times in this form, 8 bytes against
