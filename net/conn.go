@@ -74,9 +74,9 @@ type Conn struct {
 	// epoch is the origin of the Conn's mono times.
 	epoch time.Time
 
-	pending      [2]map[uint16]held // reorder buffers per channel
+	pending [2]map[uint16]held // reorder buffers per channel
 	// deliveredAt is DeliveredAt of the message being delivered.
-	deliveredAt time.Time
+	deliveredAt  time.Time
 	pendingBytes int
 	reasm        reassembler
 
