@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/bcserver/bcserver/engine/fairplay"
 	"github.com/bcserver/bcserver/engine/ships"
 )
 
@@ -144,6 +145,7 @@ type World struct {
 	buf            []byte   // scratch for building messages
 	viewers        []*Owner // scratch for Host.Viewers
 	hostSlot       int      // owner byte of host objects
+	fair           *fairplay.Tolerances // nil: players are not judged (SetFairPlay)
 	hostNext       int32    // next host object id to try
 	hostCount      int      // host objects in objects
 	// hitCheck, when set (the fuzz target's invariants), sees every
