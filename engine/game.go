@@ -12,6 +12,7 @@ import (
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/bans"
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/engine/fairplay"
 	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
@@ -35,6 +36,8 @@ type Stats struct {
 	Throttled        atomic.Uint64 // messages dropped by the per-player flow limit
 	Ticks            atomic.Uint64 // game ticks run
 	TicksDropped     atomic.Uint64 // ticks skipped because the game fell too far behind
+	// Violations counts fair-play violations by rule (index fairplay.Rule).
+	Violations [fairplay.NumRules + 1]atomic.Uint64
 	// Stats are the world's counters: collisions, weapon hits, integrity
 	// mismatches.
 	world.Stats
@@ -88,7 +91,8 @@ type Game struct {
 	wake         func() // makes the loop look at the inbox (Server); nil in tests
 	plugins      []Plugin
 	obs          Observer
-	mod          modState // what the modded-game rules remember (push.go, modgame.go)
+	mod          modState                 // what the modded-game rules remember (push.go, modgame.go)
+	fairBans     map[netip.Addr]time.Time // fair-play bans: address -> until (fair.go)
 
 	// Stats is updated by the game goroutine and safe to read anywhere.
 	Stats Stats
@@ -154,6 +158,9 @@ func NewGame(opts Options) (*Game, error) {
 		IntegrityHashes:     cfg.IntegrityHashes,
 		Stats:               &g.Stats.Stats,
 	})
+	if !cfg.FairPlay.Off {
+		g.world.SetFairPlay(&cfg.FairPlay.Tolerances)
+	}
 	g.host = bcnet.NewHost(bcnet.HostConfig{
 		Transport: cfg.Transport,
 		// Spare transport peers let a refused connect get its notice while

@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/bcserver/bcserver/engine/fairplay"
 	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
 )
@@ -66,10 +67,12 @@ type Player struct {
 	flowTokens  float64   // flow-limit token buckets: messages ...
 	byteTokens  float64   // ... and bytes
 	flowAt      time.Time
-	overSince   time.Time  // throttled continuously since
-	modem       bool       // the client's "using modem" flag from 0x2A
-	nameCleaned bool       // the name had control or bidi characters: Settings renames it
-	push        *pushState // the round-0xFF file push in progress, or nil
+	overSince   time.Time       // throttled continuously since
+	modem       bool            // the client's "using modem" flag from 0x2A
+	nameCleaned bool            // the name had control or bidi characters: Settings renames it
+	push        *pushState      // the round-0xFF file push in progress, or nil
+	fair        fairplay.Ledger // fair-play violations (fair.go)
+	rates       fairplay.Rates  // fair-play message rates
 }
 
 // UsingModem reports the client's "using modem" flag, the bit of its

@@ -23,8 +23,11 @@ func DefaultConfig() Config {
 	return Config{Tolerances: DefaultTolerances(), Policy: DefaultPolicy(), Rates: DefaultRates(), RateScale: 1}
 }
 
-// Validate checks the configuration.
+// Validate checks the configuration (nothing when the rules are off).
 func (c *Config) Validate() error {
+	if c.Off {
+		return nil
+	}
 	var errs []error
 	if err := c.Tolerances.Validate(); err != nil {
 		errs = append(errs, err)
