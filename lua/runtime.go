@@ -52,7 +52,7 @@ var engineEvents = []string{
 	engine.EvPlayerLeft, engine.EvScriptMessage, engine.EvChat, engine.EvTick,
 	engine.EvShipCreated, engine.EvShipDestroyed, engine.EvObjectDestroyed, engine.EvWeaponFired,
 	engine.EvWeaponHit, engine.EvShipDamaged, engine.EvGameEnded, engine.EvGameRestarted,
-	engine.EvShipRequested,
+	engine.EvShipRequested, engine.EvViolation,
 }
 
 // Events derived by the runtime (missions.md 5.1).

@@ -27,6 +27,7 @@
 ---| "weapon_hit"       # a weapon hit a ship (damage model)
 ---| "game_ended"       # END_GAME was sent
 ---| "game_restarted"   # RESTART_GAME was sent
+---| "violation"        # a player's message broke a fair-play rule; return "log", "drop", "notify", "kick" or "ban" to decide
 ---| string             # a custom event "namespace:name" (bc.emit)
 
 ---@class bc.Player
