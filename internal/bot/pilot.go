@@ -360,7 +360,7 @@ func (p *Pilot) inArc(d *ships.SubsystemData, dir [3]float32) bool {
 }
 
 func sub(a, b [3]float32) [3]float32 { return [3]float32{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
-func dot(a, b [3]float32) float32   { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+func dot(a, b [3]float32) float32    { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 func scale(a [3]float32, k float32) [3]float32 {
 	return [3]float32{a[0] * k, a[1] * k, a[2] * k}
 }
