@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -114,20 +115,23 @@ func checkObjCreate(g *Game, p *Player, in *inbound) bool {
 	payload, m := in.payload, &in.obj
 	if err := checkObjBody(g, payload, m); err != nil {
 		g.malformed(p, payload[0], err)
+		g.objCreateDropped(p, m, err)
 		return false
 	}
-	if int(m.OwnerSlot) != p.Slot {
-		g.violation(p, payload[0], "owner slot is not the sender's", m.ObjectID)
-		return false
+	why := ""
+	switch {
+	case int(m.OwnerSlot) != p.Slot:
+		why = "owner slot is not the sender's"
+	case m.Op == codec.OpObjCreateTeam && m.OwnerPlayer != p.ID:
+		// Byte 2 becomes the ship's net player id on every receiver,
+		// which the scripts credit kills to (simulation.md 3.1).
+		why = "owner player id is not the sender's"
+	case !owns(p, m.ObjectID):
+		why = "object id outside the sender's block"
 	}
-	// Byte 2 becomes the ship's net player id on every receiver, which the
-	// scripts credit kills to (simulation.md 3.1).
-	if m.Op == codec.OpObjCreateTeam && m.OwnerPlayer != p.ID {
-		g.violation(p, payload[0], "owner player id is not the sender's", m.ObjectID)
-		return false
-	}
-	if !owns(p, m.ObjectID) {
-		g.violation(p, payload[0], "object id outside the sender's block", m.ObjectID)
+	if why != "" {
+		g.violation(p, payload[0], why, m.ObjectID)
+		g.objCreateDropped(p, m, errors.New(why))
 		return false
 	}
 	g.noteRelayOnly(p, m)

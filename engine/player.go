@@ -73,6 +73,9 @@ type Player struct {
 	push        *pushState      // the round-0xFF file push in progress, or nil
 	fair        fairplay.Ledger // fair-play violations (fair.go)
 	rates       fairplay.Rates  // fair-play message rates
+	// objDropLogged: a dropped ship creation of this player was logged at
+	// info (once per player, objdrop.go).
+	objDropLogged bool
 }
 
 // UsingModem reports the client's "using modem" flag, the bit of its

@@ -160,3 +160,57 @@ func TestSocketReceivesAfterADrainingRead(t *testing.T) {
 		}
 	}
 }
+
+// A datagram that arrives after a short batch — a read that emptied the
+// socket — ends the next Receive at once, however long its deadline: no
+// wake-up is lost between the read and the wait (issue 39). Each round
+// reads a short batch, then sends one datagram and asks for it with a
+// deadline far beyond what a working wait needs; a lost wake-up shows as
+// the Receive returning empty at that deadline.
+func TestSocketNoLostWakeup(t *testing.T) {
+	a, b := listenT(t, "127.0.0.1:0"), listenT(t, "127.0.0.1:0")
+	to := b.LocalAddr()
+	rounds := 1000
+	if testing.Short() {
+		rounds = 100
+	}
+	for round := range rounds {
+		for i := range 3 { // a short batch
+			if _, err := a.WriteToUDPAddrPort([]byte{byte(i)}, to); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := a.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		receiveN(t, b, 3)
+		// Sent from another goroutine: while this one waits for it, the
+		// scheduler polls the network and may see the datagram's edge
+		// before the Receive below begins to wait.
+		sent := make(chan error)
+		go func() {
+			_, err := a.WriteToUDPAddrPort([]byte("late"), to)
+			if err == nil {
+				err = a.Flush()
+			}
+			sent <- err
+		}()
+		if err := <-sent; err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(2 * time.Second)
+		pkts, err := b.Receive(deadline)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A lost wake-up ends the wait at its deadline, which then reads
+		// the datagram: returning at the deadline is the failure, not
+		// any shorter time.
+		if !time.Now().Before(deadline) {
+			t.Fatalf("round %d: the datagram after a short batch was seen only at the deadline", round)
+		}
+		if len(pkts) != 1 || string(pkts[0].Data) != "late" {
+			t.Fatalf("round %d: %d packets, want the one sent", round, len(pkts))
+		}
+	}
+}

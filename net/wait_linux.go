@@ -31,11 +31,15 @@ type waiter struct {
 	wake  *os.File // eventfd
 	armed time.Time
 	buf   [8]byte
+	// events receives the set's ready sources when the wait looks at it
+	// before parking (waitFn); only whether there are any matters.
+	events [3]unix.EpollEvent
 	// drained: the last read took fewer datagrams than it could, so the
 	// socket was empty then; the next Receive waits without reading first
 	// (a recvmmsg that could only say EAGAIN). The socket is in the epoll
-	// set edge-triggered, and every datagram arriving after that read
-	// raises an edge, so none is left waiting.
+	// set edge-triggered, every datagram arriving after that read raises
+	// an edge, and the wait looks at the set before it parks, so none is
+	// left waiting.
 	drained bool
 
 	// The raw conns and the funcs handed to them are made once: a
@@ -104,13 +108,22 @@ func newWaiter(c *stdnet.UDPConn) (*waiter, error) {
 		}
 	}
 	// waitFn's first call parks the goroutine, the next (after the
-	// runtime's poller saw the set readable) ends the wait. The set itself
-	// is never read: every event in it makes the poller look at it again,
-	// and a source that is no longer ready (the datagram already read)
-	// falls out of it without waking anyone.
-	w.waitFn = func(uintptr) bool {
+	// runtime's poller saw the set readable) ends the wait. Before it
+	// parks, it looks at the set itself once, without blocking: the
+	// RawConn's Read clears whatever readiness the runtime's poller had
+	// noted before calling it, so an edge raised between the caller's
+	// last read and this wait (a datagram that came just after a short
+	// batch) would otherwise be lost, and the wait would end only at its
+	// deadline. Looking drops the sources that are no longer ready (the
+	// datagram already read) and reports the ones that are; an edge that
+	// comes after the look finds the runtime's poller armed.
+	w.waitFn = func(fd uintptr) bool {
 		if w.parked {
 			w.parked = false
+			return true
+		}
+		n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, fd, uintptr(unsafe.Pointer(&w.events[0])), uintptr(len(w.events)), 0, 0, 0)
+		if e == 0 && n > 0 {
 			return true
 		}
 		w.parked = true

@@ -97,6 +97,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		chat     chatLines
 	)
 	fs.Var(&chat, "chat", "chat line to send once in the game; repeat the flag for more lines (see -chat-every)")
+	mod := addModFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -211,6 +212,10 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if play.FireEvery <= 0 {
 		play.FireEvery = time.Second
 	}
+	if err := mod.apply(&cfg, &play, log); err != nil {
+		fmt.Fprintf(stderr, "bcbot: %v\n", err)
+		return 2
+	}
 	if *moveTo != "" {
 		to, err := parsePos(*moveTo)
 		if err != nil {
@@ -278,6 +283,7 @@ func join(ctx context.Context, cfg bot.Config, idle, timeout time.Duration, play
 		lines = t.C
 	}
 	flying := time.Now()
+	health := &healthWatch{log: log}
 	// Ten position updates a second, as a stock client sends them; the
 	// respawn after an explosion waits on the same beat.
 	ticks := time.NewTicker(100 * time.Millisecond)
@@ -293,6 +299,7 @@ func join(ctx context.Context, cfg bot.Config, idle, timeout time.Duration, play
 				}
 			}
 		case now := <-ticks.C:
+			health.tick(now, pl.ship, pl.species, pl.spawnedAt)
 			pl.respawn(now)
 			if play.Patrol != nil {
 				pl.move(*play.Patrol, now.Sub(flying))
@@ -312,6 +319,7 @@ func join(ctx context.Context, cfg bot.Config, idle, timeout time.Duration, play
 			logMessage(log, m.Payload)
 			if len(m.Payload) > 0 {
 				pl.seen(m.Payload, m.At)
+				health.seen(pl.ship, pl.species, m.Payload)
 			}
 		case <-b.Done():
 			// The server went away (shut down, timed out) or booted us:

@@ -25,6 +25,10 @@ type playOptions struct {
 	SelfDestruct time.Duration // after joining; 0 = never
 	Chat         chatter       // lines to say (playtest.go)
 	Patrol       *patrol       // flying back and forth; nil = stay at Pos
+
+	// Ships are the classes Spawn names (-pack, mod.go); nil means the
+	// stock ones.
+	Ships *ships.Registry
 }
 
 // target is what -fire-at names: a player (by id: his current ship), an
@@ -125,9 +129,12 @@ type seenObject struct {
 const maxObjects = 4096
 
 func newPlayer(b *bot.Bot, o playOptions, log *slog.Logger) (*player, error) {
-	reg, err := ships.Vanilla()
-	if err != nil {
-		return nil, err
+	reg := o.Ships
+	var err error
+	if reg == nil {
+		if reg, err = ships.Vanilla(); err != nil {
+			return nil, err
+		}
 	}
 	p := &player{b: b, o: o, log: log, reg: reg, ships: make(map[byte]int32), objs: make(map[int32]seenObject),
 		pos: make(map[int32][3]float32), warned: make(map[string]bool)}
@@ -177,7 +184,7 @@ func (p *player) spawn() error {
 		}
 	}
 	id := codec.FirstObjectID(int(s.Slot)) + int32(p.spawns)*0x100
-	msg, err := bot.Spawn(int(s.Slot), p.b.ID(), p.b.Name(), uint8(p.species), id)
+	msg, err := bot.SpawnFrom(p.reg, int(s.Slot), p.b.ID(), p.b.Name(), uint8(p.species), id)
 	if err != nil {
 		return err
 	}

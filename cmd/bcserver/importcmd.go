@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -21,6 +22,7 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 	label := fs.String("label", "", "the pack's name and release, e.g. \"Kobayashi Maru 2011\" (default: OUT_DIR's name)")
 	noVanilla := fs.Bool("no-vanilla", false, "do not fill rows whose scripts the folder lacks from the built-in stock data")
 	messages := fs.String("messages", "", "also write a script message table into the pack: kobayashi-maru (the shipped example) or a file")
+	verbose := fs.Bool("v", false, "also log the server loader's own words for a class it refuses (for a bug report)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: bcserver import [flags] SCRIPTS_DIR OUT_DIR\n\n"+
 			"Reads a Bridge Commander scripts folder (a mod's scripts/, or an install holding scripts/)\n"+
@@ -43,6 +45,9 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	opts := modimport.Options{Label: *label}
+	if *verbose {
+		opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
 	if opts.Label == "" {
 		opts.Label = filepath.Base(filepath.Clean(out))
 	}

@@ -137,6 +137,23 @@ func (t *SpeciesTables) validate() error {
 	if st.MaxShips < 1 || st.MaxShips > 256 || st.MaxFlyableShips < 0 || st.MaxFlyableShips > st.MaxShips {
 		return fmt.Errorf("max_ships %d, max_flyable_ships %d: want 1 <= flyable <= ships <= 256", st.MaxShips, st.MaxFlyableShips)
 	}
+	// Torpedo net types and system indices are one byte on the wire too
+	// (the species byte of a torpedo body, MISSION_INIT's system), and a
+	// hand-written table is as hostile as an imported one.
+	if m := t.SpeciesToTorp.MaxTorps; m < 0 || m > 256 {
+		return fmt.Errorf("max_torps %d: want 0..256", m)
+	}
+	if m := t.SpeciesToSystem.MaxSystems; m < 0 || m > 256 {
+		return fmt.Errorf("max_systems %d: want 0..256", m)
+	}
+	for _, n := range []struct {
+		what string
+		rows int
+	}{{"species_to_ship", len(st.Entries)}, {"species_to_torp", len(t.SpeciesToTorp.Entries)}, {"species_to_system", len(t.SpeciesToSystem.Entries)}} {
+		if n.rows > 256 {
+			return fmt.Errorf("%s has %d entries, at most 256", n.what, n.rows)
+		}
+	}
 	for i, r := range st.Entries {
 		if r.Index != i {
 			return fmt.Errorf("species_to_ship entry %d has index %d", i, r.Index)

@@ -76,8 +76,16 @@ func TestSpeciesTablesReplaceBelow(t *testing.T) {
 	if s, ok := mustVanilla(t).ShipScript(3); !ok || s != "Galaxy" {
 		t.Errorf("vanilla species 3: %q", s)
 	}
-	bad := packWith(t, strings.Replace(tables, `"max_ships":151`, `"max_ships":300`, 1), nil)
-	if _, err := mustVanilla(t).Overlay(bad, "pack"); err == nil || !strings.Contains(err.Error(), "tables.json") {
-		t.Errorf("a table of 300 species: %v", err)
+	// Every table the wire indexes with a byte is bounded, also in a
+	// hand-written tables.json.
+	for _, tt := range []struct{ from, to, want string }{
+		{`"max_ships":151`, `"max_ships":300`, "max_ships 300"},
+		{`"max_torps":4`, `"max_torps":100000`, "max_torps 100000"},
+		{`"max_systems":0`, `"max_systems":-1`, "max_systems -1"},
+	} {
+		bad := packWith(t, strings.Replace(tables, tt.from, tt.to, 1), nil)
+		if _, err := mustVanilla(t).Overlay(bad, "pack"); err == nil || !strings.Contains(err.Error(), "tables.json") || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v", tt.to, err)
+		}
 	}
 }

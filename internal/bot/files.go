@@ -22,6 +22,7 @@ type ClientFiles struct {
 	mu       sync.Mutex
 	files    map[string][]byte
 	received []Received
+	notify   func(Received)
 }
 
 // Received is one file a host pushed.
@@ -55,7 +56,10 @@ func LoadClientFiles(fsys fs.FS, dir string) (*ClientFiles, error) {
 		if err != nil {
 			return err
 		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")
+		rel := p
+		if dir != "." {
+			rel = strings.TrimPrefix(p, dir+"/")
+		}
 		c.files[rel] = b
 		return nil
 	})
@@ -172,6 +176,18 @@ func (c *ClientFiles) receive(payload []byte) (Received, error) {
 	c.mu.Lock()
 	c.files[rel] = slices.Clone(m.Data)
 	c.received = append(c.received, r)
+	notify := c.notify
 	c.mu.Unlock()
+	if notify != nil {
+		notify(r)
+	}
 	return r, nil
+}
+
+// OnReceive sets fn to be called with each file stored from a push, in
+// arrival order, on the bot's goroutine (bcbot prints them).
+func (c *ClientFiles) OnReceive(fn func(Received)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.notify = fn
 }

@@ -48,6 +48,11 @@ func TestClientFilesResponse(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(disk.Files(), clientScripts) {
 		t.Fatalf("loaded %v, %v", disk.Files(), err)
 	}
+	// The folder itself as the file system (bcbot -client-scripts).
+	self, err := LoadClientFiles(os.DirFS(filepath.Join(root, "Scripts", "Multiplayer")), ".")
+	if err != nil || !reflect.DeepEqual(self.Files(), clientScripts) {
+		t.Fatalf("loaded %v, %v", self.Files(), err)
+	}
 	// A folder without a .pyc of its own: a stock client sends nothing.
 	hollow := NewClientFiles(map[string][]byte{"__init__.pyc": {1}, "Episode/Mission1/Mission1.pyc": {2}})
 	if _, ok := hollow.Response(req); ok {

@@ -223,13 +223,17 @@ func (im *importer) buildHardpoint(row ships.ShipRow, stored string, cs *ClassSo
 		return nil, false
 	}
 	cs.File, cs.Parents = stored, parents
+	im.rep.Findings = append(im.rep.Findings, classFindings(h.warnings, row.ShipScript)...)
+	if len(h.unsupported) > 0 {
+		// What the builder would say next follows from these.
+		im.rep.Findings = append(im.rep.Findings, classFindings(h.unsupported, row.ShipScript)...)
+		return nil, false
+	}
 	b := &builder{h: h, row: row, project: im.projectile}
 	b.create()
 	b.check()
-	im.rep.Findings = append(im.rep.Findings, classFindings(h.warnings, row.ShipScript)...)
-	bad := append(classFindings(h.unsupported, row.ShipScript), classFindings(b.bad, row.ShipScript)...)
-	if len(bad) > 0 {
-		im.rep.Findings = append(im.rep.Findings, bad...)
+	if len(b.bad) > 0 {
+		im.rep.Findings = append(im.rep.Findings, classFindings(b.bad, row.ShipScript)...)
 		return nil, false
 	}
 	if len(parents) > 0 {

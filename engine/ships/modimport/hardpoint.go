@@ -1,6 +1,7 @@
 package modimport
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -88,7 +89,7 @@ type hardpoint struct {
 
 // fixGrammar is what to do about a construct outside the property
 // editor's layout (mods.md 3.4 rule 6).
-const fixGrammar = "the class is relayed without a damage model; to have it modelled, write this part as the property editor does (one block per property, literal values)"
+const fixGrammar = "the class is relayed without a damage model; to have it modelled, write this part as the property editor does: one block per property, literal values"
 
 // fixIgnored is what to do about a construct the pack does not need.
 const fixIgnored = "nothing to do: the pack does not use it"
@@ -154,14 +155,20 @@ func (h *hardpoint) topLevel(s *stmt, v *hpVars) {
 		h.assign(s, name, rhs, v)
 		return
 	}
-	call, ok := callOf(s)
-	if !ok {
+	call, err := parseExpr(s.toks)
+	if err != nil || call.kind != vCall {
 		if recv, method, ok := calleeOf(s); ok && v.props[recv] != nil {
-			// A setter whose arguments are not literals.
+			// A setter whose arguments are not literals (or not numbers
+			// the game holds).
+			what := " with an expression in its arguments"
+			if err != nil && !errors.Is(err, errArithmetic) {
+				_, msg, _ := explain(err)
+				what = ": " + msg
+			}
 			if readSetters[method] {
-				h.bad(s.line, "%s.%s with an expression in its arguments", v.props[recv].name, method)
+				h.bad(s.line, "%s.%s%s", v.props[recv].name, method, what)
 			} else {
-				h.warn(s.line, fixIgnored, "%s.%s with an expression in its arguments (not used by the pack, ignored)", v.props[recv].name, method)
+				h.warn(s.line, fixIgnored, "%s.%s%s (not used by the pack, ignored)", v.props[recv].name, method, what)
 			}
 			return
 		}
@@ -221,7 +228,8 @@ func (v *hpVars) isString(name string) bool {
 func (h *hardpoint) assign(s *stmt, name string, rhs []token, v *hpVars) {
 	val, err := parseExpr(rhs)
 	if err != nil {
-		h.bad(s.line, "%s = an expression (%v)", name, err)
+		_, msg, _ := explain(err)
+		h.bad(s.line, "%s = an expression (%s)", name, msg)
 		return
 	}
 	delete(v.props, name)

@@ -115,7 +115,6 @@ func importTree(t tree, opts Options) (*Pack, error) {
 			return nil, fmt.Errorf("vanilla data: %w", err)
 		}
 	}
-	im.reportRefusals()
 	if err := im.readTables(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNoPack, err)
 	}
@@ -138,6 +137,7 @@ func importTree(t tree, opts Options) (*Pack, error) {
 			return nil, err
 		}
 	}
+	im.reportRefusals()
 	im.rep.Overlay = im.overlay
 	im.files["report.txt"] = []byte(im.rep.String())
 	return &Pack{Files: im.files, Report: im.rep}, nil
@@ -152,12 +152,17 @@ func (im *importer) put(name string, v any) error {
 	return nil
 }
 
-// reportRefusals names, once each, the entries the walk would not read.
+// reportRefusals names the entries the walk would not read and no lookup
+// met (those a class or table needed are named where they were needed).
 func (im *importer) reportRefusals() {
+	n := 0
 	for i, r := range im.src.refusals {
-		if i == maxRefusals {
-			im.rep.add(LevelWarning, im.src.refusals[i].path, 0, "", "remove the links and special files from the folder",
-				"and %d more entries not read", len(im.src.refusals)-i)
+		if im.src.used[asciiLower(r.path)] {
+			continue
+		}
+		if n++; n > maxRefusals {
+			im.rep.add(LevelWarning, r.path, 0, "", "remove the links and special files from the folder",
+				"and more entries not read, from here on (%d in all)", len(im.src.refusals)-i)
 			break
 		}
 		im.rep.add(LevelWarning, r.path, 0, "", r.fix, "not read: %s", r.why)

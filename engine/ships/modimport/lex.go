@@ -62,8 +62,10 @@ func (s *stmt) starts(words ...string) bool {
 const (
 	maxNesting = 200
 	maxIndent  = 100
-	// maxTokens bounds one file's tokens (32 bytes each): the largest
-	// stock hardpoint has some 15,000, a 40-bank mod ship a few times that.
+	// maxTokens bounds one file's tokens (32 bytes each): the Galaxy's
+	// hardpoint, the largest stock one, has some 7,000 in the setters the
+	// pack reads; a 40-bank mod ship with every editor setter, a few
+	// times that.
 	maxTokens = 1 << 17
 )
 

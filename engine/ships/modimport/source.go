@@ -29,8 +29,10 @@ type scripts struct {
 	// refused holds the entries the walk would not read, by lower-case
 	// relative path, with the reason.
 	refused map[string]refusal
-	// refusals lists them in walk order, for the report.
+	// refusals lists them in walk order, for the report; used holds those
+	// a lookup met (the report names them where they were needed).
 	refusals []refusal
+	used     map[string]bool
 }
 
 // refusal is an entry of the folder the importer will not read.
@@ -73,7 +75,6 @@ type tree interface {
 var (
 	errTooMany    = errors.New("too many entries")
 	errNotRegular = errors.New("not a regular file")
-	errTooLarge   = errors.New("too large")
 )
 
 // fsTree reads an fs.FS. Its Open may follow links and block on a pipe, so
@@ -132,7 +133,7 @@ func openScripts(t tree) (*scripts, error) {
 		}
 		root = sub
 	}
-	s := &scripts{t: t, root: root, index: map[string]string{}, refused: map[string]refusal{}}
+	s := &scripts{t: t, root: root, index: map[string]string{}, refused: map[string]refusal{}, used: map[string]bool{}}
 	return s, s.walk()
 }
 
@@ -171,10 +172,12 @@ func (s *scripts) walk() error {
 				if err := visit(p, r, depth+1); err != nil {
 					return err
 				}
+			case mode&fs.ModeSymlink != 0:
+				// Any link, named like a script or not: it may stand for a
+				// folder (a linked Tactical/, say) the walk does not enter.
+				s.refuse(r, "a symbolic link", "links are not followed, as they can point anywhere on the host; copy the file or folder itself into the folder")
 			case !isScriptName(name):
 				// Models, textures, notes: never read, never reported.
-			case mode&fs.ModeSymlink != 0:
-				s.refuse(r, "a symbolic link", "links are not followed (they can point anywhere on the host); copy the file itself into the folder")
 			case !mode.IsRegular():
 				s.refuse(r, "not a regular file ("+kindOf(mode)+")", "remove it and put the script file there")
 			default:
@@ -248,11 +251,13 @@ func (s *scripts) find(rel string) lookup {
 		return lookup{stored: p}
 	}
 	if r, ok := s.refused[key]; ok {
+		s.used[key] = true
 		return lookup{refused: &r}
 	}
 	// A refused folder on the way (a linked ships/Hardpoints, say).
 	for i := strings.LastIndexByte(key, '/'); i > 0; i = strings.LastIndexByte(key[:i], '/') {
 		if r, ok := s.refused[key[:i]]; ok {
+			s.used[key[:i]] = true
 			return lookup{refused: &r}
 		}
 	}

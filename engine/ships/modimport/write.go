@@ -264,10 +264,12 @@ func isPackManifest(r *os.Root) bool {
 	if err != nil {
 		return false
 	}
-	var m struct {
-		Version     *string   `json:"version"`
-		Ships       *[]string `json:"ships"`
-		Projectiles *[]string `json:"projectiles"`
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
+		return false
 	}
-	return json.Unmarshal(b, &m) == nil && m.Version != nil && m.Ships != nil && m.Projectiles != nil
+	var version string
+	_, ships := m["ships"]
+	_, projectiles := m["projectiles"]
+	return json.Unmarshal(m["version"], &version) == nil && ships && projectiles
 }
