@@ -54,6 +54,9 @@ type PlayerInfo struct {
 	Connected float64  `json:"connected"` // seconds since the connect
 	ShipID    int32    `json:"ship_id,omitempty"`
 	Muted     bool     `json:"muted,omitempty"` // its chat is not relayed (POST /api/v1/mute)
+	// Violations counts the player's fair-play violations (README, "Fair
+	// play"); each is also a line of the log.
+	Violations uint64 `json:"violations,omitempty"`
 }
 
 // ShipInfo is one ship on the tactical map.
@@ -71,7 +74,7 @@ type ShipInfo struct {
 
 func playerInfo(p *engine.Player) PlayerInfo {
 	pi := PlayerInfo{ID: int(p.ID), Slot: p.Slot, Name: p.Name, State: p.State.String(), Team: p.Team,
-		Kills: p.Kills, Deaths: p.Deaths, Score: p.Score, Address: p.Addr.String(), ShipID: p.ShipID}
+		Kills: p.Kills, Deaths: p.Deaths, Score: p.Score, Address: p.Addr.String(), ShipID: p.ShipID, Violations: p.Violations()}
 	if d, ok := p.RTT(); ok {
 		ms := math.Round(float64(d)/float64(time.Millisecond)*10) / 10
 		pi.Ping = &ms
