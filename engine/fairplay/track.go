@@ -133,6 +133,9 @@ func (t *Track) judgePos(tol *Tolerances, m *Motion, v float64) Verdict {
 // limit v; a jump (a comparison with the newest position) beyond the
 // TeleportSlack is a teleport.
 func judgeDist(tol *Tolerances, d, dt, v float64, jump bool) Verdict {
+	if math.IsNaN(d) {
+		d = math.Inf(1) // a position that is no number is as far as can be
+	}
 	allowed := v*dt + tol.PositionSlack
 	switch {
 	case d <= allowed:

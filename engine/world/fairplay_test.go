@@ -1,12 +1,15 @@
 package world
 
 import (
+	"encoding/binary"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/fairplay"
+	"github.com/bcserver/bcserver/engine/ships"
 )
 
 // fairBattle is a battle judged with the default fair-play tolerances.
@@ -280,4 +283,79 @@ func TestFairMove(t *testing.T) {
 	if v := b.w.JudgeMove(b.now, b.owners[0], &m); v.Rule != fairplay.Speed {
 		t.Fatalf("claimed 20 GU/s: %+v", v)
 	}
+}
+
+// FuzzJudge plays an arbitrary script of what an owner may send — any
+// positions (NaN and infinities included), deltas, speeds, bolts and
+// torpedoes with any ids and directions, arrival times before and after
+// the game's, warps, collisions — through the fair-play judgements and,
+// when plausible, the world. Nothing panics, a verdict names a rule and
+// measures numbers, and a cannon's charge never falls below what the lag
+// allowance lets it owe.
+func FuzzJudge(f *testing.F) {
+	f.Add([]byte{0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17})
+	f.Add([]byte("\x00\x00\x00\x00\xc0\x7f\x01\x02\x03\x04\x05\x06\x07"))
+	f.Fuzz(func(t *testing.T, script []byte) {
+		b := fairBattle(t, 2)
+		a := b.spawn(0, 8, [3]float32{0, 0, 0}, [3]float32{0, 1, 0})
+		g := b.spawn(1, 3, [3]float32{0, 40, 0}, [3]float32{0, 1, 0})
+		f32 := func(i int) float32 {
+			if i+4 > len(script) {
+				return 0
+			}
+			return math.Float32frombits(binary.LittleEndian.Uint32(script[i:]))
+		}
+		check := func(v fairplay.Verdict) {
+			if v.Rule > fairplay.Rate || !v.OK() && (math.IsNaN(v.Limit) || math.IsNaN(v.Value)) {
+				t.Fatalf("verdict %+v", v)
+			}
+		}
+		for i := 0; i+2 < len(script) && i < 4096; i += 3 {
+			arg := script[i+2]
+			id := a.ID + int32(arg%40)
+			dir := codec.Dir3{int8(arg), int8(arg * 7), int8(arg * 13)}
+			at := b.now.Add(time.Duration(int8(script[i+1])) * 100 * time.Millisecond)
+			switch script[i] % 7 {
+			case 0:
+				m := codec.StateUpdate{ObjectID: a.ID, Flags: script[i+1] &^ codec.StateSubsystems, Position: [3]float32{f32(i), f32(i + 1), f32(i + 2)},
+					Delta: codec.DirMag{Dir: dir, Mag: uint16(arg) << 8}, Forward: dir, Up: codec.Dir3{0, 0, 127}, Speed: uint16(arg) << 7}
+				v := b.w.JudgeMove(b.now, b.owners[0], &m)
+				check(v)
+				if v.OK() {
+					b.w.StateUpdate(b.now, b.owners[0], &m)
+				}
+			case 1:
+				m := codec.PulseFire{CannonID: id, Dir: dir, Flags: codec.PulseHasTarget, Target: g.ID}
+				v := b.w.JudgePulse(b.now, at, b.owners[0], &m)
+				check(v)
+				if v.OK() {
+					b.w.PulseFiredAt(b.now, at, b.owners[0], &m)
+				}
+			case 2:
+				m := codec.TorpedoFire{TubeID: id, Dir: dir, Target: g.ID}
+				v := b.w.JudgeTorpedo(b.now, at, b.owners[0], &m)
+				check(v)
+				if v.OK() {
+					b.w.TorpedoFiredAt(b.now, at, b.owners[0], &m)
+				}
+			case 3:
+				b.w.NoteWarp(b.now, b.owners[0])
+			case 4:
+				b.w.TorpedoType(b.owners[0], &codec.Event{Tail: []byte{arg % 4}})
+			case 5:
+				_ = b.collide(1, collisionMsg(a.ID, g.ID, f32(i), codec.CollisionContact{Dir: dir, Dist: arg}))
+			default:
+				b.advance(time.Duration(arg) * 10 * time.Millisecond)
+			}
+		}
+		for k := range a.sim.arms {
+			s := &a.sim.arms[k]
+			for j := range s.banks {
+				bk := &s.banks[j]
+				if d := bankData(a, bk); s.kind == ships.KindPulseSystem && !(bk.charge >= -d.RechargeRate*5-1e-3) {
+					t.Fatalf("a cannon owes %v, more than the lag allowance", bk.charge)
+				}
+			}
+		}
+	})
 }
