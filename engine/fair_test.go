@@ -1,11 +1,14 @@
 package engine
 
 import (
+	"encoding/binary"
+	"math"
 	"testing"
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/fairplay"
+	"github.com/bcserver/bcserver/internal/bot"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -135,5 +138,74 @@ func TestFairOff(t *testing.T) {
 	l.send(l.cs[0], moveMsg(shipA, [3]float32{0, 900, 0}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127}), false)
 	if pos, _ := l.g.Object(shipA).Position(); pos != [3]float32{0, 900, 0} || len(*got) != 0 {
 		t.Fatalf("judged with the rules off: %v, %d events", pos, len(*got))
+	}
+}
+
+// BenchmarkRouteStateUpdate is one owner StateUpdate through the game
+// (flow and rate limits, decode, judgement, the world's use of it), with
+// the fair-play rules on and off: the difference is the movement check's
+// cost per update. Positions advance 0.5 units every 100 ms, as a ship at
+// 5 GU/s reports them.
+func BenchmarkRouteStateUpdate(b *testing.B) {
+	for _, off := range []bool{false, true} {
+		b.Run(map[bool]string{false: "fairplay=on", true: "fairplay=off"}[off], func(b *testing.B) {
+			cfg := DefaultConfig()
+			cfg.FairPlay.Off = off
+			l := newLAN(&testing.T{}, cfg, "A", "B")
+			l.send(l.cs[0], vec(b, "simulation.json", "objcreateteam_sovereign_collision_test"), true)
+			p := l.g.Player(l.cs[0].ev.accepted)
+			msg := moveMsg(shipA, [3]float32{}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127})
+			now := l.now
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				now = now.Add(100 * time.Millisecond)
+				l.g.now = now
+				y := float32(i%1000) * 0.5 // back to 0 every 100 s: a jump every 1,000 updates when on
+				binary.LittleEndian.PutUint32(msg[14:], math.Float32bits(y))
+				l.g.gameMessage(p, msg, false)
+			}
+		})
+	}
+}
+
+// BenchmarkRoutePulseFire is one PulseFire through the game, judged (the
+// cannon's charge and arc) and launched, with the rules on and off. The
+// cannon recharges between bolts as a ship's does between ticks, so the
+// bolt is always plausible.
+func BenchmarkRoutePulseFire(b *testing.B) {
+	for _, off := range []bool{false, true} {
+		b.Run(map[bool]string{false: "fairplay=on", true: "fairplay=off"}[off], func(b *testing.B) {
+			cfg := DefaultConfig()
+			cfg.FairPlay.Off = off
+			cfg.FlowRate, cfg.FlowBytes = 0, 0
+			cfg.FairPlay.RateScale = 1e9
+			l := newLAN(&testing.T{}, cfg, "A", "B")
+			raw, err := bot.SpawnFrom(l.g.Ships(), 0, l.cs[0].ev.accepted, "A", 8, shipA)
+			if err != nil {
+				b.Fatal(err)
+			}
+			l.send(l.cs[0], raw, true)
+			l.send(l.cs[0], moveMsg(shipA, [3]float32{}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127}), false)
+			o := l.g.Object(shipA)
+			i, _ := o.Model.Class().SubsystemIndex("Port Cannon 1")
+			cannon := o.Model.SubsystemID(i)
+			msg := codec.PulseFire{CannonID: cannon, FiringPlayer: 2, Dir: codec.Dir3{0, 127, 0}, Flags: codec.PulseArg}.AppendTo(nil)
+			p := l.g.Player(l.cs[0].ev.accepted)
+			now := l.now
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				// 12 s: the cannon has a bolt's charge again.
+				now = now.Add(12 * time.Second)
+				l.g.now = now
+				l.g.world.Tick(now)
+				l.g.route(p, msg, true)
+			}
+			b.StopTimer()
+			if n := l.g.Stats.WeaponRejected.Load(); n != 0 {
+				b.Fatalf("%d bolts refused", n)
+			}
+		})
 	}
 }
