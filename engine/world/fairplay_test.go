@@ -359,3 +359,52 @@ func FuzzJudge(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkJudgeMove is the movement check of one StateUpdate: the
+// judgement and taking the position into the track.
+func BenchmarkJudgeMove(b *testing.B) {
+	bt := fairBattle(&testing.T{}, 1)
+	a := bt.spawn(0, 5, [3]float32{0, 0, 0}, [3]float32{0, 1, 0})
+	m := codec.StateUpdate{ObjectID: a.ID, Flags: codec.StatePosition | codec.StateForward | codec.StateUp | codec.StateSpeed,
+		Forward: codec.Dir3{0, 127, 0}, Up: codec.Dir3{0, 0, 127}, Speed: codec.EncodeCF16(5)}
+	now := bt.now
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		now = now.Add(100 * time.Millisecond)
+		m.Position[1] = float32(i%1000) * 0.5
+		if v := bt.w.JudgeMove(now, bt.owners[0], &m); v.OK() {
+			bt.w.StateUpdate(now, bt.owners[0], &m)
+		}
+	}
+}
+
+// BenchmarkJudgePulse is the charge and arc check of one bolt.
+func BenchmarkJudgePulse(b *testing.B) {
+	bt := fairBattle(&testing.T{}, 2)
+	a := bt.spawn(0, 8, [3]float32{0, 0, 0}, [3]float32{0, 1, 0})
+	g := bt.spawn(1, 3, [3]float32{0, 40, 0}, [3]float32{0, 1, 0})
+	m := codec.PulseFire{CannonID: systemID(b, a, "Port Cannon 1"), Dir: codec.Dir3{0, 127, 0}, Flags: codec.PulseHasTarget, Target: g.ID}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if v := bt.w.JudgePulse(bt.now, bt.now, bt.owners[0], &m); !v.OK() {
+			b.Fatal(v)
+		}
+	}
+}
+
+// BenchmarkJudgeTorpedo is the reload and magazine check of one torpedo.
+func BenchmarkJudgeTorpedo(b *testing.B) {
+	bt := fairBattle(&testing.T{}, 2)
+	a := bt.spawn(0, 3, [3]float32{0, 0, 0}, [3]float32{0, 1, 0})
+	g := bt.spawn(1, 3, [3]float32{0, 40, 0}, [3]float32{0, 1, 0})
+	m := codec.TorpedoFire{TubeID: systemID(b, a, "Forward Torpedo 1"), Dir: codec.Dir3{0, 127, 0}, Target: g.ID}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if v := bt.w.JudgeTorpedo(bt.now, bt.now, bt.owners[0], &m); !v.OK() {
+			b.Fatal(v)
+		}
+	}
+}
