@@ -131,3 +131,17 @@ func TestParse(t *testing.T) {
 		t.Fatal("a ban without ban_for passed")
 	}
 }
+
+// BenchmarkRatesAllow is the rate check every player message passes.
+func BenchmarkRatesAllow(b *testing.B) {
+	limits := DefaultRates()
+	var r Rates
+	now := t0
+	b.ReportAllocs()
+	for range b.N {
+		now = now.Add(100 * time.Millisecond)
+		if v := r.Allow(&limits, 1, 0x1C, now); !v.OK() {
+			b.Fatal(v)
+		}
+	}
+}
