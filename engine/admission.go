@@ -145,13 +145,27 @@ func (g *Game) joiningFrom(addr netip.AddrPort) int {
 // duplicate (handshake.md 2.5); the hostile form is never relayed. Once
 // Settings has fixed the name, a change that clashes with another
 // player's, or that needs cleaning, is not taken (and not relayed); the
-// stock client only re-sends its identity to adopt a rename.
+// stock client only re-sends its identity to adopt a rename. A name that
+// shows as nothing once cleaned (names.Empty) is refused.
 func (g *Game) identity(peer *bcnet.Peer, id bcnet.Identity) bool {
 	p := g.byID[peer.ID]
 	if p == nil || p.peer != peer {
 		return false
 	}
 	clean, changed := names.Clean(id.Name)
+	if names.Empty(clean) {
+		// Only invisible characters (zero widths, joiners): it would show
+		// blank everywhere and be nobody's career. A joiner is refused
+		// (the stock "connection refused"); a later change is not taken.
+		if p.State != StateChecksum {
+			g.log.Info("name change refused: it shows as nothing", "player", p.ID, "name", p.Name)
+			return false
+		}
+		g.Stats.Refused.Add(1)
+		g.log.Info("name shows as nothing, refusing", "player", p.ID, "name", strconv.QuoteToASCII(id.Name), "addr", p.Addr)
+		g.host.Boot(g.now, peer, bcnet.BootRefused)
+		return false
+	}
 	if e, banned := g.bans.BannedName(clean); banned {
 		g.Stats.Refused.Add(1)
 		g.log.Info("banned name, booting", "player", p.ID, "name", clean, "addr", p.Addr, "ban", e.String())

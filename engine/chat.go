@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/bcserver/bcserver/codec"
+import (
+	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/names"
+)
 
 // EvChat is raised for every valid chat line before it is relayed.
 const EvChat = "chat"
@@ -9,15 +12,41 @@ const EvChat = "chat"
 // player. A handler may set Cancel to stop the relay (a mute, a filter);
 // the relayed bytes are always the sender's, unchanged (missions.md 2.1).
 type Chat struct {
-	From    *Player
-	Team    bool
-	Text    []byte // valid only during dispatch
+	From *Player
+	Team bool
+	Text []byte // valid only during dispatch
+	// Line is Text decoded from the client's code page (Windows-1252)
+	// and cleaned to one line (names.CleanText): what the server shows
+	// and records. Decoded here, once, where it enters.
+	Line    string
 	Payload []byte // the whole message as received
 	Cancel  bool
+	// Muted is set with Cancel by a plugin holding back a muted player's
+	// line (the admin console's mute), so a recording can tell a mute
+	// from a mission's veto.
+	Muted bool
 }
 
 // Name implements Event.
 func (*Chat) Name() string { return EvChat }
+
+// EvChatDelivered is raised after every chat line's relay was decided.
+const EvChatDelivered = "chat_delivered"
+
+// ChatDelivered says who received a chat line: everyone (Team and
+// Cancelled false), the sender's side (Team), or no one but perhaps the
+// sender (Cancelled: a mission's veto, or Muted). Recordings keep it so
+// that a public view shows only what every player received.
+type ChatDelivered struct {
+	From      *Player
+	Team      bool
+	Line      string
+	Cancelled bool
+	Muted     bool
+}
+
+// Name implements Event.
+func (*ChatDelivered) Name() string { return EvChatDelivered }
 
 // ChatStats counts chat lines dropped by the core's hardening.
 type chatDrop string
@@ -51,17 +80,19 @@ func (g *Game) chat(p *Player, payload []byte) {
 		g.log.Debug("chat dropped", "player", p.ID, "why", string(drop))
 		return
 	}
-	ev := &Chat{From: p, Team: c.Team, Text: c.Text, Payload: payload}
+	ev := &Chat{From: p, Team: c.Team, Text: c.Text, Line: names.CleanText(names.Decode(c.Text)), Payload: payload}
 	g.bus.emit(ev)
-	if ev.Cancel {
-		return
-	}
-	if !c.Team {
+	switch {
+	case ev.Cancel:
+	case !c.Team:
 		g.SendInGame(payload, nil)
-		return
+	default:
+		for _, to := range g.TeamChatTargets(p) {
+			_ = g.Send(to, payload)
+		}
 	}
-	for _, to := range g.TeamChatTargets(p) {
-		_ = g.Send(to, payload)
+	if g.bus.has(EvChatDelivered) {
+		g.bus.emit(&ChatDelivered{From: p, Team: c.Team, Line: ev.Line, Cancelled: ev.Cancel, Muted: ev.Muted})
 	}
 }
 

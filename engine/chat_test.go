@@ -66,3 +66,43 @@ func TestTeamChatRouting(t *testing.T) {
 		t.Fatalf("over-long chat relayed")
 	}
 }
+
+// A chat line is decoded from the client's code page and cleaned to one
+// line once, where it enters; after its relay is decided the plugins hear
+// who received it: everyone, a team, or no one (a veto, a mute).
+func TestChatDecodedOnceAndDeliveryReported(t *testing.T) {
+	l := newLAN(t, DefaultConfig(), "A", "B")
+	var lines []string
+	var got []ChatDelivered
+	l.g.On(EvChat, func(ev Event) {
+		c := ev.(*Chat)
+		lines = append(lines, c.Line)
+		switch string(c.Text) {
+		case "veto":
+			c.Cancel = true
+		case "mute":
+			c.Cancel, c.Muted = true, true
+		}
+	})
+	l.g.On(EvChatDelivered, func(ev Event) { got = append(got, *ev.(*ChatDelivered)) })
+	c := l.cs[0]
+	for _, tc := range []struct {
+		text string
+		team bool
+	}{{"gr\xfc\xdfe\r\nhost: x", false}, {"veto", false}, {"mute", false}, {"t", true}} {
+		l.send(c, codec.Chat{Team: tc.team, Sender: int32(c.ev.accepted), Text: []byte(tc.text)}.AppendTo(nil), true)
+	}
+	if fmt.Sprint(lines) != "[grüße host: x veto mute t]" {
+		t.Errorf("lines %q", lines)
+	}
+	want := []ChatDelivered{{Line: "grüße host: x"}, {Line: "veto", Cancelled: true}, {Line: "mute", Cancelled: true, Muted: true}, {Line: "t", Team: true}}
+	if len(got) != len(want) {
+		t.Fatalf("delivered %+v", got)
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.From == nil || g.Line != w.Line || g.Team != w.Team || g.Cancelled != w.Cancelled || g.Muted != w.Muted {
+			t.Errorf("line %d: %+v, want %+v", i, g, w)
+		}
+	}
+}

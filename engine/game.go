@@ -38,6 +38,9 @@ type Stats struct {
 	TicksDropped     atomic.Uint64 // ticks skipped because the game fell too far behind
 	// Violations counts fair-play violations by rule (index fairplay.Rule).
 	Violations [fairplay.NumRules + 1]atomic.Uint64
+	// PushWarningsThrottled counts file-push warnings not logged (at warn)
+	// because the same one was logged about the address recently.
+	PushWarningsThrottled atomic.Uint64
 	// Stats are the world's counters: collisions, weapon hits, integrity
 	// mismatches.
 	world.Stats

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bcserver/bcserver/codec"
+	bcnet "github.com/bcserver/bcserver/net"
 )
 
 // Names are data, never structure (issue 21): a name with control, line
@@ -62,5 +63,31 @@ func TestHostileNamesCleaned(t *testing.T) {
 		if strings.ContainsAny(p.Name, "\n\u202E\u2066") {
 			t.Fatalf("player name %q", p.Name)
 		}
+	}
+}
+
+// A name that shows as nothing (zero widths and joiners only) is refused
+// at join with the stock "connection refused"; a later change to one is
+// not taken.
+func TestInvisibleNameRefused(t *testing.T) {
+	w := &wire{}
+	g := newTestGame(t, DefaultConfig(), w)
+	alice := newFakeClient(t, g, w, 5001, "Alice")
+	alice.pump(vanillaAnswer(t))
+	for i, name := range []string{"\u200b\u200b\u200b", "\u200b \u2060\ufeff", "\u034f"} {
+		fc := newFakeClient(t, g, w, uint16(5002+i), name)
+		fc.pump(vanillaAnswer(t))
+		if !fc.ev.booted || fc.ev.boot != bcnet.BootRefused {
+			t.Errorf("%q: booted %v reason %d, want refused", name, fc.ev.booted, fc.ev.boot)
+		}
+		if p := g.Player(fc.ev.accepted); p != nil && p.InGame() {
+			t.Errorf("%q: in the game as %q", name, p.Name)
+		}
+	}
+	id := alice.ev.accepted
+	_ = alice.c.SetName("\u200b")
+	alice.pump(nil)
+	if g.Player(id).Name != "Alice" {
+		t.Fatalf("a rename to an invisible name was taken: %q", g.Player(id).Name)
 	}
 }

@@ -11,6 +11,7 @@ import (
 // modState is what those rules remember for the game.
 type modState struct {
 	pushes    pushLog       // recent file pushes by client address
+	pushWarns pushWarnLog   // when each client address was last warned about, by warning
 	relayOnly map[int]bool  // species already logged as relay-only
 	msgLogged map[byte]bool // script message types already logged as dropped
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine/fairplay"
+	"github.com/bcserver/bcserver/engine/names"
 	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
 )
@@ -86,16 +87,8 @@ func (p *Player) UsingModem() bool { return p.modem }
 // InGame reports whether the player has entered the game.
 func (p *Player) InGame() bool { return p.State == StateInGame }
 
-// Name8 returns the player name as the 8-bit bytes the game layer uses
-// (the ObjCreate name, DeletePlayerAnim): characters above U+00FF, which the
-// stock code page cannot hold, become '?'.
-func Name8(name string) []byte {
-	b := make([]byte, 0, len(name))
-	for _, r := range name {
-		if r > 0xFF {
-			r = '?'
-		}
-		b = append(b, byte(r))
-	}
-	return b
-}
+// Name8 returns text (a player name, a host chat line) as the 8-bit bytes
+// the game layer uses (the ObjCreate name, DeletePlayerAnim, chat): the
+// stock client's code page, Windows-1252; characters it cannot hold
+// become '?'.
+func Name8(name string) []byte { return names.Encode(name) }

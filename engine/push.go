@@ -44,6 +44,49 @@ type pushKey struct {
 // pushLog remembers recent pushes per client address.
 type pushLog map[pushKey]time.Time
 
+// pushWarnLog remembers when a client address was last warned about, per
+// warning: a client rejoining in a loop made one warning per file per
+// join (2,250 lines in a third of a second).
+type pushWarnLog map[pushWarnKey]time.Time
+
+type pushWarnKey struct {
+	addr netip.Addr
+	what string
+}
+
+// pushWarnEvery is the shortest time between two push warnings of one
+// kind about one address; the ones between are counted (Stats) and at
+// debug.
+const pushWarnEvery = 10 * time.Minute
+
+// pushWarn logs a push warning about addr unless the same warning was
+// logged about it within pushWarnEvery (then at debug). It reports whether
+// it warned.
+func (g *Game) pushWarn(addr netip.Addr, what string, attrs ...any) bool {
+	if g.mod.pushWarns == nil {
+		g.mod.pushWarns = pushWarnLog{}
+	}
+	k := pushWarnKey{addr, what}
+	if at, ok := g.mod.pushWarns[k]; ok && g.now.Sub(at) < pushWarnEvery {
+		g.Stats.PushWarningsThrottled.Add(1)
+		g.log.Debug(what, attrs...)
+		return false
+	}
+	g.mod.pushWarns[k] = g.now
+	if len(g.mod.pushWarns) > maxPushLog {
+		for k, at := range g.mod.pushWarns {
+			if g.now.Sub(at) >= pushWarnEvery {
+				delete(g.mod.pushWarns, k)
+			}
+		}
+		if len(g.mod.pushWarns) > maxPushLog {
+			clear(g.mod.pushWarns) // only the throttle is lost
+		}
+	}
+	g.log.Warn(what, append(attrs, "next_in", pushWarnEvery.String())...)
+	return true
+}
+
 // finalRound applies Config.Push to a well-formed round-0xFF response.
 func (g *Game) finalRound(p *Player, resp codec.ChecksumResponse) {
 	tree := g.cfg.PushTree
@@ -68,7 +111,7 @@ func (g *Game) finalRound(p *Player, resp codec.ChecksumResponse) {
 		}
 		// Never a partial set: the join falls back to verify (mods.md 5.10
 		// rule 3).
-		g.log.Warn("file push over its limits, verifying instead", "player", p.ID, "name", p.Name, "reason", err)
+		g.pushWarn(p.Addr.Addr(), "file push over its limits, verifying instead", "player", p.ID, "name", p.Name, "addr", p.Addr, "reason", err)
 	}
 	g.rejectPlayer(p, checksum.Result{Round: checksum.FinalRound, Opcode: codec.OpChecksumFailFile, File: d.First(),
 		Reason: "Scripts/Multiplayer differs from the server's: " + d.First()})
@@ -90,7 +133,7 @@ func (g *Game) sendPushFile(p *Player, wait time.Duration) {
 	ps.next++
 	m := codec.FileTransfer{Path: []byte(f.Path), Data: f.Data}
 	if err := g.send(p, m.AppendTo(make([]byte, 0, m.Len())), true); err != nil {
-		g.log.Warn("file push failed", "player", p.ID, "file", f.Path, "err", err)
+		g.pushWarn(p.Addr.Addr(), "file push failed", "player", p.ID, "addr", p.Addr, "file", f.Path, "err", err)
 	}
 	g.log.Debug("file pushed", "player", p.ID, "file", f.Path, "bytes", f.Size, "n", ps.next, "of", len(ps.files))
 	g.notePushed(p.Addr.Addr(), f.Path)
@@ -132,7 +175,7 @@ func (g *Game) notePushed(addr netip.Addr, path string) {
 	}
 	k := pushKey{addr, path}
 	if at, ok := g.mod.pushes[k]; ok && g.now.Sub(at) < pushRepeatWindow {
-		g.log.Warn("file pushed again to the same client within the hour: it has a .py overriding the pushed .pyc",
+		g.pushWarn(addr, "file pushed again to the same client within the hour: it has a .py overriding the pushed .pyc",
 			"addr", addr, "file", path, "last", at)
 	}
 	g.mod.pushes[k] = g.now

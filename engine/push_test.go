@@ -192,11 +192,32 @@ func TestPushJoin(t *testing.T) {
 		t.Fatalf("a repeat warning without a repeat:\n%s", logs)
 	}
 	// A client at the same address that lost the files again (a .py
-	// recompiled over them, mods.md 5.8) is pushed them again, with a warning.
+	// recompiled over them, mods.md 5.8) is pushed them again, with a
+	// warning: one for the address, however many files and rejoins (a
+	// client rejoining in a loop made one per file per join); the rest are
+	// counted and at debug.
+	warns := func() int {
+		n := 0
+		for _, l := range strings.Split(logs.String(), "\n") {
+			if strings.Contains(l, "level=WARN") && strings.Contains(l, "pushed again") {
+				n++
+			}
+		}
+		return n
+	}
 	third := newFakeClient(t, g, w, 5003, "Overridden")
 	third.pump(newScriptsClient(t, stockScripts).answer)
-	if n := strings.Count(logs.String(), "pushed again"); n != 3 {
-		t.Fatalf("%d repeat warnings, want 3:\n%s", n, logs)
+	if n := strings.Count(logs.String(), "pushed again"); n != 3 || warns() != 1 {
+		t.Fatalf("%d repeat lines (want 3), %d at warn (want 1):\n%s", n, warns(), logs)
+	}
+	for i := range 10 {
+		_ = third.c.Disconnect()
+		third.pump(nil)
+		third = newFakeClient(t, g, w, uint16(5004+i), "Overridden")
+		third.pump(newScriptsClient(t, stockScripts).answer)
+	}
+	if warns() != 1 || g.Stats.PushWarningsThrottled.Load() != 32 {
+		t.Fatalf("after 10 rejoins: %d warnings, %d throttled (want 1, 32)", warns(), g.Stats.PushWarningsThrottled.Load())
 	}
 }
 

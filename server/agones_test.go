@@ -24,6 +24,12 @@ func fakeSidecar(t *testing.T) (port string, calls <-chan sidecarCall) {
 	ch := make(chan sidecarCall, 1024)
 	failedReady := false
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/gameserver" {
+			// Allocated at once: the server starts a fresh match.
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"object_meta":{"name":"gs"},"status":{"state":"Allocated"}}`))
+			return
+		}
 		if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/json" {
 			http.Error(w, "want a JSON POST", http.StatusBadRequest)
 			return
@@ -76,8 +82,8 @@ func next(t *testing.T, calls <-chan sidecarCall, path string, health *int) side
 }
 
 // Under Agones the server says Ready (retrying while the sidecar starts),
-// pings Health, reports players connecting and leaving, and asks for
-// Shutdown when the match ends.
+// pings Health, starts a fresh match when allocated, reports players
+// connecting and leaving, and asks for Shutdown when the match ends.
 func TestAgonesSidecar(t *testing.T) {
 	port, calls := fakeSidecar(t)
 	t.Setenv("AGONES_SDK_HTTP_PORT", port)
@@ -100,10 +106,18 @@ func TestAgonesSidecar(t *testing.T) {
 	if health == 0 {
 		next(t, calls, "/health", &health)
 	}
+	select {
+	case <-a.s.games[0].agones.Allocated():
+	case <-time.After(15 * time.Second):
+		t.Fatal("the allocation was not seen")
+	}
 	if code := a.call(t, "POST", "/api/v1/game/end", testToken, nil, nil); code != 200 {
 		t.Fatalf("end: %d", code)
 	}
 	next(t, calls, "/shutdown", &health)
+	if !strings.Contains(a.logs.String(), "allocated by Agones: a fresh match starts now") {
+		t.Fatal("no fresh match at the allocation")
+	}
 	if !a.s.games[0].agones.Ready() {
 		t.Fatal("plugin does not know it is ready")
 	}

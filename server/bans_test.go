@@ -137,3 +137,38 @@ func TestAdminBans(t *testing.T) {
 	}
 	b.join(t, "Griefer")
 }
+
+// A ban made in one game's console reaches every game of the process at
+// once: the banned player is booted from the other game too, and an unban
+// lets it back into both, with no SIGHUP.
+func TestBanReachesEveryGame(t *testing.T) {
+	a := serveAdmin(t, func(uc *Config) {
+		uc.Games = []GameTable{{Port: intp(0), Name: strp("One")}, {Port: intp(0), Name: strp("Two")}}
+	})
+	two := a.s.games[1]
+	r2 := &running{srv: two.srv, host: two.missions.current(), logs: a.logs}
+	griefer := r2.join(t, "Griefer")
+	if code := a.call(t, "POST", "/api/v1/ban", testToken, map[string]any{"name": "Griefer"}, nil); code != 200 {
+		t.Fatalf("ban in game one: %d", code)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := griefer.WaitState(ctx, bot.Closed); err != nil || griefer.BootReason() != bcnet.BootBanned {
+		t.Fatalf("the player in game two: %v, boot reason %d", err, griefer.BootReason())
+	}
+	if b := r2.tryJoin(t, "Griefer"); b.State() == bot.InGame {
+		t.Fatal("the banned name joins game two")
+	}
+	var list []admin.Ban
+	if code := a.call(t, "GET", "/games/"+two.label+"/api/v1/bans", testToken, nil, &list); code != 200 || banNames(list) != "name:Griefer" {
+		t.Fatalf("game two's bans: %d %s", code, banNames(list))
+	}
+	if code := a.call(t, "POST", "/games/"+two.label+"/api/v1/unban", testToken, map[string]any{"name": "Griefer"}, nil); code != 200 {
+		t.Fatalf("unban in game two: %d", code)
+	}
+	// Game one took the unban up: its list is empty and the name joins.
+	if code := a.call(t, "GET", "/api/v1/bans", testToken, nil, &list); code != 200 || len(list) != 0 {
+		t.Fatalf("game one's bans after the unban in game two: %d %s", code, banNames(list))
+	}
+	a.join(t, "Griefer")
+}

@@ -67,6 +67,14 @@ type Config struct {
 
 	// missions, when set (UseMissions), replaces game.missions_dir.
 	missions *missionsRoot
+
+	// missionEnv names the BCSERVER_MISSION_* variable of each [mission]
+	// key the environment set, for errors.
+	missionEnv map[string]string
+
+	// httpConns, when set, is the HTTP listeners' connection pool instead
+	// of the one the descriptor limit allows (tests).
+	httpConns int
 }
 
 // Duration and ByteSize are the value types of the file's durations and
@@ -191,8 +199,30 @@ func decodeStrict(b []byte, c *Config) error {
 	return nil
 }
 
-// LoadConfig reads path over the defaults. A missing file is written out
-// with the commented defaults first, so a host has something to edit.
+// ErrNoConfig is LoadConfig's error for a configuration file that does
+// not exist: a mistyped -config must not start an open server with the
+// defaults. WriteDefaultConfig writes one to start from.
+var ErrNoConfig = errors.New("no such configuration file (bcserver -init-config -config FILE writes one with the commented defaults)")
+
+// WriteDefaultConfig writes the commented defaults to path, which must
+// not exist: a host's first configuration, to edit.
+func WriteDefaultConfig(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("writing the default configuration: %w", err)
+	}
+	if _, err := f.Write(defaultTOML()); err != nil {
+		f.Close()
+		return fmt.Errorf("writing the default configuration to %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing the default configuration to %s: %w", path, err)
+	}
+	return nil
+}
+
+// LoadConfig reads path over the defaults (path "": the defaults alone).
+// A file that does not exist is an error (ErrNoConfig).
 func LoadConfig(path string) (Config, error) {
 	c := DefaultConfig()
 	if path == "" {
@@ -200,11 +230,7 @@ func LoadConfig(path string) (Config, error) {
 	}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		if err := os.WriteFile(path, defaultTOML(), 0o644); err != nil {
-			return c, fmt.Errorf("writing the default configuration to %s: %w", path, err)
-		}
-		c.dir = config.Dir(filepath.Dir(path))
-		return c, nil
+		return c, fmt.Errorf("%s: %w", path, ErrNoConfig)
 	}
 	if err != nil {
 		return c, fmt.Errorf("reading %s: %w", path, err)
@@ -257,6 +283,9 @@ func (c Config) Runtime() (engine.Config, error) {
 			if err := lua.CheckAddon(fsys, a); err != nil {
 				errs = append(errs, fmt.Errorf("game.addons: %s: %w", where, err))
 			}
+		}
+		if err := checkMissionKeys(c.Mission, fsys, c.missionLib(), c.Game.Mode, c.Game.Addons, c.missionEnv); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	m, err := c.Mission.check()

@@ -105,10 +105,12 @@ func generatedDefaults() Config {
 			Gamespy: gamespy.Config{Enabled: true, Masters: []string{}, Heartbeat: 30000000000, HeartbeatRepeats: 10, HeartbeatIdle: 300000000000, HostEntry: "Dedicated Server", RateLimit: true, RateBurst: 8, RatePerSecond: 4, RateSources: 4096, MaxDatagrams: 8},
 		},
 		Admin: admin.Section{
-			TokenFile: "bcserver-admin.token",
+			TokenFile:      "bcserver-admin.token",
+			TrustedProxies: []string{},
 		},
 		Agones: agones.Section{
-			HealthInterval: 5000000000,
+			HealthInterval:    5000000000,
+			StartOnAllocation: true,
 		},
 		Record: record.Section{
 			Enabled:  true,
@@ -118,11 +120,14 @@ func generatedDefaults() Config {
 			Keyframe: 10000000000,
 		},
 		Spectate: spectate.Section{
-			Delay:      30000000000,
-			MaxViewers: 50,
-			PerAddress: 4,
-			Rate:       5,
-			Burst:      20,
+			Delay:                 30000000000,
+			MaxViewers:            50,
+			PerAddress:            4,
+			Rate:                  5,
+			Burst:                 20,
+			ConnectionsPerAddress: 16,
+			TrustedProxies:        []string{},
+			Hide:                  []int{},
 		},
 		Mod: ModSection{
 			Packs:         []string{},

@@ -43,7 +43,12 @@ func applyEnv(c *Config, environ []string) error {
 			if c.Mission == nil {
 				c.Mission = MissionSection{}
 			}
-			c.Mission[strings.ToLower(rest)] = missionValue(v)
+			key := strings.ToLower(rest)
+			c.Mission[key] = missionValue(v)
+			if c.missionEnv == nil {
+				c.missionEnv = map[string]string{}
+			}
+			c.missionEnv[key] = k
 			continue
 		}
 		f, ok := known[k]
@@ -117,16 +122,28 @@ func setField(f reflect.Value, s string) error {
 		}
 		f.SetFloat(x)
 	case reflect.Slice:
-		if f.Type().Elem().Kind() != reflect.String {
-			return fmt.Errorf("unsupported list")
-		}
 		var list []string
 		for _, p := range strings.Split(s, ",") {
 			if p = strings.TrimSpace(p); p != "" {
 				list = append(list, p)
 			}
 		}
-		f.Set(reflect.ValueOf(list))
+		switch f.Type().Elem().Kind() {
+		case reflect.String:
+			f.Set(reflect.ValueOf(list))
+		case reflect.Int:
+			ns := make([]int, len(list))
+			for i, p := range list {
+				n, err := strconv.Atoi(p)
+				if err != nil {
+					return fmt.Errorf("want a comma-separated list of integers")
+				}
+				ns[i] = n
+			}
+			f.Set(reflect.ValueOf(ns))
+		default:
+			return fmt.Errorf("unsupported list")
+		}
 	default:
 		return fmt.Errorf("unsupported type %s", f.Type())
 	}

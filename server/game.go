@@ -210,7 +210,11 @@ func (p *process) addCapture(u *Game) error {
 		n++
 	}
 	if p.cfg.Spectate.Listen != "" {
-		sp := spectate.NewSpectator(u.label, time.Duration(p.cfg.Spectate.Delay))
+		sc := p.cfg.Spectate
+		sp := spectate.NewSpectator(u.label, time.Duration(sc.Delay))
+		// Evaluated at every tick: a SIGHUP may set or clear the password.
+		g, port := u.g, u.uc.Server.Port
+		sp.SetHide(func() bool { return sc.Hidden(port, g.Config().Password) })
 		p.spectators = append(p.spectators, sp)
 		capture.AddSink(sp)
 		n++
@@ -226,6 +230,7 @@ func (p *process) addCapture(u *Game) error {
 	if err := u.g.AddPlugin(capture); err != nil {
 		return err
 	}
+	u.metrics.SetRecordChat(capture.ChatDropped.Load)
 	u.missions.cuts = append(u.missions.cuts, capture.Cut)
 	u.capture = capture
 	return nil
@@ -251,7 +256,7 @@ func (p *process) addAdmin(u *Game) error {
 	g := u.g
 	aopts := admin.Options{
 		Server: u.srv, Token: p.token, Version: p.opts.Version, Missions: u.missions,
-		Bans:    admin.EngineBans(g, func() []string { return g.Config().Bans }),
+		Bans:    &processBans{Bans: admin.EngineBans(g, func() []string { return g.Config().Bans }), p: p, from: u},
 		Metrics: p.metricsHandler, Tail: p.tail, Audit: u.metrics.AdminAction, Logger: p.log,
 	}
 	if p.multi {

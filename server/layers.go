@@ -25,3 +25,12 @@ func Load(path string, environ []string, flags func(*Config)) (Config, error) {
 	uc.reload = func() (Config, error) { return Load(path, os.Environ(), flags) }
 	return uc, nil
 }
+
+// StoreFile is the match history's database file ([store] path, relative
+// to the configuration file's folder), "" when the history is off.
+func (c Config) StoreFile() string {
+	if c.Store.Path == "" {
+		return ""
+	}
+	return c.dir.Resolve(c.Store.Path)
+}

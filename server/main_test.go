@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"net/netip"
 	"os"
@@ -67,6 +68,10 @@ func TestConfigErrors(t *testing.T) {
 		{"missing manifest", "[checksum]\nmanifest = \"/nonexistent/m.json\"\n", "checksum.manifest"},
 		{"log level", "[server]\nlog_level = \"loud\"\n", "server.log_level"},
 		{"bad master", "[plugins.gamespy]\nmasters = [\"x:abc\"]\n", `plugins.gamespy.masters: "x:abc": bad port "abc"`},
+		{"mistyped mission key", "[mission]\ntime_limt = 5\n", "unknown key(s) mission.time_limt"},
+		{"a key the mode does not read", "[game]\nmode = \"deathmatch\"\n[mission]\nescort_speed = 3\n", "mission.escort_speed"},
+		{"unknown spectate key", "[spectate]\nhidden = true\n", "spectate.hidden"},
+		{"bad trusted proxy", "[spectate]\ntrusted_proxies = [\"proxy\"]\n", "spectate.trusted_proxies"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,6 +90,20 @@ func TestConfigErrors(t *testing.T) {
 
 func TestMissingConfigIsWritten(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bcserver.toml")
+	// A missing file is an error (a mistyped -config), and nothing is
+	// written; WriteDefaultConfig writes the defaults, once.
+	if _, err := LoadConfig(path); !errors.Is(err, ErrNoConfig) {
+		t.Fatalf("a missing file: %v", err)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("loading a missing file wrote it")
+	}
+	if err := WriteDefaultConfig(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteDefaultConfig(path); err == nil {
+		t.Fatal("the defaults written over an existing file")
+	}
 	if _, err := LoadConfig(path); err != nil {
 		t.Fatal(err)
 	}
@@ -222,5 +241,47 @@ func TestSimulationConfig(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "simulation.") {
 			t.Errorf("%q: error %v", bad, err)
 		}
+	}
+}
+
+// A mode's own [mission] keys pass (they are in its Lua files); a key no
+// one reads is an error naming where it came from, the file or the
+// environment.
+func TestMissionKeysChecked(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		toml string
+		env  []string
+		want string // "" for no error
+	}{
+		{"the server's keys", "[mission]\ntime_limit = 5\nsystem = \"Multi2\"\n", nil, ""},
+		{"a mode's own key", "[game]\nmode = \"last-ship-standing\"\n[mission]\nlives = 5\n", nil, ""},
+		{"arena's keys", "[game]\nmode = \"arena\"\n[mission]\nteam_size = 2\n", nil, ""},
+		{"a mistyped variable", "", []string{"BCSERVER_MISSION_TIME_LIMT=5"}, "BCSERVER_MISSION_TIME_LIMT"},
+		{"a variable the mode reads", "[game]\nmode = \"last-ship-standing\"\n", []string{"BCSERVER_MISSION_LIVES=2"}, ""},
+		{"a game's mistyped key", "[[games]]\nport = 0\n[games.mission]\nfrag_limt = 3\n", nil, "mission.frag_limt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "c.toml")
+			if err := os.WriteFile(path, []byte(tc.toml), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			uc, err := Load(path, tc.env, nil)
+			var games []Config
+			if err == nil {
+				games, err = uc.games()
+			}
+			for _, g := range games {
+				if _, gerr := g.Runtime(); gerr != nil {
+					err = gerr
+				}
+			}
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("error %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("error %v, want mention of %q", err, tc.want)
+			}
+		})
 	}
 }

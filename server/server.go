@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/internal/httpserve"
 	"github.com/bcserver/bcserver/lua"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/plugins/admin"
@@ -58,8 +59,8 @@ type Manual struct {
 type Server struct {
 	p       *process
 	games   []*Game
-	adminLn *httpServer // the admin API of every game, nil when off
-	specLn  *httpServer // the spectator page, nil when off
+	adminLn *httpserve.Server // the admin API of every game, nil when off
+	specLn  *httpserve.Server // the spectator page, nil when off
 	spec    *spectate.Server
 	started time.Time
 	ready   chan struct{} // closed when the games run and their missions loaded
@@ -90,10 +91,15 @@ type process struct {
 	archive    *record.Archive // recordings, nil when off
 	sinks      []*record.FileSink
 	spectators []*spectate.Spectator
+	games      []*Game // as they are made
 
 	token          string // the admin API's token, "" when off
 	metricsHandler http.Handler
-	agonesDone     bool // the first game took the sidecar
+
+	// The HTTP listeners' shared connection budget and their counters.
+	httpPool              *httpserve.Pool
+	adminStats, specStats *httpserve.Stats
+	agonesDone            bool // the first game took the sidecar
 }
 
 // New assembles a server from its configuration: it binds each game's
@@ -125,6 +131,13 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 	if p.multi {
 		p.registry = metrics.NewRegistry()
 	}
+	pool := httpserve.DefaultPoolSize(len(specs))
+	if cfg.httpConns > 0 {
+		pool = cfg.httpConns
+	}
+	p.httpPool = httpserve.NewPool(pool)
+	p.adminStats = httpserve.NewStats("admin", log.With("component", "plugin/admin"), nil)
+	p.specStats = httpserve.NewStats("spectate", log.With("component", "plugin/spectate"), nil)
 	p.protos = lua.NewProtos()
 	p.warmMissions(specs)
 	if opts.Manual != nil {
@@ -158,28 +171,48 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 			return nil, err
 		}
 		s.games = append(s.games, u)
+		p.games = append(p.games, u)
 	}
 	if p.multi {
 		log.Info("games in this process", "games", len(s.games))
 	}
+	var listeners []*httpserve.Stats
+	if p.token != "" {
+		listeners = append(listeners, p.adminStats)
+	}
+	if cfg.Spectate.Listen != "" {
+		listeners = append(listeners, p.specStats)
+	}
+	s.games[0].metrics.Registry().AddHTTP(listeners...)
 	if p.token != "" {
 		entries := make([]admin.Game, len(s.games))
 		for i, u := range s.games {
 			entries[i] = admin.Game{Label: u.label, API: u.admin, Server: u.srv, Mode: u.Mode, Failure: u.Failure}
 		}
-		if s.adminLn, err = listenHTTP(cfg.Admin.Listen, admin.Mux(entries, p.token), log); err != nil {
+		s.adminLn, err = httpserve.Listen(httpserve.Options{Addr: cfg.Admin.Listen, Handler: admin.Mux(entries, p.token),
+			Pool: p.httpPool, PerAddress: adminPerAddress, Proxies: cfg.Admin.Proxies(), Stats: p.adminStats, Logger: log,
+			Timeouts: httpserve.Timeouts{Write: adminWrite, Idle: 60 * time.Second}})
+		if err != nil {
 			return nil, fmt.Errorf("plugin/admin: %w", err)
 		}
-		log.Info("admin console and API listening", "component", "plugin/admin", "url", "http://"+s.adminLn.addr.String()+"/")
+		log.Info("admin console and API listening", "component", "plugin/admin", "url", "http://"+s.adminLn.Addr().String()+"/",
+			"connections", p.httpPool.Max())
 	}
 	if sc := cfg.Spectate; sc.Listen != "" {
 		so := sc.Options(p.spectators)
-		so.Logger = log
+		so.Logger, so.Stats = log, p.specStats
 		s.spec = spectate.New(so)
-		if s.specLn, err = listenHTTP(sc.Listen, s.spec, log); err != nil {
+		reserve := 0
+		if p.token != "" {
+			reserve = httpserve.AdminReserve
+		}
+		s.specLn, err = httpserve.Listen(httpserve.Options{Addr: sc.Listen, Handler: s.spec,
+			Pool: p.httpPool, Reserve: reserve, PerAddress: sc.Connections(), Proxies: sc.Proxies(), Stats: p.specStats, Logger: log})
+		if err != nil {
 			return nil, fmt.Errorf("plugin/spectate: %w", err)
 		}
-		log.Info("spectator page listening", "component", "plugin/spectate", "url", "http://"+s.specLn.addr.String()+"/", "delay", time.Duration(sc.Delay))
+		log.Info("spectator page listening", "component", "plugin/spectate", "url", "http://"+s.specLn.Addr().String()+"/", "delay", time.Duration(sc.Delay),
+			"connections", p.httpPool.Max()-reserve, "per_address", sc.Connections())
 	}
 	return s, nil
 }
@@ -192,8 +225,25 @@ func (s *Server) AdminAddr() net.Addr {
 	if s.adminLn == nil {
 		return nil
 	}
-	return s.adminLn.addr
+	return s.adminLn.Addr()
 }
+
+// SpectateAddr is the spectator page's address, nil when it is off.
+func (s *Server) SpectateAddr() net.Addr {
+	if s.specLn == nil {
+		return nil
+	}
+	return s.specLn.Addr()
+}
+
+// adminPerAddress caps the admin listener's connections from one
+// address: a host's console tabs, its scraper and its orchestrator's
+// probes come from a few addresses; a stranger's flood stops here.
+const adminPerAddress = 32
+
+// adminWrite bounds the writing of one admin answer; the event stream
+// and recording downloads move their own deadlines on.
+const adminWrite = 60 * time.Second
 
 // Run runs every game on its own goroutine until ctx ends, re-reading
 // the configuration on SIGHUP, then shuts the games down (each tells its
@@ -284,7 +334,7 @@ func (s *Server) stopAdmin() {
 		u.admin.SetReady(false)
 		u.admin.Close()
 	}
-	s.adminLn.shutdown()
+	s.adminLn.Shutdown()
 	s.adminLn = nil
 }
 
@@ -300,7 +350,7 @@ func (s *Server) Close() {
 	s.stopAdmin()
 	if s.specLn != nil {
 		s.spec.Close()
-		s.specLn.close()
+		s.specLn.Close()
 	}
 	for _, u := range s.games {
 		u.close()
@@ -391,38 +441,6 @@ func (s *Server) watchHUP(ctx context.Context) func() {
 		cancel()
 		<-done
 	}
-}
-
-// httpServer is one of the process's HTTP listeners.
-type httpServer struct {
-	srv  *http.Server
-	addr net.Addr
-	done chan error
-}
-
-func listenHTTP(addr string, h http.Handler, log *slog.Logger) (*httpServer, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	s := &httpServer{srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)},
-		addr: ln.Addr(), done: make(chan error, 1)}
-	go func() { s.done <- s.srv.Serve(ln) }()
-	return s, nil
-}
-
-// shutdown lets requests in flight finish (at most 5 s).
-func (s *httpServer) shutdown() {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	_ = s.srv.Shutdown(ctx)
-	cancel()
-	<-s.done
-}
-
-// close drops the connections at once (event streams never end).
-func (s *httpServer) close() {
-	_ = s.srv.Close()
-	<-s.done
 }
 
 // NewLogger returns the logger the [server] section asks for (log_level,

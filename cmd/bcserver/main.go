@@ -33,7 +33,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bcserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
-		cfgPath     = fs.String("config", "", "TOML configuration file (written with the defaults if missing)")
+		cfgPath     = fs.String("config", "", "TOML configuration file (it must exist; see -init-config)")
+		initConfig  = fs.Bool("init-config", false, "with -config: write the commented defaults to that file first if it does not exist")
 		port        = fs.Int("port", -1, "UDP port (overrides server.port)")
 		addr        = fs.String("addr", "", "bind address (overrides server.address)")
 		name        = fs.String("name", "", "server name (overrides server.name)")
@@ -51,7 +52,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		cpuProfile  = fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for `go tool pprof`)")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: bcserver [flags]\n       bcserver missions export DIR\n       bcserver test-missions DIR\n       bcserver replay [-json] FILE\n       bcserver import SCRIPTS_DIR OUT_DIR\n\n"+
+		fmt.Fprintf(stderr, "usage: bcserver [flags]\n       bcserver missions export DIR\n       bcserver test-missions DIR\n       bcserver replay [-json] [-all] FILE\n       bcserver import SCRIPTS_DIR OUT_DIR\n       bcserver backup [-config FILE | -db FILE] OUT\n\n"+
 			"Flags override BCSERVER_* environment variables, which override the configuration file,\nwhich overrides the built-in defaults.\n\n")
 		fs.PrintDefaults()
 	}
@@ -65,6 +66,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return replayCommand(args[1:], stdout, stderr)
 		case "import":
 			return importCommand(args[1:], stdout, stderr)
+		case "backup":
+			return backupCommand(args[1:], stdout, stderr)
 		}
 	}
 	if err := fs.Parse(args); err != nil {
@@ -123,14 +126,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		uc.Copies(*copies)
 	}
-	_, statErr := os.Stat(*cfgPath)
+	if *initConfig {
+		if *cfgPath == "" {
+			fmt.Fprintln(stderr, "bcserver: -init-config needs -config FILE")
+			return 2
+		}
+		if _, err := os.Stat(*cfgPath); errors.Is(err, os.ErrNotExist) {
+			if err := server.WriteDefaultConfig(*cfgPath); err != nil {
+				fmt.Fprintf(stderr, "bcserver: %v\n", err)
+				return 1
+			}
+			fmt.Fprintf(stderr, "bcserver: wrote the default configuration to %s\n", *cfgPath)
+		}
+	}
 	uc, err := server.Load(*cfgPath, os.Environ(), flags)
 	if err != nil {
 		fmt.Fprintf(stderr, "bcserver: configuration: %v\n", err)
 		return 1
-	}
-	if *cfgPath != "" && errors.Is(statErr, os.ErrNotExist) {
-		fmt.Fprintf(stderr, "bcserver: %s did not exist: wrote the default configuration there\n", *cfgPath)
 	}
 	if _, err := uc.Runtime(); err != nil {
 		fmt.Fprintf(stderr, "bcserver: configuration: %v\n", err)

@@ -2,10 +2,8 @@ package admin
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/bcserver/bcserver/engine"
-	"github.com/bcserver/bcserver/engine/names"
 )
 
 // Admin is also an engine.Plugin on its game: it puts every chat line in
@@ -32,17 +30,6 @@ func (a *Admin) Stop(*engine.Game) {
 	a.offs = nil
 }
 
-// chatText turns the 8-bit chat bytes (the stock code page, of which the
-// first 256 code points are Latin-1) into a log-safe line.
-func chatText(b []byte) string {
-	var sb strings.Builder
-	for _, c := range b {
-		sb.WriteRune(rune(c))
-	}
-	s, _ := names.Clean(sb.String())
-	return s
-}
-
 // chat logs a chat line and, for a muted player, stops the relay to the
 // others. The muted player still gets its own line back, as the stock host
 // sends every line to its sender too (missions.md 2.1): its client is not
@@ -53,11 +40,11 @@ func (a *Admin) chat(g *engine.Game, c *engine.Chat) {
 	if c.Team {
 		what = "team chat"
 	}
-	a.chatLog.Info(what, "player", int(c.From.ID), "name", c.From.Name, "team", c.Team, "muted", muted, "text", chatText(c.Text))
+	a.chatLog.Info(what, "player", int(c.From.ID), "name", c.From.Name, "team", c.Team, "muted", muted, "text", c.Line)
 	if !muted {
 		return
 	}
-	c.Cancel = true
+	c.Cancel, c.Muted = true, true
 	_ = g.Send(c.From, c.Payload)
 }
 

@@ -7,7 +7,11 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/internal/httpserve"
 )
+
+// streamWrite is how long one event may take to write.
+const streamWrite = 15 * time.Second
 
 // events streams server-sent events: "status" (the status with the ships)
 // every StatusInterval and "log" for each new log line, after the last
@@ -28,6 +32,10 @@ func (a *Admin) events(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return false
 		}
+		// The listener's write timeout bounds one answer; a stream moves
+		// it on before each event, so a console that stops reading is cut
+		// off and one that reads stays.
+		httpserve.Extend(w, streamWrite)
 		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b); err != nil {
 			return false
 		}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/bcserver/bcserver/config"
+	"github.com/bcserver/bcserver/internal/httpserve"
 )
 
 //go:embed default.toml
@@ -32,6 +33,15 @@ type Section struct {
 	// generated there at first start.
 	Token     string `toml:"token"`
 	TokenFile string `toml:"token_file"`
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the caller (in the audit lines and the connection caps).
+	TrustedProxies []string `toml:"trusted_proxies"`
+}
+
+// Proxies returns the trusted proxies (Validate checked them).
+func (s Section) Proxies() httpserve.Proxies {
+	ps, _ := httpserve.ParseProxies("admin.trusted_proxies", s.TrustedProxies)
+	return ps
 }
 
 // Validate reports bad values, naming their keys. Relative paths are
@@ -56,6 +66,9 @@ func (s Section) Validate(dir config.Dir) error {
 	}
 	if s.Token != "" && len(s.Token) < 16 {
 		errs = append(errs, errors.New("admin.token: use at least 16 characters"))
+	}
+	if _, err := httpserve.ParseProxies("admin.trusted_proxies", s.TrustedProxies); err != nil {
+		errs = append(errs, err)
 	}
 	if s.Token == "" && s.TokenFile == "" {
 		errs = append(errs, errors.New("admin.token_file: empty with no admin.token"))

@@ -44,6 +44,16 @@ type Options struct {
 	// ShutdownAfterMatch calls Shutdown once a match ends (END_GAME), so
 	// Agones replaces the game server with a fresh one.
 	ShutdownAfterMatch bool
+	// StartOnAllocation restarts the match when Agones allocates the game
+	// server (GameServer state "Allocated"), so the match clock starts when
+	// players are sent, not when the pod started; until then a match that
+	// ends does not shut the server down. Without it an idle Ready server
+	// shut itself down every time limit, and a late allocation got what
+	// was left of the running match.
+	StartOnAllocation bool
+	// PollInterval is how often the GameServer's state is read while
+	// waiting for the allocation (default 1 s).
+	PollInterval time.Duration
 	// RetryInterval is the wait between tries of Ready and Shutdown
 	// (default 1 s).
 	RetryInterval time.Duration
@@ -91,6 +101,10 @@ type Plugin struct {
 	// stalled is set while Health is withheld (health goroutine only).
 	beat    atomic.Int64
 	stalled bool
+
+	g         *engine.Game
+	allocated atomic.Bool
+	allocCh   chan struct{} // closed at the allocation
 }
 
 // beatInterval is how often the game loop marks itself alive for Health.
@@ -110,6 +124,9 @@ func New(opts Options) *Plugin {
 	if opts.RetryInterval <= 0 {
 		opts.RetryInterval = time.Second
 	}
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = time.Second
+	}
 	if opts.StallLimit <= 0 {
 		opts.StallLimit = 2 * time.Second
 	}
@@ -123,8 +140,12 @@ func New(opts Options) *Plugin {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Plugin{opts: opts, log: log.With("component", "plugin/agones"), q: make(chan call, 256)}
+	return &Plugin{opts: opts, log: log.With("component", "plugin/agones"), q: make(chan call, 256), allocCh: make(chan struct{})}
 }
+
+// Allocated is closed once Agones allocated the game server (with
+// StartOnAllocation).
+func (p *Plugin) Allocated() <-chan struct{} { return p.allocCh }
 
 // Name implements engine.Plugin.
 func (p *Plugin) Name() string { return "agones" }
@@ -138,10 +159,14 @@ func (p *Plugin) Start(g *engine.Game) error {
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	p.beat.Store(p.opts.Now().UnixNano())
 	p.offs = append(p.offs, g.Every(beatInterval, func() { p.beat.Store(p.opts.Now().UnixNano()) }))
+	p.g = g
 	p.q <- call{path: "/ready", body: struct{}{}, retry: true}
 	p.wg.Add(2)
 	go p.worker()
 	go p.health()
+	if p.opts.StartOnAllocation {
+		p.wg.Go(p.watchAllocation)
+	}
 	p.offs = append(p.offs,
 		g.On(engine.EvPlayerInGame, func(ev engine.Event) {
 			p.player("/alpha/player/connect", ev.(*engine.PlayerInGame).Player)
@@ -154,6 +179,10 @@ func (p *Plugin) Start(g *engine.Game) error {
 	)
 	if p.opts.ShutdownAfterMatch {
 		p.offs = append(p.offs, g.On(engine.EvGameEnded, func(engine.Event) {
+			if p.opts.StartOnAllocation && !p.allocated.Load() {
+				p.log.Info("match over before Agones allocated this game server: not shutting down")
+				return
+			}
 			p.log.Info("match over: asking Agones to shut this game server down")
 			select {
 			case p.q <- call{path: "/shutdown", body: struct{}{}, retry: true}:
@@ -260,6 +289,76 @@ func (p *Plugin) healthTick() bool {
 		p.log.Debug("health call failed", "err", err)
 	}
 	return true
+}
+
+// watchAllocation reads the GameServer's state every PollInterval once
+// Ready went through, until it is allocated (its own goroutine).
+func (p *Plugin) watchAllocation() {
+	t := time.NewTicker(p.opts.PollInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.ctx.Done():
+			return
+		case <-t.C:
+			if p.ready.Load() && p.checkAllocation() {
+				return
+			}
+		}
+	}
+}
+
+// checkAllocation reads the GameServer's state once; at the allocation it
+// has the game restart (a fresh match: the clock from zero) and reports
+// true.
+func (p *Plugin) checkAllocation() bool {
+	if p.allocated.Load() {
+		return true
+	}
+	var gs struct {
+		Status struct {
+			State string `json:"state"`
+		} `json:"status"`
+	}
+	if err := p.get("/gameserver", &gs); err != nil {
+		p.log.Debug("reading the game server's state", "err", err)
+		return false
+	}
+	if gs.Status.State != "Allocated" {
+		return false
+	}
+	g := p.g
+	if !g.Post(func() {
+		p.log.Info("allocated by Agones: a fresh match starts now")
+		g.RestartGame()
+	}) {
+		return false // the game's queue is full: the next poll tries again
+	}
+	p.allocated.Store(true)
+	close(p.allocCh)
+	return true
+}
+
+// get reads a sidecar resource as JSON into out.
+func (p *Plugin) get(path string, out any) error {
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.opts.BaseURL+path, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := p.opts.Client.Do(req)
+	if err != nil {
+		return fmt.Errorf("GET %s: %w", path, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("GET %s: %s", path, resp.Status)
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(out); err != nil {
+		return fmt.Errorf("GET %s: %w", path, err)
+	}
+	return nil
 }
 
 func (p *Plugin) post(path string, body any) error {

@@ -131,3 +131,64 @@ func TestHealthFollowsTheGameLoop(t *testing.T) {
 		t.Fatalf("the loop ran again: health %d", health.Load())
 	}
 }
+
+// With StartOnAllocation the match clock starts when Agones allocates the
+// game server: a match that ends while the server waits is not a reason
+// to shut down (an idle Ready server used to end itself every time
+// limit), and the allocation restarts the game, a fresh match.
+func TestMatchStartsAtAllocation(t *testing.T) {
+	var state atomic.Value
+	state.Store("Ready")
+	calls := make(chan string, 64)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/gameserver" {
+			_ = json.NewEncoder(w).Encode(map[string]any{"object_meta": map[string]any{"name": "gs-1"}, "status": map[string]any{"state": state.Load()}})
+			return
+		}
+		if r.URL.Path != "/health" {
+			calls <- r.URL.Path
+		}
+		_, _ = w.Write([]byte("{}"))
+	}))
+	defer srv.Close()
+	now := time.Unix(5000, 0)
+	g, err := engine.NewGame(engine.Options{Config: engine.DefaultConfig(), Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	restarts := 0
+	g.On(engine.EvGameRestarted, func(engine.Event) { restarts++ })
+	p := New(Options{BaseURL: srv.URL, ShutdownAfterMatch: true, StartOnAllocation: true, HealthInterval: time.Hour, PollInterval: time.Hour})
+	if err := g.AddPlugin(p); err != nil {
+		t.Fatal(err)
+	}
+	// The time limit ends a match nobody was sent to: no Shutdown.
+	g.Emit(&engine.GameEnded{Reason: 1})
+	if p.checkAllocation() {
+		t.Fatal("allocated while Ready")
+	}
+	state.Store("Allocated")
+	if !p.checkAllocation() {
+		t.Fatal("the allocation not seen")
+	}
+	select {
+	case <-p.Allocated():
+	default:
+		t.Fatal("Allocated not closed")
+	}
+	g.RunPosted()
+	if restarts != 1 {
+		t.Fatalf("%d restarts at the allocation, want 1", restarts)
+	}
+	// Now a match's end asks for Shutdown.
+	g.Emit(&engine.GameEnded{Reason: 1})
+	g.Shutdown(now)
+	close(calls)
+	var got []string
+	for c := range calls {
+		got = append(got, c)
+	}
+	if len(got) != 2 || got[0] != "/ready" || got[1] != "/shutdown" {
+		t.Fatalf("calls %q, want /ready then one /shutdown", got)
+	}
+}

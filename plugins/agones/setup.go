@@ -23,6 +23,9 @@ func DefaultTOML() []byte { return slices.Clone(defaultTOML) }
 type Section struct {
 	HealthInterval     config.Duration `toml:"health_interval"`
 	ShutdownAfterMatch bool            `toml:"shutdown_after_match"`
+	// StartOnAllocation starts a fresh match when Agones allocates the
+	// game server (Options.StartOnAllocation).
+	StartOnAllocation bool `toml:"start_on_allocation"`
 }
 
 // Validate reports bad values, naming their keys.
@@ -44,7 +47,8 @@ func Setup(g *engine.Game, s Section, log *slog.Logger) (*Plugin, error) {
 	if !ok {
 		return nil, nil
 	}
-	p := New(Options{BaseURL: url, HealthInterval: time.Duration(s.HealthInterval), ShutdownAfterMatch: s.ShutdownAfterMatch, Logger: log})
+	p := New(Options{BaseURL: url, HealthInterval: time.Duration(s.HealthInterval), ShutdownAfterMatch: s.ShutdownAfterMatch,
+		StartOnAllocation: s.StartOnAllocation, Logger: log})
 	if err := g.AddPlugin(p); err != nil {
 		return nil, err
 	}

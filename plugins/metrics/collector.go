@@ -75,7 +75,7 @@ var (
 	dGSLimited    = desc("bcserver_gamespy_rate_limited_total", "GameSpy queries dropped by the per-source rate limit.")
 	dStoreDropped = desc("bcserver_store_writes_dropped_total", "Match-history writes dropped (queue full) or refused by the database.", "reason")
 	dViolations   = desc("bcserver_fairplay_violations_total", "Fair-play violations, by rule (README, \"Fair play\").", "rule")
-	dRecDropped   = desc("bcserver_record_dropped_total", "Parts of match recordings dropped: blocks (the disk fell behind, or the size limit) and records (a flood between two keyframes).", "what")
+	dRecDropped   = desc("bcserver_record_dropped_total", "Parts of match recordings dropped: blocks (the disk fell behind, or the size limit), records (a flood between two keyframes) and chat (lines over a player's chat allowance).", "what")
 )
 
 type collector struct{ m *Metrics }
@@ -162,6 +162,9 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 		b, r := m.opts.RecordDropped()
 		counter(dRecDropped, b, "block")
 		counter(dRecDropped, r, "record")
+	}
+	if m.opts.ChatDropped != nil {
+		counter(dRecDropped, m.opts.ChatDropped(), "chat")
 	}
 	if m.opts.StoreDropped != nil {
 		d, f := m.opts.StoreDropped()

@@ -33,6 +33,9 @@ type Options struct {
 	// RecordDropped, if set, returns the blocks and records the match
 	// recorder dropped.
 	RecordDropped func() (blocks, records uint64)
+	// ChatDropped, if set, returns the chat lines not recorded for being
+	// over their player's allowance.
+	ChatDropped func() uint64
 	// Mission returns the running mission's name (for the lua labels).
 	Mission func() string
 	Logger  *slog.Logger
@@ -224,3 +227,6 @@ func (m *Metrics) SetStore(fn func() (dropped, failed uint64)) { m.opts.StoreDro
 
 // SetRecord sets the source of the recorder's dropped blocks and records.
 func (m *Metrics) SetRecord(fn func() (blocks, records uint64)) { m.opts.RecordDropped = fn }
+
+// SetRecordChat sets Options.ChatDropped (before the first scrape).
+func (m *Metrics) SetRecordChat(fn func() uint64) { m.opts.ChatDropped = fn }

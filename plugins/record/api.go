@@ -6,7 +6,13 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
+
+	"github.com/bcserver/bcserver/internal/httpserve"
 )
+
+// downloadWrite bounds the download of one recording file.
+const downloadWrite = 15 * time.Minute
 
 // API serves the recordings to the replay viewer (the admin plugin mounts
 // it behind its token):
@@ -14,6 +20,10 @@ import (
 //	GET /api/v1/replays                      the list, newest first
 //	GET /api/v1/replays/{id}                 the summary: players, kills, chat, ships
 //	GET /api/v1/replays/{id}/frames?from=&to=&step=   a window of states (ms)
+//
+// The summary and the windows show every chat line, marked (team, muted,
+// cancelled); with ?public=1 only what every player received.
+//
 //	GET /api/v1/replays/{id}/file            the file itself (docs/replay-format.md)
 //
 // Reads run on the HTTP goroutine; they never touch a game.
@@ -54,8 +64,15 @@ func (a *Archive) apiList(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, list)
 }
 
+// viewOf reads ?public=1: the view a host can share, with only what every
+// player received.
+func viewOf(r *http.Request) View {
+	p := r.URL.Query().Get("public")
+	return View{Public: p == "1" || p == "true"}
+}
+
 func (a *Archive) apiSummary(w http.ResponseWriter, r *http.Request) {
-	s, err := a.Summary(r.PathValue("id"))
+	s, err := a.SummaryView(r.PathValue("id"), viewOf(r))
 	if err != nil {
 		apiErr(w, err)
 		return
@@ -81,13 +98,7 @@ func (a *Archive) apiFrames(w http.ResponseWriter, r *http.Request) {
 		var to, step uint32
 		if to, err = msParam(r, "to", from+10000); err == nil {
 			if step, err = msParam(r, "step", 200); err == nil {
-				f, oerr := a.Open(r.PathValue("id"))
-				if oerr != nil {
-					apiErr(w, oerr)
-					return
-				}
-				defer f.Close()
-				win, ferr := Frames(f, from, to, step)
+				win, ferr := a.FramesView(r.PathValue("id"), from, to, step, viewOf(r))
 				if ferr != nil {
 					apiErr(w, ferr)
 					return
@@ -110,5 +121,8 @@ func (a *Archive) apiFile(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/octet-stream")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+id+Ext+`"`)
 	w.Header().Set("Cache-Control", "no-store")
+	// A recording of up to [record] max_file over a slow link: longer
+	// than the listener's write timeout for one answer.
+	httpserve.Extend(w, downloadWrite)
 	http.ServeFile(w, r, p)
 }

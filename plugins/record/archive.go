@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -47,7 +48,16 @@ type Archive struct {
 
 	mu      sync.Mutex
 	entries map[string]cachedEntry
-	sums    map[string]cachedSummary
+	sums    *simplelru.LRU[sumKey, cachedSummary]
+	sumSize int64 // bytes the cached summaries hold (estimated)
+	// work bounds the summaries and windows computed at once: each reads
+	// blocks of up to 8 MiB.
+	work chan struct{}
+}
+
+type sumKey struct {
+	id     string
+	public bool
 }
 
 type cachedEntry struct {
@@ -57,10 +67,10 @@ type cachedEntry struct {
 }
 
 type cachedSummary struct {
-	size  int64
+	size  int64 // of the file
 	mtime time.Time
 	s     *Summary
-	used  time.Time
+	bytes int64 // what it holds in memory (estimated)
 }
 
 // Entry is one recording in the list.
@@ -102,8 +112,10 @@ func NewArchive(opts ArchiveOptions) (*Archive, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Archive{opts: opts, log: log.With("component", "plugin/record"), enc: enc,
-		entries: map[string]cachedEntry{}, sums: map[string]cachedSummary{}}, nil
+	a := &Archive{opts: opts, log: log.With("component", "plugin/record"), enc: enc,
+		entries: map[string]cachedEntry{}, work: make(chan struct{}, maxReaders)}
+	a.sums, _ = simplelru.NewLRU[sumKey, cachedSummary](maxSummaries, func(_ sumKey, c cachedSummary) { a.sumSize -= c.bytes })
+	return a, nil
 }
 
 // Dir returns the folder.
@@ -208,12 +220,22 @@ func (a *Archive) List() ([]Entry, error) {
 	return out, nil
 }
 
-// maxSummaries bounds the summaries kept in memory.
-const maxSummaries = 16
+// The summary cache: at most maxSummaries summaries, and at most
+// maxSummaryBytes of them (a summary is bounded, MaxSummaryChat and the
+// rest, to a few MB).
+const (
+	maxSummaries    = 16
+	maxSummaryBytes = 32 << 20
+	// maxReaders is how many summaries and windows are computed at once.
+	maxReaders = 2
+)
 
-// Summary returns the summary of a recording, computed once per version
-// of the file.
-func (a *Archive) Summary(id string) (*Summary, error) {
+// Summary returns the summary of a recording (the admin's view).
+func (a *Archive) Summary(id string) (*Summary, error) { return a.SummaryView(id, View{}) }
+
+// SummaryView returns the summary of a recording showing v, computed once
+// per version of the file and view.
+func (a *Archive) SummaryView(id string, v View) (*Summary, error) {
 	p, err := a.path(id)
 	if err != nil {
 		return nil, err
@@ -222,39 +244,79 @@ func (a *Archive) Summary(id string) (*Summary, error) {
 	if err != nil {
 		return nil, ErrNoRecording
 	}
-	now := a.opts.Now()
+	key := sumKey{id, v.Public}
 	a.mu.Lock()
-	if c, ok := a.sums[id]; ok && c.size == st.Size() && c.mtime.Equal(st.ModTime()) {
-		c.used = now
-		a.sums[id] = c
+	if c, ok := a.sums.Get(key); ok && c.size == st.Size() && c.mtime.Equal(st.ModTime()) {
 		a.mu.Unlock()
 		return c.s, nil
 	}
 	a.mu.Unlock()
+	a.work <- struct{}{}
+	defer func() { <-a.work }()
 	f, err := Open(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	s, err := Summarize(f)
+	s, err := SummarizeView(f, v)
 	if err != nil {
 		return nil, err
 	}
 	s.Bytes = st.Size()
+	n := s.memSize()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if len(a.sums) >= maxSummaries {
-		var old string
-		var t time.Time
-		for k, c := range a.sums {
-			if old == "" || c.used.Before(t) {
-				old, t = k, c.used
-			}
-		}
-		delete(a.sums, old)
+	a.sums.Remove(key) // a stale version; the eviction callback counts it out
+	if n > maxSummaryBytes/4 {
+		return s, nil // served, not kept
 	}
-	a.sums[id] = cachedSummary{size: st.Size(), mtime: st.ModTime(), s: s, used: now}
+	for a.sumSize+n > maxSummaryBytes {
+		if _, _, ok := a.sums.RemoveOldest(); !ok {
+			break
+		}
+	}
+	a.sums.Add(key, cachedSummary{size: st.Size(), mtime: st.ModTime(), s: s, bytes: n})
+	a.sumSize += n
 	return s, nil
+}
+
+// FramesView computes a window of a recording (FramesView), one of at
+// most maxReaders at once.
+func (a *Archive) FramesView(id string, from, to, step uint32, v View) (*Window, error) {
+	a.work <- struct{}{}
+	defer func() { <-a.work }()
+	f, err := a.Open(id)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return FramesView(f, from, to, step, v)
+}
+
+// memSize estimates what a summary holds in memory: its strings and a
+// fixed cost per entry.
+func (s *Summary) memSize() int64 {
+	n := int64(1024)
+	for _, c := range s.Chat {
+		n += 96 + int64(len(c.Name)+len(c.Text))
+	}
+	for _, k := range s.Kills {
+		n += 160 + int64(len(k.Victim)+len(k.Killer)+len(k.VictimClass))
+	}
+	for _, sh := range s.Ships {
+		n += 96 + int64(len(sh.Name)+len(sh.Class))
+	}
+	for _, p := range s.Players {
+		n += 96 + int64(len(p.Name))
+	}
+	return n
+}
+
+// SummaryCache reports the summaries cached and the bytes they hold.
+func (a *Archive) SummaryCache() (n int, bytes int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.sums.Len(), a.sumSize
 }
 
 // Sweep deletes the recordings older than Keep, then the oldest until the

@@ -3,10 +3,12 @@ package record
 import (
 	"encoding/binary"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/names"
 )
 
 // Sink receives a match as records, on the game goroutine. It must not
@@ -73,6 +75,29 @@ type Capture struct {
 	lastMotion time.Time
 	lastStatus time.Time
 	lastPoll   time.Time
+
+	chatAllow   map[byte]*chatAllowance // per player id, this match
+	chatDropped uint64                  // this match
+	// ChatDropped counts the chat lines not recorded (any goroutine).
+	ChatDropped atomic.Uint64
+}
+
+// A player's chat is recorded up to ChatBurst lines at once and
+// ChatRate lines a second on average; the lines beyond are counted
+// (Footer.ChatDropped), not recorded. A chat flood, even a muted one,
+// used to fill [record] max_file in 45 minutes and lose the rest of the
+// match; at this rate a player's chat is at most about 1 MB of a
+// one-hour recording.
+const (
+	ChatRate  = 1.0
+	ChatBurst = 20
+)
+
+// chatAllowance is a token bucket of a player's chat lines, in game time.
+type chatAllowance struct {
+	tokens float64
+	at     time.Time
+	warned bool
 }
 
 // pollEvery is how often the players' lines are compared with what was
@@ -112,7 +137,7 @@ func NewCapture(opts CaptureOptions, sinks ...Sink) *Capture {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Capture{opts: opts, log: log.With("component", "plugin/record"), sinks: sinks,
-		players: make(map[byte]*seenPlayer), ships: make(map[int32]*seenShip)}
+		players: make(map[byte]*seenPlayer), ships: make(map[int32]*seenShip), chatAllow: make(map[byte]*chatAllowance)}
 }
 
 // AddSink adds a sink; call it before the game runs.
@@ -133,7 +158,7 @@ func (c *Capture) Start(g *engine.Game) error {
 		g.On(engine.EvWeaponHit, c.weaponHit),
 		g.On(engine.EvShipDamaged, c.shipDamaged),
 		g.On(engine.EvShipDestroyed, c.shipDestroyed),
-		g.On(engine.EvChat, c.chat),
+		g.On(engine.EvChatDelivered, c.chat),
 		g.On(engine.EvBroadcast, c.broadcast),
 		g.On(engine.EvTick, func(engine.Event) { c.tick() }),
 		g.On(engine.EvGameEnded, func(ev engine.Event) {
@@ -197,12 +222,14 @@ func (c *Capture) begin() {
 	g := c.g
 	m := g.Mission()
 	c.started = g.Now()
-	h := &Header{Format: FormatName, Version: Version, Server: g.Config().ServerName, Game: c.opts.Game, Mode: c.opts.Mode(),
+	h := &Header{Format: FormatName, Version: Version, Text: TextUTF8, Server: g.Config().ServerName, Game: c.opts.Game, Mode: c.opts.Mode(),
 		Script: m.Script, Map: m.System, MapName: m.MapName, TimeLimit: m.TimeLimit, FragLimit: m.FragLimit,
 		Started: c.started.UTC(), KeyframeMS: int(c.opts.Keyframe / time.Millisecond), Writer: c.opts.Writer}
 	c.open = true
 	clear(c.players)
 	clear(c.ships)
+	clear(c.chatAllow)
+	c.chatDropped = 0
 	for _, s := range c.sinks {
 		s.BeginMatch(h)
 	}
@@ -215,7 +242,7 @@ func (c *Capture) begin() {
 }
 
 func (c *Capture) end(reason string) {
-	f := &Footer{Ended: c.g.Now().UTC(), DurationMS: c.now(), Reason: reason}
+	f := &Footer{Ended: c.g.Now().UTC(), DurationMS: c.now(), Reason: reason, ChatDropped: c.chatDropped}
 	c.open, c.ending = false, ""
 	for _, s := range c.sinks {
 		s.EndMatch(f)
@@ -350,17 +377,53 @@ const (
 	opExplosion   = 0x29
 )
 
+// chat records a player's line once its relay was decided, marked with
+// who received it (the public view leaves out all but what everyone got).
 func (c *Capture) chat(ev engine.Event) {
-	e := ev.(*engine.Chat)
+	e := ev.(*engine.ChatDelivered)
 	if !c.open || e.From == nil {
 		return
 	}
+	if !c.allowChat(e.From) {
+		return
+	}
 	r := c.rec(KindChat)
-	r.Player, r.Text = e.From.ID, string(e.Text)
+	r.Player, r.Text = e.From.ID, e.Line
 	if e.Team {
-		r.Team = 1
+		r.Team, r.Flags = 1, ChatTeam
+	}
+	switch {
+	case e.Muted:
+		r.Flags |= ChatMuted
+	case e.Cancelled:
+		r.Flags |= ChatCancelled
 	}
 	c.emit()
+}
+
+// allowChat takes one line from p's chat allowance, or counts the line
+// as dropped (logging the first of the player's in the match).
+func (c *Capture) allowChat(p *engine.Player) bool {
+	now := c.g.Now()
+	a := c.chatAllow[p.ID]
+	if a == nil {
+		a = &chatAllowance{tokens: ChatBurst, at: now}
+		c.chatAllow[p.ID] = a
+	}
+	a.tokens = min(ChatBurst, a.tokens+max(0, now.Sub(a.at).Seconds())*ChatRate)
+	a.at = now
+	if a.tokens >= 1 {
+		a.tokens--
+		return true
+	}
+	c.chatDropped++
+	c.ChatDropped.Add(1)
+	if !a.warned {
+		a.warned = true
+		c.log.Info("a player's chat is over the recording's allowance: further lines are counted, not recorded, until it slows down",
+			"player", int(p.ID), "name", p.Name, "rate", ChatRate, "burst", ChatBurst)
+	}
+	return false
 }
 
 // hostID is the host's player id in chat lines (missions.md).
@@ -409,9 +472,9 @@ func (c *Capture) broadcast(ev engine.Event) {
 			return // a player's line: recorded from its chat event
 		}
 		r := c.rec(KindChat)
-		r.Player, r.Text = hostID, string(m.Text)
+		r.Player, r.Text = hostID, names.CleanText(names.Decode(m.Text))
 		if m.Team {
-			r.Team = 1
+			r.Team, r.Flags = 1, ChatTeam
 		}
 		c.emit()
 	case op == codec.OpEndGame || op == codec.OpRestartGame:

@@ -163,9 +163,9 @@ func (e *Encoder) Append(b []byte, r *Record) []byte {
 		p = binary.AppendVarint(p, int64(r.Other))
 		p = append(p, r.Player, r.Owner, byte(r.Cause), byte(r.Weapons))
 	case KindChat:
-		fl := byte(0)
+		fl := r.Flags & (ChatTeam | ChatMuted | ChatCancelled)
 		if r.Team != 0 {
-			fl = 1
+			fl |= ChatTeam
 		}
 		p = append(p, r.Player, fl)
 		p = appendString(p, r.Text)
@@ -367,7 +367,8 @@ func (d *Decoder) payload(rd *reader, r *Record) {
 		}
 	case KindChat:
 		r.Player = rd.u8()
-		if rd.u8()&1 != 0 {
+		r.Flags = rd.u8()
+		if r.Flags&ChatTeam != 0 {
 			r.Team = 1
 		}
 		r.Text = rd.str()

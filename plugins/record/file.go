@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/bcserver/bcserver/engine/names"
 )
 
 // File format constants (docs/replay-format.md).
@@ -25,6 +27,9 @@ const (
 	// FormatName is the header's "format" value.
 	FormatName = "bcserver-replay"
 
+	// TextUTF8 is Header.Text of files whose chat is UTF-8.
+	TextUTF8 = "utf-8"
+
 	tagBlock  = 'B'
 	tagFooter = 'F'
 
@@ -38,8 +43,13 @@ const (
 
 // Header is the JSON header of a recording.
 type Header struct {
-	Format     string    `json:"format"`
-	Version    int       `json:"version"`
+	Format  string `json:"format"`
+	Version int    `json:"version"`
+	// Text is "utf-8" when the file's chat lines are UTF-8 (decoded from
+	// the client's code page when they were recorded); files without it
+	// hold them as the client sent them (Windows-1252), and the reader
+	// decodes them.
+	Text       string    `json:"text,omitempty"`
 	Server     string    `json:"server"`
 	Game       string    `json:"game,omitempty"` // the game's label in a process of several (its port)
 	Mode       string    `json:"mode"`
@@ -66,6 +76,10 @@ type Footer struct {
 	// Truncated is set when the file reached the size limit: the blocks
 	// after that were not written.
 	Truncated bool `json:"truncated"`
+	// ChatDropped counts the players' chat lines not recorded because
+	// they were over their player's allowance (ChatRate, ChatBurst): a
+	// flood costs the recording a bounded share, never the match.
+	ChatDropped uint64 `json:"chat_dropped,omitempty"`
 }
 
 // BlockInfo locates one block.
@@ -119,6 +133,9 @@ type File struct {
 	c    io.Closer
 	size int64
 	dec  *zstd.Decoder
+	// afterBlock, if set, is called after each block read (tests measure
+	// what a reader holds between blocks).
+	afterBlock func(i int)
 }
 
 // Open opens the recording at path.
@@ -301,12 +318,29 @@ func (f *File) Each(from, to int, fn func(*Record) bool) error {
 			if !ok {
 				break
 			}
+			if r.Kind == KindChat {
+				r.Text = f.chatText(r.Text)
+			}
 			if !fn(&r) {
 				return nil
 			}
 		}
+		if f.afterBlock != nil {
+			f.afterBlock(i)
+		}
 	}
 	return nil
+}
+
+// chatText is a chat line as a viewer may show it: decoded from the
+// client's code page in a file written before recordings held UTF-8, and,
+// whatever the file says, one line with no control or bidi character (a
+// file is input like any other).
+func (f *File) chatText(s string) string {
+	if f.Header.Text != TextUTF8 {
+		return names.CleanText(names.Decode([]byte(s)))
+	}
+	return names.CleanText(s)
 }
 
 // All calls fn with every record of the file.

@@ -1,6 +1,9 @@
 package record
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // Window is what the viewer fetches to play a stretch of a match: the
 // state every Step milliseconds from From to To, and the events between
@@ -11,17 +14,34 @@ type Window struct {
 	Step   uint32           `json:"step"`
 	Frames []Frame          `json:"frames"`
 	Events []map[string]any `json:"events"`
+	// Truncated is set when the window was cut short (To moved back) to
+	// stay within MaxWindowShips, or events were left out past
+	// MaxWindowEvents (EventsOmitted): a viewer asks for the next window
+	// from To.
+	Truncated     bool `json:"truncated,omitempty"`
+	EventsOmitted int  `json:"events_omitted,omitempty"`
 }
 
 // Limits of a window: at most MaxWindow long, frames at least MinStep
-// apart.
+// apart, at most MaxWindowShips ship states over all its frames and
+// MaxWindowEvents events. A real match stays far inside them (16 ships at
+// 10 frames a second make 4,800 ship states in 30 s); a crafted file with
+// thousands of ships gets a shorter window, not gigabytes.
 const (
-	MaxWindow = 30 * time.Second
-	MinStep   = 50 * time.Millisecond
+	MaxWindow       = 30 * time.Second
+	MinStep         = 50 * time.Millisecond
+	MaxWindowShips  = 40_000
+	MaxWindowEvents = 10_000
 )
 
-// Frames computes a window, starting from the keyframe at or before from.
+// Frames computes a window, starting from the keyframe at or before from
+// (the admin's view: FramesView).
 func Frames(f *File, from, to, step uint32) (*Window, error) {
+	return FramesView(f, from, to, step, View{})
+}
+
+// FramesView computes a window showing v.
+func FramesView(f *File, from, to, step uint32, v View) (*Window, error) {
 	if step < uint32(MinStep/time.Millisecond) {
 		step = uint32(MinStep / time.Millisecond)
 	}
@@ -36,10 +56,22 @@ func Frames(f *File, from, to, step uint32) (*Window, error) {
 	next := from
 	// emit writes the frames before time upto: the state then holds every
 	// record up to each frame's time.
+	ships := 0
 	emit := func(upto uint32) {
 		for next <= to && next < upto {
+			if ships+len(st.Ships) > MaxWindowShips && len(w.Frames) > 0 {
+				// Cut the window here: the viewer asks again from To.
+				w.Truncated, to = true, next-step
+				w.To = to
+				return
+			}
+			ships += len(st.Ships)
 			st.T = next
 			w.Frames = append(w.Frames, st.Frame())
+			if next > math.MaxUint32-step {
+				next = to + 1
+				return
+			}
 			next += step
 		}
 	}
@@ -52,7 +84,14 @@ func Frames(f *File, from, to, step uint32) (*Window, error) {
 		if r.T > from || from == 0 {
 			switch r.Kind {
 			case KindFire, KindHit, KindDeath, KindExplosion, KindChat:
-				w.Events = append(w.Events, r.Map())
+				switch {
+				case v.Public && !r.Public():
+				case len(w.Events) >= MaxWindowEvents:
+					w.EventsOmitted++
+					w.Truncated = true
+				default:
+					w.Events = append(w.Events, r.Map())
+				}
 			}
 		}
 		return true
@@ -60,7 +99,11 @@ func Frames(f *File, from, to, step uint32) (*Window, error) {
 	if err != nil {
 		return nil, err
 	}
-	emit(min(to, f.Duration()) + 1)
+	if end := min(to, f.Duration()); end < math.MaxUint32 {
+		emit(end + 1)
+	} else {
+		emit(end)
+	}
 	return w, nil
 }
 
@@ -97,7 +140,13 @@ func (r *Record) Map() map[string]any {
 	case KindDeath:
 		m["object"], m["killer"], m["player"], m["owner"], m["cause"] = r.Object, r.Other, r.Player, r.Owner, r.Cause.String()
 	case KindChat:
-		m["player"], m["team"], m["text"] = r.Player, r.Team != 0, r.Text
+		m["player"], m["team"], m["text"] = r.Player, r.Team != 0 || r.Flags&ChatTeam != 0, r.Text
+		if r.Flags&ChatMuted != 0 {
+			m["muted"] = true
+		}
+		if r.Flags&ChatCancelled != 0 {
+			m["cancelled"] = true
+		}
 	case KindMessage:
 		m["opcode"], m["payload"] = r.Opcode, r.Payload
 	case KindGameEnd:

@@ -129,6 +129,27 @@ const (
 	ObjHost = 1 << 0
 )
 
+// Chat flags (KindChat's Flags): who received the line. A line with any
+// of them is not public: only what every player received is shown to
+// spectators and in public replays; a recording keeps the others, marked,
+// for the admin's replay.
+const (
+	// ChatTeam: team chat, which only the sender's side received.
+	ChatTeam = 1 << 0
+	// ChatMuted: held back by the host (the admin's mute); only the
+	// sender saw it.
+	ChatMuted = 1 << 1
+	// ChatCancelled: held back by the mission (a handler returned false,
+	// or it was a command); no other player saw it.
+	ChatCancelled = 1 << 2
+)
+
+// Public reports whether every player of the match received what r shows:
+// false for team chat and held-back lines, true for every other record.
+func (r *Record) Public() bool {
+	return r.Kind != KindChat || r.Team == 0 && r.Flags&(ChatTeam|ChatMuted|ChatCancelled) == 0
+}
+
 // Sub is one subsystem condition.
 type Sub struct {
 	Index int     // the subsystem's index in its class (serialization order)
@@ -164,7 +185,7 @@ type Record struct {
 	Weapon  int32
 	Owner   byte // KindObject: the owner's player id (0: host); KindDeath: the victim's
 	Species int32
-	Flags   uint8 // KindObject: ObjHost
+	Flags   uint8 // KindObject: ObjHost; KindChat: ChatTeam, ChatMuted, ChatCancelled
 
 	Pos, Fwd, Up [3]float32
 	Speed        float32

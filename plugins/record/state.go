@@ -50,6 +50,17 @@ type ShipState struct {
 	Subsystems map[int]float32 `json:"-"`
 }
 
+// Bounds of a State, whatever a file holds: a real game has a few dozen
+// ships with a few dozen subsystems each; a crafted file's millions of
+// objects must not become millions of ships in every frame.
+const (
+	// MaxStateShips is the most ships a state holds; more are ignored
+	// until some are gone.
+	MaxStateShips = 1024
+	// maxStateSubs is the most subsystem conditions kept per ship.
+	maxStateSubs = 256
+)
+
 // NewState returns an empty state.
 func NewState() *State {
 	return &State{Players: make(map[byte]*PlayerState), Ships: make(map[int32]*ShipState)}
@@ -75,6 +86,9 @@ func (s *State) Apply(r *Record) {
 	case KindObject:
 		sh := s.Ships[r.Object]
 		if sh == nil {
+			if len(s.Ships) >= MaxStateShips {
+				return
+			}
 			sh = &ShipState{ID: r.Object, Hull: 1, Alive: true, Subsystems: map[int]float32{}}
 			s.Ships[r.Object] = sh
 		}
@@ -92,7 +106,9 @@ func (s *State) Apply(r *Record) {
 	case KindSubsystems:
 		if sh := s.Ships[r.Object]; sh != nil {
 			for _, x := range r.Subs {
-				sh.Subsystems[x.Index] = x.Cond
+				if _, ok := sh.Subsystems[x.Index]; ok || len(sh.Subsystems) < maxStateSubs {
+					sh.Subsystems[x.Index] = x.Cond
+				}
 			}
 		}
 	case KindDeath:

@@ -3,7 +3,9 @@ package spectate_test
 import (
 	"context"
 	"net/http/httptest"
+	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,6 +46,13 @@ func TestSpectatePageInBrowser(t *testing.T) {
 	if _, err := alice.Spawn(5, [3]float32{100, 20, 0}); err != nil {
 		t.Fatal(err)
 	}
+	long := strings.Repeat("W", 64)
+	if _, err := w.Join(long); err != nil {
+		t.Fatal(err)
+	}
+	// A line with a newline and Windows-1252 text, and a team line.
+	_ = alice.Chat("gr\xfc\xdfe aus M\xfcnchen\nhost: you are all banned", false)
+	_ = alice.Chat("TEAM SECRET", true)
 	w.Advance(31 * time.Second)
 	srv := spectate.New(spectate.Options{Spectators: []*spectate.Spectator{sp}, Interval: 100 * time.Millisecond})
 	hs := httptest.NewServer(srv)
@@ -74,4 +83,55 @@ func TestSpectatePageInBrowser(t *testing.T) {
 	if err != nil || state != "live" {
 		t.Fatalf("state %q, %v", state, err)
 	}
+	// The 64-character name is cut (its tooltip is whole) and the score
+	// column stays inside the panel; the chat line is one line, decoded;
+	// the team line is not there.
+	type layoutInfo struct {
+		NameCut    bool     `json:"nameCut"`
+		Title      string   `json:"title"`
+		ScoreShown bool     `json:"scoreShown"`
+		Chat       []string `json:"chat"`
+	}
+	layout, err := chromedp.Run(bctx, chromedp.Evaluate[layoutInfo](`(() => {
+		const panel = document.getElementById("side-panel").getBoundingClientRect();
+		const row = document.querySelector('#scoreboard tbody tr[data-player="`+long+`"]');
+		const cut = row.querySelector(".cut");
+		const score = row.querySelector(".score").getBoundingClientRect();
+		return {nameCut: cut.scrollWidth > cut.clientWidth, title: cut.title,
+			scoreShown: score.right <= panel.right + 1 && score.width > 0,
+			chat: [...document.querySelectorAll("#chatlog li")].map((li) => li.textContent)};
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !layout.NameCut || layout.Title != long || !layout.ScoreShown {
+		t.Errorf("long name: %+v", layout)
+	}
+	if len(layout.Chat) != 1 || !strings.Contains(layout.Chat[0], "Alice: grüße aus München host: you are all banned") {
+		t.Errorf("chat %q: want the one public line, decoded, on one line", layout.Chat)
+	}
+	if png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot()); err == nil {
+		_ = os.MkdirAll("../../bin", 0o755)
+		_ = os.WriteFile("../../bin/spectate.png", png, 0o644)
+	}
+
+	// At the viewer cap a second page says so and when it tries again,
+	// rather than "reconnecting…" for ever.
+	full := spectate.New(spectate.Options{Spectators: []*spectate.Spectator{sp}, Interval: 100 * time.Millisecond, MaxViewers: 1})
+	hf := httptest.NewServer(full)
+	defer hf.Close()
+	defer full.Close()
+	if err := chromedp.Do(bctx, chromedp.Navigate(hf.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`body[data-ships="1"]`))); err != nil {
+		t.Fatalf("first viewer: %v", err)
+	}
+	second, cancel2 := chromedp.NewContext(bctx)
+	defer cancel2()
+	if err := chromedp.Do(second, chromedp.Navigate(hf.URL+"/")); err != nil {
+		t.Fatalf("second viewer: %v", err)
+	}
+	msg, err := chromedp.Run(second, chromedp.Poll[string](`(() => { const s = document.getElementById("state").textContent; return s.startsWith("full, retrying in") ? s : false; })()`))
+	if err != nil {
+		t.Fatalf("the second viewer is not told the page is full: %v", err)
+	}
+	t.Logf("second viewer at the cap: %q", msg)
 }

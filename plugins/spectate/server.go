@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/bcserver/bcserver/internal/httpserve"
 	"github.com/bcserver/bcserver/plugins/admin"
 )
 
@@ -24,9 +25,12 @@ const (
 	DefaultRate       = 5.0
 	DefaultBurst      = 20
 	DefaultInterval   = 500 * time.Millisecond
-	// maxAddresses bounds the rate limiter's table; past it strangers are
-	// refused until old entries expire.
-	maxAddresses = 10_000
+	// DefaultRetry is the Retry-After of a refused stream; the page backs
+	// off from it (doubling, up to a minute).
+	DefaultRetry = 5 * time.Second
+	// streamWrite is how long one event of a stream may take to write: a
+	// viewer that stops reading is cut off then, and its place freed.
+	streamWrite = 15 * time.Second
 )
 
 //go:embed web
@@ -37,21 +41,25 @@ type Options struct {
 	// Spectators are the games shown, the first by default.
 	Spectators []*Spectator
 	// MaxViewers caps the pages watching at once (streams), over every
-	// game; PerAddress caps them per IP address.
+	// game; PerAddress caps them per IP address (an IPv6 /64).
 	MaxViewers, PerAddress int
 	// Rate and Burst are the requests a second one address may make.
 	Rate  float64
 	Burst int
 	// Interval is how often a stream sends the view.
 	Interval time.Duration
-	Logger   *slog.Logger
+	// Stats counts the refusals (the listener's, shared with its
+	// connection caps); nil counts them here alone.
+	Stats  *httpserve.Stats
+	Logger *slog.Logger
 	// Now is the wall clock of the rate limits (tests); nil is time.Now.
 	Now func() time.Time
 }
 
 // Server is the spectators' HTTP side: a page, the shared tactical view,
 // and the delayed views of the games. It has no route that changes
-// anything.
+// anything. It reads each request's address from RemoteAddr (the
+// listener puts a trusted proxy's client there).
 type Server struct {
 	opts    Options
 	log     *slog.Logger
@@ -60,16 +68,10 @@ type Server struct {
 	viewers atomic.Int64
 	stop    chan struct{}
 	stopped atomic.Bool
+	rate    *httpserve.RateLimiter
 
 	mu      sync.Mutex
-	buckets map[netip.Addr]*bucket
-	Refused atomic.Uint64 // requests refused by the rate limits and caps
-}
-
-type bucket struct {
-	tokens  float64
-	at      time.Time
-	streams int
+	streams map[netip.Prefix]int // open streams per address (Key)
 }
 
 // New builds the server.
@@ -96,8 +98,13 @@ func New(opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, log: log.With("component", "plugin/spectate"), mux: http.NewServeMux(),
-		byLabel: map[string]*Spectator{}, stop: make(chan struct{}), buckets: map[netip.Addr]*bucket{}}
+	log = log.With("component", "plugin/spectate")
+	if opts.Stats == nil {
+		opts.Stats = httpserve.NewStats("spectate", log, opts.Now)
+	}
+	s := &Server{opts: opts, log: log, mux: http.NewServeMux(),
+		byLabel: map[string]*Spectator{}, stop: make(chan struct{}), streams: map[netip.Prefix]int{},
+		rate: httpserve.NewRateLimiter(opts.Rate, opts.Burst, 0, opts.Now)}
 	for _, sp := range opts.Spectators {
 		s.byLabel[sp.Label()] = sp
 	}
@@ -133,65 +140,37 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "read only\n", http.StatusMethodNotAllowed)
 		return
 	}
-	if !s.allow(addrOf(r)) {
-		s.Refused.Add(1)
-		h.Set("Retry-After", "1")
-		http.Error(w, "too many requests\n", http.StatusTooManyRequests)
+	a := httpserve.AddrOf(r.RemoteAddr)
+	if !s.rate.Allow(a) {
+		s.refuse(w, httpserve.Rate, a, time.Second, http.StatusTooManyRequests, "too many requests")
 		return
 	}
 	s.mux.ServeHTTP(w, r)
 }
 
-func addrOf(r *http.Request) netip.Addr {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	a, _ := netip.ParseAddr(host)
-	return a.Unmap()
+// refuse answers a refused request and closes its connection: a client
+// over a limit gets no connection to keep open.
+func (s *Server) refuse(w http.ResponseWriter, why httpserve.Reason, a netip.Addr, retry time.Duration, status int, text string) {
+	s.opts.Stats.Refuse(why, a)
+	secs := max(1, int(retry/time.Second))
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	w.Header().Set("Connection", "close")
+	http.Error(w, text+"\n", status)
 }
 
-// allow takes a token from the address's bucket.
-func (s *Server) allow(a netip.Addr) bool {
-	now := s.opts.Now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b := s.buckets[a]
-	if b == nil {
-		if len(s.buckets) >= maxAddresses {
-			s.prune(now)
-			if len(s.buckets) >= maxAddresses {
-				return false
-			}
-		}
-		b = &bucket{tokens: float64(s.opts.Burst), at: now}
-		s.buckets[a] = b
-	}
-	b.tokens = min(float64(s.opts.Burst), b.tokens+now.Sub(b.at).Seconds()*s.opts.Rate)
-	b.at = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
-}
-
-// prune forgets addresses idle long enough to have a full bucket.
-func (s *Server) prune(now time.Time) {
-	full := time.Duration(float64(s.opts.Burst) / s.opts.Rate * float64(time.Second))
-	for a, b := range s.buckets {
-		if b.streams == 0 && now.Sub(b.at) > full {
-			delete(s.buckets, a)
-		}
-	}
-}
-
+// spectator returns the game a request asks for (the first shown one by
+// default), nil for none or a hidden one.
 func (s *Server) spectator(r *http.Request) *Spectator {
 	if g := r.URL.Query().Get("game"); g != "" {
-		return s.byLabel[g]
+		if sp := s.byLabel[g]; sp != nil && !sp.Hidden() {
+			return sp
+		}
+		return nil
 	}
-	if len(s.opts.Spectators) > 0 {
-		return s.opts.Spectators[0]
+	for _, sp := range s.opts.Spectators {
+		if !sp.Hidden() {
+			return sp
+		}
 	}
 	return nil
 }
@@ -208,6 +187,9 @@ type gameInfo struct {
 func (s *Server) games(w http.ResponseWriter, r *http.Request) {
 	out := []gameInfo{}
 	for _, sp := range s.opts.Spectators {
+		if sp.Hidden() {
+			continue
+		}
 		var v View
 		if err := json.Unmarshal(sp.Latest(), &v); err == nil {
 			out = append(out, gameInfo{Game: sp.Label(), Server: v.Server, Mode: v.Mode, Map: v.Map, Live: v.Live})
@@ -239,10 +221,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "streaming not supported\n", http.StatusInternalServerError)
 		return
 	}
-	a := addrOf(r)
+	a := httpserve.AddrOf(r.RemoteAddr)
 	if !s.enter(a) {
-		s.Refused.Add(1)
-		http.Error(w, "too many spectators: try again later\n", http.StatusServiceUnavailable)
+		s.refuse(w, httpserve.Viewers, a, DefaultRetry, http.StatusServiceUnavailable, "full: too many spectators")
 		return
 	}
 	defer s.leave(a)
@@ -255,6 +236,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	for {
 		if v := sp.Latest(); !bytes.Equal(v, last) {
 			last = v
+			httpserve.Extend(w, streamWrite)
 			if _, err := fmt.Fprintf(w, "event: view\ndata: %s\n\n", v); err != nil {
 				return
 			}
@@ -272,28 +254,37 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 
 // enter counts a stream against the caps.
 func (s *Server) enter(a netip.Addr) bool {
+	k := httpserve.Key(a)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	b := s.buckets[a]
-	if b == nil || b.streams >= s.opts.PerAddress {
+	if s.streams[k] >= s.opts.PerAddress {
 		return false
 	}
 	if s.viewers.Add(1) > int64(s.opts.MaxViewers) {
 		s.viewers.Add(-1)
 		return false
 	}
-	b.streams++
+	s.streams[k]++
 	return true
 }
 
 func (s *Server) leave(a netip.Addr) {
+	k := httpserve.Key(a)
 	s.viewers.Add(-1)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if b := s.buckets[a]; b != nil && b.streams > 0 {
-		b.streams--
+	if n := s.streams[k]; n <= 1 {
+		delete(s.streams, k)
+	} else {
+		s.streams[k] = n - 1
 	}
 }
 
 // Viewers returns the streams open now.
 func (s *Server) Viewers() int { return int(s.viewers.Load()) }
+
+// Refused returns the requests refused so far by the rate limit and the
+// stream caps.
+func (s *Server) Refused() uint64 {
+	return s.opts.Stats.Refused(httpserve.Rate) + s.opts.Stats.Refused(httpserve.Viewers)
+}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 )
@@ -44,9 +45,6 @@ func TestSpectateReadOnlyAndRateLimited(t *testing.T) {
 	// The viewer caps.
 	capped := New(Options{Spectators: []*Spectator{sp}, MaxViewers: 2, PerAddress: 1, Now: func() time.Time { return now }})
 	a1, a2, a3 := addr("192.0.2.10"), addr("192.0.2.11"), addr("192.0.2.12")
-	for _, a := range []string{"192.0.2.10", "192.0.2.11", "192.0.2.12"} {
-		capped.allow(addr(a))
-	}
 	if !capped.enter(a1) || capped.enter(a1) {
 		t.Fatal("per-address cap")
 	}
@@ -60,3 +58,84 @@ func TestSpectateReadOnlyAndRateLimited(t *testing.T) {
 }
 
 func addr(s string) netip.Addr { return netip.MustParseAddr(s) }
+
+// A refused request is told when to come back and its connection is
+// closed; every address of one IPv6 /64 shares one stream allowance.
+func TestSpectateRefusalsCloseAndCount(t *testing.T) {
+	now := time.Unix(1e9, 0)
+	sp := NewSpectator("g", time.Second)
+	srv := New(Options{Spectators: []*Spectator{sp}, Rate: 1, Burst: 1, PerAddress: 1, Now: func() time.Time { return now }})
+	ask := func(from string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodGet, "/api/view", nil)
+		r.RemoteAddr = from
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		return w
+	}
+	ask("[2001:db8::1]:1000")
+	w := ask("[2001:db8::2]:1000") // the same /64: its budget is spent
+	if w.Code != http.StatusTooManyRequests || w.Header().Get("Connection") != "close" || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("refusal: %d, headers %v", w.Code, w.Header())
+	}
+	if ask("[2001:db8:0:1::1]:1000").Code != http.StatusOK {
+		t.Fatal("the next /64 is refused")
+	}
+	if !srv.enter(addr("2001:db8::5")) || srv.enter(addr("2001:db8::6")) {
+		t.Fatal("a /64 opens more streams than per_address")
+	}
+	if srv.Refused() != 1 {
+		t.Errorf("refused %d, want 1", srv.Refused())
+	}
+}
+
+// A hidden game (a password, [spectate] hide) is not listed and its view
+// is not served; the hide is asked again at every tick (a SIGHUP may set
+// or clear the password).
+func TestSpectateHiddenGame(t *testing.T) {
+	hidden := true
+	sp := NewSpectator("22101", 0)
+	sp.SetHide(func() bool { return hidden })
+	srv := New(Options{Spectators: []*Spectator{sp}})
+	ask := func(path string) (int, string) {
+		r := httptest.NewRequest(http.MethodGet, path, nil)
+		r.RemoteAddr = "192.0.2.1:1000"
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		return w.Code, w.Body.String()
+	}
+	if code, body := ask("/api/games"); code != 200 || body != "[]\n" {
+		t.Fatalf("games of a hidden game: %d %q", code, body)
+	}
+	for _, p := range []string{"/api/view", "/api/view?game=22101", "/api/stream?game=22101"} {
+		if code, _ := ask(p); code != http.StatusNotFound {
+			t.Errorf("%s of a hidden game: %d", p, code)
+		}
+	}
+	hidden = false
+	sp.Tick(time.Unix(1e9, 0))
+	if code, body := ask("/api/games"); code != 200 || !strings.Contains(body, `"22101"`) {
+		t.Fatalf("games once shown: %d %q", code, body)
+	}
+	if code, _ := ask("/api/view?game=22101"); code != 200 {
+		t.Fatalf("view once shown: %d", code)
+	}
+}
+
+func TestSectionHidden(t *testing.T) {
+	for _, tc := range []struct {
+		s        Section
+		port     int
+		password string
+		want     bool
+	}{
+		{Section{}, 22101, "", false},
+		{Section{}, 22101, "secret", true},
+		{Section{ShowLocked: true}, 22101, "secret", false},
+		{Section{ShowLocked: true, Hide: []int{22101}}, 22101, "", true},
+		{Section{Hide: []int{22102}}, 22101, "", false},
+	} {
+		if got := tc.s.Hidden(tc.port, tc.password); got != tc.want {
+			t.Errorf("%+v port %d password %q: hidden %v", tc.s, tc.port, tc.password, got)
+		}
+	}
+}

@@ -48,6 +48,11 @@ type Spectator struct {
 	dropped uint64
 
 	view atomic.Pointer[[]byte]
+	// hide, if set, says on the game goroutine whether the game is hidden
+	// from spectators now ([spectate] show_locked, hide); hidden mirrors it
+	// for the HTTP side.
+	hide   func() bool
+	hidden atomic.Bool
 }
 
 type item struct {
@@ -95,6 +100,19 @@ func NewSpectator(label string, delay time.Duration) *Spectator {
 // Label names the game.
 func (s *Spectator) Label() string { return s.label }
 
+// SetHide sets what says, on the game goroutine at every tick, whether the
+// game is hidden from spectators (a password set, [spectate] hide); call
+// it before the game runs (it is asked once then). A hidden game is not
+// listed and its view is not served.
+func (s *Spectator) SetHide(hide func() bool) {
+	s.hide = hide
+	s.hidden.Store(hide != nil && hide())
+}
+
+// Hidden reports whether the game is hidden from spectators (any
+// goroutine).
+func (s *Spectator) Hidden() bool { return s.hidden.Load() }
+
 // Latest returns the last published view as JSON.
 func (s *Spectator) Latest() []byte { return *s.view.Load() }
 
@@ -117,9 +135,11 @@ func (s *Spectator) BeginMatch(h *record.Header) {
 	s.push(item{at: h.Started, begin: &hc})
 }
 
-// Record implements record.Sink.
+// Record implements record.Sink. What not every player received (team
+// chat, a muted player's or a line the mission held back) never enters
+// the spectators' view.
 func (s *Spectator) Record(r *record.Record) {
-	if !s.inMatch {
+	if !s.inMatch || !r.Public() {
 		return
 	}
 	var it item
@@ -140,6 +160,9 @@ func (s *Spectator) EndMatch(f *record.Footer) {
 // Tick implements record.Ticker: what is older than the delay goes into
 // the view.
 func (s *Spectator) Tick(now time.Time) {
+	if s.hide != nil {
+		s.hidden.Store(s.hide())
+	}
 	cut := now.Add(-s.delay)
 	for s.head < len(s.pending) && !s.pending[s.head].at.After(cut) {
 		it := &s.pending[s.head]
@@ -183,11 +206,7 @@ func (s *Spectator) apply(it *item) {
 		}
 		s.kills = appendLast(s.kills, k, 8)
 	case record.KindChat:
-		c := record.ChatLine{T: r.T, Player: r.Player, Team: r.Team != 0, Text: r.Text, Name: "host"}
-		if p := st.Players[r.Player]; p != nil {
-			c.Name = p.Name
-		}
-		s.chat = appendLast(s.chat, c, 10)
+		s.chat = appendLast(s.chat, record.ChatOf(r, st), 10)
 	}
 	switch r.Kind {
 	case record.KindFire, record.KindDeath, record.KindExplosion:

@@ -11,6 +11,7 @@ package stats
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"time"
 
 	"github.com/bcserver/bcserver/plugins/record"
@@ -200,6 +201,9 @@ func (t *Tracker) EndMatch(f *record.Footer) {
 		t.flown(s, end)
 	}
 	m := store.CareerMatch{Server: t.header.Server, Mode: t.header.Mode, Started: t.header.Started, Ended: f.Ended}
+	// One line per player: a rejoin is another session (a new player id,
+	// its numbers from zero) of the same match, summed into the first.
+	byIdentity := map[string]int{}
 	for _, l := range t.lines {
 		if l.inGame {
 			l.Seconds += float64(end-l.joined) / 1000
@@ -208,7 +212,16 @@ func (t *Tracker) EndMatch(f *record.Footer) {
 		if l.Identity == "" {
 			continue
 		}
-		m.Players = append(m.Players, l.CareerLine)
+		i, ok := byIdentity[l.Identity]
+		if !ok {
+			byIdentity[l.Identity] = len(m.Players)
+			cl := l.CareerLine
+			cl.Sessions = 1
+			cl.Classes = maps.Clone(l.Classes)
+			m.Players = append(m.Players, cl)
+			continue
+		}
+		addSession(&m.Players[i], &l.CareerLine)
 	}
 	if len(m.Players) == 0 || t.opts.Store == nil {
 		return
@@ -221,6 +234,31 @@ func (t *Tracker) EndMatch(f *record.Footer) {
 		delete(t.cache, p.Identity)
 		delete(t.loading, p.Identity)
 		t.want(p.Name)
+	}
+}
+
+// addSession adds a later session of the same player to its match line;
+// the line takes the session's name (the latest).
+func addSession(to, s *store.CareerLine) {
+	to.Name = s.Name
+	to.Sessions++
+	to.Kills += s.Kills
+	to.Deaths += s.Deaths
+	to.Assists += s.Assists
+	to.Score += s.Score
+	to.Seconds += s.Seconds
+	for _, d := range [][2]*store.Damage{{&to.Dealt, &s.Dealt}, {&to.Taken, &s.Taken}} {
+		d[0].Phaser += d[1].Phaser
+		d[0].Pulse += d[1].Pulse
+		d[0].Torpedo += d[1].Torpedo
+		d[0].Collision += d[1].Collision
+		d[0].Other += d[1].Other
+	}
+	for class, secs := range s.Classes {
+		if to.Classes == nil {
+			to.Classes = map[string]float64{}
+		}
+		to.Classes[class] += secs
 	}
 }
 

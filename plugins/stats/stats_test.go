@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/internal/replaytest"
+	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/stats"
 	"github.com/bcserver/bcserver/plugins/store"
 )
@@ -93,5 +94,32 @@ func TestCareerFromAMatch(t *testing.T) {
 	v, ok := tr.Lookup("ALICE ")
 	if !ok || v["kills"] != int64(al.Kills) || v["matches"] != int64(1) || v["favourite_class"] != "Sovereign" {
 		t.Fatalf("Lookup: %v %v", ok, v)
+	}
+}
+
+// Ten rejoins are ten sessions of one match, not ten matches: the
+// tracker sums a player's sessions into one line per match.
+func TestRejoinsAreSessionsNotMatches(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "bcserver.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	tr := stats.New(stats.Options{Store: st})
+	tr.BeginMatch(&record.Header{Mode: "deathmatch", Started: time.Unix(1e9, 0)})
+	for i := range 10 {
+		id := byte(2 + i)
+		tr.Record(&record.Record{T: uint32(i * 1000), Kind: record.KindPlayer, Player: id, InGame: true, Name: "Victim", Kills: 1, Deaths: 2, Score: 3})
+		tr.Record(&record.Record{T: uint32(i*1000 + 500), Kind: record.KindPlayerLeft, Player: id, Text: "quit"})
+	}
+	tr.EndMatch(&record.Footer{DurationMS: 10_000, Ended: time.Unix(1e9+10, 0)})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := st.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c, err := st.Career(ctx, store.Identity("VICTIM"))
+	if err != nil || c.Matches != 1 || c.Sessions != 10 || c.Kills != 10 || c.Deaths != 20 || c.Score != 30 || c.Seconds != 5 {
+		t.Fatalf("career %+v %v", c, err)
 	}
 }

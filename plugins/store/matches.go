@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -48,12 +47,6 @@ type PlayerStats struct {
 
 // ErrNotFound is returned for an unknown match or player.
 var ErrNotFound = errors.New("not found")
-
-// Identity is the stable identity a player's history is kept under. Stock
-// clients carry no account or key, only the name the player typed, so the
-// identity is that name, case-folded and trimmed: "Picard" and "picard "
-// are one player.
-func Identity(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
 
 // RecordMatch queues m for writing; it never blocks. It reports false if
 // the record was dropped.

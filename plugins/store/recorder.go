@@ -39,9 +39,19 @@ type openMatch struct {
 	started time.Time
 	mode    string
 	mapName string
-	players map[string]*MatchPlayer
+	players map[string]*matchLine
 	order   []string
 	full    bool // maxMatchPlayers reached (logged once)
+}
+
+// matchLine is one player's line of the running match: its sessions (a
+// rejoin is a new player to the game, its numbers from zero) summed, so
+// the line says what the player did in the match, as its career does.
+type matchLine struct {
+	MatchPlayer
+	banked               [3]int // kills, deaths, score of the sessions that ended
+	cur                  *engine.Player
+	curK, curD, curScore int // the current session's, as last seen
 }
 
 // NewRecorder returns a Recorder writing to st.
@@ -68,6 +78,7 @@ func (r *Recorder) Start(g *engine.Game) error {
 		g.On(engine.EvPlayerLeft, func(ev engine.Event) {
 			if e := ev.(*engine.PlayerLeft); e.WasInGame {
 				r.note(e.Player)
+				r.bank(e.Player)
 			}
 		}),
 		g.On(engine.EvGameEnded, func(ev engine.Event) { r.Cut(ev.(*engine.GameEnded).ReasonName()) }),
@@ -109,7 +120,7 @@ func (r *Recorder) Cut(reason string) {
 
 func (r *Recorder) begin() {
 	m := r.g.Mission()
-	r.cur = &openMatch{started: r.g.Now(), mode: r.opts.Mode(), mapName: m.System, players: map[string]*MatchPlayer{}}
+	r.cur = &openMatch{started: r.g.Now(), mode: r.opts.Mode(), mapName: m.System, players: map[string]*matchLine{}}
 	for _, p := range r.g.Players() {
 		if p.InGame() {
 			r.note(p)
@@ -130,7 +141,7 @@ func (r *Recorder) finish(reason string) {
 	}
 	rec := Match{Mode: m.mode, Map: m.mapName, Server: server, Started: m.started, Ended: r.g.Now(), Reason: reason}
 	for _, id := range m.order {
-		rec.Players = append(rec.Players, *m.players[id])
+		rec.Players = append(rec.Players, m.players[id].MatchPlayer)
 	}
 	r.Recorded++
 	if r.st.RecordMatch(rec) {
@@ -149,6 +160,9 @@ func (r *Recorder) note(p *engine.Player) {
 		return
 	}
 	id := Identity(p.Name)
+	if id == "" {
+		return // admission refuses such a name; nothing to key it by
+	}
 	mp := r.cur.players[id]
 	if mp == nil {
 		if len(r.cur.order) >= maxMatchPlayers {
@@ -158,12 +172,38 @@ func (r *Recorder) note(p *engine.Player) {
 			}
 			return
 		}
-		mp = &MatchPlayer{Identity: id}
+		mp = &matchLine{MatchPlayer: MatchPlayer{Identity: id}}
 		r.cur.players[id] = mp
 		r.cur.order = append(r.cur.order, id)
 	}
-	mp.Name, mp.Team, mp.Kills, mp.Deaths, mp.Score = p.Name, p.Team, p.Kills, p.Deaths, p.Score
+	if mp.cur != p {
+		r.bankLine(mp) // a session not seen leaving (a rename onto this name)
+		mp.cur = p
+	}
+	mp.curK, mp.curD, mp.curScore = p.Kills, p.Deaths, p.Score
+	mp.Name, mp.Team = p.Name, p.Team
+	mp.Kills, mp.Deaths, mp.Score = mp.banked[0]+p.Kills, mp.banked[1]+p.Deaths, mp.banked[2]+p.Score
 	mp.Address = p.Addr.Addr().Unmap().String()
+}
+
+// bank ends p's session in its line: a rejoin starts from zero and adds.
+func (r *Recorder) bank(p *engine.Player) {
+	if r.cur == nil {
+		return
+	}
+	if mp := r.cur.players[Identity(p.Name)]; mp != nil && mp.cur == p {
+		r.bankLine(mp)
+	}
+}
+
+func (r *Recorder) bankLine(mp *matchLine) {
+	if mp.cur == nil {
+		return
+	}
+	mp.banked[0] += mp.curK
+	mp.banked[1] += mp.curD
+	mp.banked[2] += mp.curScore
+	mp.cur, mp.curK, mp.curD, mp.curScore = nil, 0, 0, 0
 }
 
 func (r *Recorder) snapshot() {

@@ -47,3 +47,36 @@ func TestRecorderMatchPlayersBounded(t *testing.T) {
 		}
 	}
 }
+
+// A player's rejoins are sessions of one match: its history line sums
+// them (each rejoin starts from zero), as its career does.
+func TestRecorderSumsSessions(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "bcserver.db"))
+	g, err := engine.NewGame(engine.Options{Config: engine.DefaultConfig(), Now: time.Unix(1000, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRecorder(s, RecorderOptions{})
+	if err := r.Start(g); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		p := &engine.Player{Owner: world.Owner{ID: byte(2 + i)}, Name: "Victim", Kills: 1, Deaths: 2, Score: 100}
+		g.Emit(&engine.PlayerInGame{Player: p})
+		p.Kills, p.Score = 2, 200
+		g.Emit(&engine.PlayerLeft{Player: p, WasInGame: true})
+	}
+	r.Stop(g)
+	flush(t, s)
+	ms, err := s.Matches(context.Background(), 10, 0)
+	if err != nil || len(ms) != 1 || len(ms[0].Players) != 1 {
+		t.Fatalf("matches %+v %v", ms, err)
+	}
+	if p := ms[0].Players[0]; p.Kills != 6 || p.Deaths != 6 || p.Score != 600 {
+		t.Fatalf("line %+v: want the three sessions summed", p)
+	}
+	st, err := s.Player(context.Background(), Identity("victim"))
+	if err != nil || st.Matches != 1 || st.Kills != 6 {
+		t.Fatalf("player stats %+v %v", st, err)
+	}
+}

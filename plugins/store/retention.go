@@ -8,15 +8,18 @@ import (
 )
 
 // Retention bounds the match history: at most KeepMatches matches (the
-// newest), none that ended more than KeepDays days ago. Zero keeps
-// everything on that count.
+// newest), none that ended more than KeepDays days ago (the careers' rows
+// of those matches go with them; their totals stay), and no career of a
+// player not seen for KeepCareerDays days. Zero keeps everything on that
+// count.
 type Retention struct {
-	KeepMatches int
-	KeepDays    int
+	KeepMatches    int
+	KeepDays       int
+	KeepCareerDays int
 }
 
 // Off reports whether the retention keeps everything.
-func (r Retention) Off() bool { return r.KeepMatches <= 0 && r.KeepDays <= 0 }
+func (r Retention) Off() bool { return r.KeepMatches <= 0 && r.KeepDays <= 0 && r.KeepCareerDays <= 0 }
 
 // Prune deletes the matches r does not keep (their players' lines go with
 // them), through the writer so it never races a match being written, and
@@ -74,6 +77,36 @@ func prune(ctx context.Context, tx *sql.Tx, r Retention, now time.Time, n *int64
 			return err
 		}
 	}
+	return pruneCareers(ctx, tx, r, now)
+}
+
+// pruneCareers drops the per-match career rows of the matches the history
+// no longer keeps (the totals keep their sums) and the careers of players
+// not seen for KeepCareerDays. What it drops is not counted as matches.
+func pruneCareers(ctx context.Context, tx *sql.Tx, r Retention, now time.Time) error {
+	var qs []string
+	var args [][]any
+	if r.KeepDays > 0 {
+		qs = append(qs, `DELETE FROM career WHERE ended_at < ?`)
+		args = append(args, []any{now.Add(-time.Duration(r.KeepDays) * 24 * time.Hour).UnixMilli()})
+	}
+	if r.KeepMatches > 0 {
+		qs = append(qs, `DELETE FROM career WHERE started_at < (SELECT MIN(started_at) FROM matches)`)
+		args = append(args, nil)
+	}
+	if r.KeepCareerDays > 0 {
+		cut := now.Add(-time.Duration(r.KeepCareerDays) * 24 * time.Hour).UnixMilli()
+		qs = append(qs, `DELETE FROM career_totals WHERE last_seen < ?`,
+			`DELETE FROM career_class_totals WHERE identity NOT IN (SELECT identity FROM career_totals)`,
+			`DELETE FROM career_names WHERE identity NOT IN (SELECT identity FROM career_totals)`,
+			`DELETE FROM career WHERE ended_at < ?`)
+		args = append(args, []any{cut}, nil, nil, []any{cut})
+	}
+	for i, q := range qs {
+		if _, err := tx.ExecContext(ctx, q, args[i]...); err != nil {
+			return fmt.Errorf("pruning the careers: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -95,7 +128,7 @@ func (s *Store) KeepPruned(ctx context.Context, r Retention, interval time.Durat
 		case err != nil && ctx.Err() == nil:
 			s.log.Error("match history retention failed", "err", err)
 		case n > 0:
-			s.log.Info("old matches removed from the history", "matches", n, "keep_matches", r.KeepMatches, "keep_days", r.KeepDays)
+			s.log.Info("old matches removed from the history", "matches", n, "keep_matches", r.KeepMatches, "keep_days", r.KeepDays, "keep_career_days", r.KeepCareerDays)
 		}
 	}
 	run()

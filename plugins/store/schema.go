@@ -59,6 +59,15 @@ var migrations = []string{
 		seconds   REAL    NOT NULL, -- time flown in a ship of the class
 		PRIMARY KEY (career_id, class)
 	);`,
+	// 4: careers by one identity, matches and sessions apart, totals.
+	careerTotals,
+}
+
+// migrationSteps are Go steps that run after the SQL of a migration, in
+// its transaction, keyed by that SQL (so the step stays with its
+// migration whatever number it gets).
+var migrationSteps = map[string]func(ctx context.Context, tx *sql.Tx) error{
+	careerTotals: rebuildCareers,
 }
 
 // SchemaVersion is the version this build writes.
@@ -84,6 +93,12 @@ func migrateTo(ctx context.Context, db *sql.DB, want int) error {
 		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
 			_ = tx.Rollback()
 			return fmt.Errorf("migrating the schema to version %d: %w", v+1, err)
+		}
+		if step := migrationSteps[migrations[v]]; step != nil {
+			if err := step(ctx, tx); err != nil {
+				_ = tx.Rollback()
+				return fmt.Errorf("migrating the schema to version %d: %w", v+1, err)
+			}
 		}
 		// PRAGMA takes no parameters; v+1 is our own integer.
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"sync"
 
 	"github.com/bcserver/bcserver/config"
 )
@@ -26,12 +27,15 @@ type Section struct {
 	// at start and then daily.
 	KeepMatches int `toml:"keep_matches"`
 	KeepDays    int `toml:"keep_days"`
+	// KeepCareerDays drops the career of a player not seen for this many
+	// days (0: keep).
+	KeepCareerDays int `toml:"keep_career_days"`
 }
 
 // Validate reports bad values, naming their keys.
 func (s Section) Validate() error {
-	if s.KeepMatches < 0 || s.KeepDays < 0 {
-		return errors.New("store.keep_matches, store.keep_days: must not be negative (0 keeps everything)")
+	if s.KeepMatches < 0 || s.KeepDays < 0 || s.KeepCareerDays < 0 {
+		return errors.New("store.keep_matches, store.keep_days, store.keep_career_days: must not be negative (0 keeps everything)")
 	}
 	return nil
 }
@@ -49,12 +53,13 @@ func Setup(s Section, dir config.Dir, log *slog.Logger) (st *Store, stop func(),
 	if err != nil {
 		return nil, stop, fmt.Errorf("plugin/store: %w", err)
 	}
-	keep := Retention{KeepMatches: s.KeepMatches, KeepDays: s.KeepDays}
+	keep := Retention{KeepMatches: s.KeepMatches, KeepDays: s.KeepDays, KeepCareerDays: s.KeepCareerDays}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
 	if !keep.Off() {
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { st.KeepPruned(ctx, keep, 0, nil); close(done) }()
-		stop = func() { cancel(); <-done }
+		wg.Go(func() { st.KeepPruned(ctx, keep, 0, nil) })
 	}
+	wg.Go(func() { st.KeepCheckpointed(ctx, 0) })
+	stop = func() { cancel(); wg.Wait() }
 	return st, stop, nil
 }

@@ -57,6 +57,7 @@ type Store struct {
 type op struct {
 	what  string
 	fn    func(ctx context.Context, tx *sql.Tx) error
+	plain func(ctx context.Context, db *sql.DB) error // outside a transaction (a checkpoint)
 	flush chan struct{}
 }
 
@@ -115,6 +116,21 @@ func (s *Store) enqueue(what string, fn func(ctx context.Context, tx *sql.Tx) er
 	}
 }
 
+// enqueuePlain is enqueue for work that runs outside a transaction.
+func (s *Store) enqueuePlain(what string, fn func(ctx context.Context, db *sql.DB) error) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return false
+	}
+	select {
+	case s.q <- op{what: what, plain: fn}:
+		return true
+	default:
+		return false
+	}
+}
+
 // Flush waits until every write queued before it is done (tests, and the
 // shutdown summary).
 func (s *Store) Flush(ctx context.Context) error {
@@ -156,6 +172,9 @@ func (s *Store) writer() {
 func (s *Store) write(o op) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	if o.plain != nil {
+		return o.plain(ctx, s.db)
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -40,6 +40,14 @@ async function api(path) {
   return data;
 }
 
+// cut is a name that ends in an ellipsis when it is long (the whole name
+// is its tooltip), so the score columns stay in view.
+function cut(name, cls) {
+  const e = el("span", name, "cut" + (cls ? " " + cls : ""));
+  e.title = name;
+  return e;
+}
+
 function fmt(ms) {
   const s = Math.floor(ms / 1000);
   return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0") + "." + Math.floor((ms % 1000) / 100);
@@ -101,7 +109,9 @@ function renderScore(players) {
   $("scoreboard").tBodies[0].replaceChildren(...players.map((p) => {
     const tr = el("tr");
     tr.dataset.player = p.name;
-    tr.append(el("td", p.name, "name"), el("td", p.team < 0 ? "–" : p.team), el("td", p.kills, "num kills"),
+    const name = el("td", null, "name");
+    name.append(cut(p.name));
+    tr.append(name, el("td", p.team < 0 ? "–" : p.team), el("td", p.kills, "num kills"),
       el("td", p.deaths, "num deaths"), el("td", p.score, "num score"));
     return tr;
   }));
@@ -120,8 +130,14 @@ function renderFeed() {
   }));
   const cs = sum.chat.filter((c) => c.t <= t).slice(-12).reverse();
   $("chatlog").replaceChildren(...cs.map((c) => {
-    const li = el("li", null, c.team ? "team-chat" : "");
-    li.append(el("span", fmt(c.t), "when"), el("span", c.name + ": ", "who"), el("span", c.text));
+    // Lines not every player received are marked: the admin's replay
+    // shows them, the public view (?public=1, the spectator page) never.
+    const held = c.muted ? "muted" : c.cancelled ? "held back" : "";
+    const li = el("li", null, (c.team ? "team-chat " : "") + (held ? "held" : ""));
+    li.append(el("span", fmt(c.t), "when"), cut(c.name, "who"), el("span", ": ", "who"));
+    if (c.team) li.append(el("span", "[team] ", "label"));
+    if (held) li.append(el("span", "[" + held + "] ", "label"));
+    li.append(el("span", c.text));
     return li;
   }));
 }

@@ -15,6 +15,14 @@ function el(tag, text, cls) {
   return e;
 }
 
+// cut is a name that ends in an ellipsis when it is long (the whole name
+// is its tooltip), so the score columns stay in view.
+function cut(name, cls) {
+  const e = el("span", name, "cut" + (cls ? " " + cls : ""));
+  e.title = name;
+  return e;
+}
+
 function fmt(ms) {
   const s = Math.floor(ms / 1000);
   return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
@@ -34,20 +42,22 @@ function show(v) {
   $("scoreboard").tBodies[0].replaceChildren(...v.frame.players.map((p) => {
     const tr = el("tr");
     tr.dataset.player = p.name;
-    tr.append(el("td", p.name), el("td", p.team < 0 ? "–" : p.team), el("td", p.kills, "num kills"),
+    const name = el("td");
+    name.append(cut(p.name));
+    tr.append(name, el("td", p.team < 0 ? "–" : p.team), el("td", p.kills, "num kills"),
       el("td", p.deaths, "num deaths"), el("td", p.score, "num score"));
     return tr;
   }));
   $("killfeed").replaceChildren(...v.kills.slice().reverse().map((k) => {
     const li = el("li");
     li.append(el("span", fmt(k.t), "when"));
-    if (k.killer) li.append(el("span", k.killer, "who"), " ▸ ");
-    li.append(el("span", k.victim || "ship " + k.victim_ship), el("span", " (" + k.cause.replace("_", " ") + ")"));
+    if (k.killer) li.append(cut(k.killer, "who"), " ▸ ");
+    li.append(k.victim ? cut(k.victim) : el("span", "ship " + k.victim_ship), el("span", " (" + k.cause.replace("_", " ") + ")"));
     return li;
   }));
   $("chatlog").replaceChildren(...v.chat.slice().reverse().map((c) => {
-    const li = el("li", null, c.team ? "team-chat" : "");
-    li.append(el("span", fmt(c.t), "when"), el("span", c.name + ": ", "who"), el("span", c.text));
+    const li = el("li");
+    li.append(el("span", fmt(c.t), "when"), cut(c.name, "who"), el("span", ": ", "who"), el("span", c.text));
     return li;
   }));
   document.body.dataset.t = String(v.t);
@@ -62,11 +72,60 @@ function draw() {
   requestAnimationFrame(draw);
 }
 
-function connect() {
-  if (src) src.close();
-  src = new EventSource("api/stream" + (game ? "?game=" + encodeURIComponent(game) : ""));
-  src.addEventListener("view", (e) => show(JSON.parse(e.data)));
-  src.onerror = () => { $("state").textContent = "reconnecting…"; };
+// The stream is read with fetch (not EventSource) so a refusal can be
+// told apart from a lost connection: at the viewer cap the server answers
+// 503 with Retry-After, and the page says so and backs off (doubling up
+// to a minute) instead of retrying every few seconds for ever.
+let streaming = null, retryTimer = 0, backoff = 0;
+
+function retryIn(secs, why) {
+  clearTimeout(retryTimer);
+  let left = Math.max(1, Math.round(secs));
+  const tick = () => {
+    $("state").textContent = why + ", retrying in " + left + " s";
+    $("state").className = "badge over";
+    if (left-- <= 0) { connect(); return; }
+    retryTimer = setTimeout(tick, 1000);
+  };
+  tick();
+}
+
+async function connect() {
+  clearTimeout(retryTimer);
+  if (streaming) streaming.abort();
+  const ctl = new AbortController();
+  streaming = ctl;
+  let why = "connection lost";
+  let wait = 2;
+  try {
+    const r = await fetch("api/stream" + (game ? "?game=" + encodeURIComponent(game) : ""), { signal: ctl.signal });
+    if (r.status === 503 || r.status === 429) {
+      why = r.status === 503 ? "full" : "too many requests";
+      const ra = Number(r.headers.get("Retry-After")) || 5;
+      backoff = Math.min(60, Math.max(ra, backoff * 2));
+      wait = backoff;
+    } else if (r.ok) {
+      backoff = 0;
+      const reader = r.body.getReader();
+      const dec = new TextDecoder();
+      let buf = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += dec.decode(value, { stream: true });
+        let i;
+        while ((i = buf.indexOf("\n\n")) >= 0) {
+          const ev = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const data = ev.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+          if (ev.startsWith("event: view") && data) show(JSON.parse(data));
+        }
+      }
+    }
+  } catch (e) {
+    if (ctl.signal.aborted) return;
+  }
+  if (streaming === ctl) retryIn(wait, why);
 }
 
 async function games() {
