@@ -157,7 +157,14 @@ func (s *Server) Run(ctx context.Context) (err error) {
 	g := s.game
 	stop := context.AfterFunc(ctx, s.sock.Wake)
 	defer stop()
-	s.log.Info("server listening", "addr", s.Addr(), "mission", g.cfg.Mission.Script, "max_players", g.cfg.MaxPlayers)
+	if g.loading {
+		// The mission announces its script once it has loaded (its own
+		// "mission loaded" line); until then the configuration holds the
+		// engine's default, which would name the wrong one.
+		s.log.Info("server listening", "addr", s.Addr(), "mission", "loading", "max_players", g.cfg.MaxPlayers)
+	} else {
+		s.log.Info("server listening", "addr", s.Addr(), "mission", g.cfg.Mission.Script, "max_players", g.cfg.MaxPlayers)
+	}
 	next := g.NextDeadline(s.clock())
 	for {
 		if ctx.Err() != nil {

@@ -148,8 +148,10 @@ func (h *Runtime) suspend(m *mission) {
 		return
 	}
 	h.kept = h.carry(m)
+	h.pause(m)
 	m.close()
 	h.cur = nil
+	h.syncDamageRule() // a suspended mode's rule deals nothing
 	h.unlisten()
 	msg := fmt.Sprintf("mission %q %s; fix it and save to reload", h.opts.Mode, m.failed)
 	h.reportError(MissionError{Version: h.version, Kind: ErrSuspended, Err: m.failed}, slogError, false, msg, "version", h.version)

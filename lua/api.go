@@ -142,6 +142,7 @@ func (m *mission) api() *glua.LTable {
 	m.shipAPI(fn)
 	m.shipRulesAPI(fn)
 	m.modifiersAPI(fn)
+	m.damageAPI(fn)
 
 	// Messages.
 	fn("writer", func(L *glua.LState) int {

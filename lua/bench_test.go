@@ -7,6 +7,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/world"
 	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/missions"
 )
@@ -155,5 +156,48 @@ func BenchmarkIdleTick(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		now = now.Add(100 * time.Millisecond)
 		g.Advance(now)
+	}
+}
+
+// BenchmarkDamageRule is one weapon hit through a mission's damage rule
+// (bc.set_damage_rule): the argument filled, the rule run under the
+// budget, its answer read — a rule like Convoy's, which looks at the
+// target, the shooter's team and the weapon kind and scales the damage.
+func BenchmarkDamageRule(b *testing.B) {
+	e := mustOpen(b, `
+		local M = bc.memory
+		bc.on("mission_start", function()
+			M.freighter = bc.create_ship { class = "CardFreighter", name = "Freighter", team = 0, position = { 0, 100, 0 } }.id
+			M.raider = bc.create_ship { class = "Vorcha", name = "Raider", team = 1, position = { 0, 0, 0 } }.id
+		end)
+		bc.on("mission_load", function()
+			bc.set_damage_rule(function(hit)
+				if hit.target.id == M.freighter and hit.team == 1 and hit.kind == "torpedo" then return hit.damage * 1.5 end
+			end)
+		end)
+	`, realTime, nil)
+	w := e.World()
+	hook := w.DamageHook()
+	if hook == nil {
+		b.Fatal("no damage hook installed")
+	}
+	var freighter, raider *engine.Object
+	for _, o := range w.Objects() {
+		switch o.Name {
+		case "Freighter":
+			freighter = o
+		case "Raider":
+			raider = o
+		}
+	}
+	dh := world.DamageHit{Shooter: raider, Target: freighter, Kind: world.KindTorpedo, Weapon: raider.ID + 20, WeaponName: "Forward Torpedo", Subsystem: 0, Damage: 500}
+	if got := hook(&dh); got != 750 {
+		b.Fatalf("the rule dealt %v, want 750", got)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e.Clock = e.Clock.Add(time.Millisecond) // a fresh tick budget now and then
+		hook(&dh)
 	}
 }

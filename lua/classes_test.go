@@ -30,18 +30,23 @@ func TestUnknownClassListsTheClasses(t *testing.T) {
 		}
 	}
 	e := mustOpen(t, `
-		local n, flyable = 0, 0
-		for _, c in ipairs(bc.ship_classes()) do
+		local n, flyable, last = 0, 0, 0
+		local all = bc.ship_classes()
+		for i, c in ipairs(all) do
+			-- A list in species order (as documented), not keyed by species.
+			assert(c.species > last, "not in species order at " .. i)
+			last = c.species
 			n = n + 1
 			if c.flyable then flyable = flyable + 1 end
 			assert(c.species and c.radius and c.hull and c.faction, c.name)
 		end
 		bc.storage.n, bc.storage.flyable = n, flyable
+		bc.storage.length, bc.storage.first = #all, all[1].name
 		bc.storage.galor = bc.ship_class("galor").flyable
 		bc.storage.base = bc.ship_class("FedStarbase").flyable
 	`, lua.Options{}, nil)
 	st := e.host.Storage()
-	if st.Get("n") != 23.0 || st.Get("flyable") != 15.0 || st.Get("galor") != true || st.Get("base") != false {
+	if st.Get("n") != 23.0 || st.Get("length") != 23.0 || st.Get("first") != "Akira" || st.Get("flyable") != 15.0 || st.Get("galor") != true || st.Get("base") != false {
 		t.Fatalf("%+v", *st)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	glua "github.com/yuin/gopher-lua"
 
@@ -32,6 +33,10 @@ type command struct {
 
 type commands struct {
 	byName map[string]command
+	// fails are each command's recent failures and off the commands
+	// switched off after too many (paused.go).
+	fails map[string][]time.Time
+	off   map[string]bool
 }
 
 func validCommandName(s string) bool {
@@ -117,6 +122,10 @@ func (m *mission) chatCommand(ev *engine.Chat) bool {
 	if !ok {
 		return false
 	}
+	if m.commands.off[name] {
+		m.reply(ev.From, fmt.Sprintf("!%s is switched off after errors until the host fixes it.", name))
+		return true
+	}
 	L := m.L
 	t := m.tbl("player", m.playerTable(ev.From))
 	t.RawSetString("from", glua.LNumber(ev.From.ID))
@@ -129,11 +138,16 @@ func (m *mission) chatCommand(ev *engine.Chat) bool {
 	}
 	t.RawSetString("args", at)
 	t.RawSetString("team", glua.LBool(ev.Team))
-	ret, ok := m.call("command !"+name, c.fn, t)
-	if ok {
-		if s, isStr := ret.(glua.LString); isStr && len(s) > 0 {
-			m.reply(ev.From, string(s))
-		}
+	if m.closed {
+		return true
+	}
+	ret, err := m.pcall(c.fn, t)
+	if err != nil {
+		m.commandFailed(ev.From, name, err)
+		return true
+	}
+	if s, isStr := ret.(glua.LString); isStr && len(s) > 0 {
+		m.reply(ev.From, string(s))
 	}
 	return true
 }
@@ -161,7 +175,11 @@ func (m *mission) help(p *engine.Player, name string) {
 		m.reply(p, "no commands here")
 		return
 	}
-	m.reply(p, "commands: "+strings.Join(names, " ")+" (!help name for one)")
+	line := "commands: " + strings.Join(names, " ") + " (!help name for one)"
+	if off := m.offCommands(); len(off) > 0 {
+		line += "; switched off after errors: " + strings.Join(off, " ")
+	}
+	m.reply(p, line)
 }
 
 // reply sends host chat to one player, cut into lines a stock client

@@ -39,6 +39,9 @@ const (
 	ErrReload ErrorKind = "reload_failed"
 	// ErrSuspended: the mission failed too often and was stopped.
 	ErrSuspended ErrorKind = "suspended"
+	// ErrCommandOff: a chat command failed too often and was switched off;
+	// the mission runs on.
+	ErrCommandOff ErrorKind = "command_off"
 	// ErrNotCarried: bc.storage or bc.memory held what a reload cannot
 	// carry over (not plain data, over the limits); it was dropped.
 	ErrNotCarried ErrorKind = "not_carried"

@@ -32,11 +32,15 @@ func (h *Runtime) listen(name string) {
 }
 
 // unlisten drops the subscriptions the running mission has no handler for
-// (every one but chat's while a mission runs; all of them after Close).
+// (every one but chat's while a mission runs or is suspended; all of them
+// after Close).
 func (h *Runtime) unlisten() {
 	for name, off := range h.subs {
 		if !h.closed && h.cur != nil && (name == engine.EvChat || len(h.cur.handlers[name]) > 0) {
 			continue
+		}
+		if !h.closed && h.cur == nil && h.suspended != "" && name == engine.EvChat {
+			continue // a suspended mode's commands are answered (paused.go)
 		}
 		off()
 		delete(h.subs, name)

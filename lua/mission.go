@@ -31,6 +31,7 @@ type mission struct {
 	nextID   int
 	timers   luaTimers
 	commands commands
+	rule     damageRule // bc.set_damage_rule (damage.go)
 
 	errfunc *glua.LFunction // records the traceback of a failed call
 	trace   string

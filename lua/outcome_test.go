@@ -18,10 +18,10 @@ func TestEndGameOutcome(t *testing.T) {
 		team       int // -1: none
 	}{
 		{"team", `bc.end_game(bc.END.TIME_UP, { winner_team = 1, why = "the freighter got through" })`,
-			engine.Outcome{Why: "the freighter got through", Teams: []engine.TeamScore{{0, 3, 30}, {1, 5, 50}}}, 1},
+			engine.Outcome{Why: "the freighter got through", Teams: []engine.TeamScore{{Team: 0, Kills: 3, Score: 30}, {Team: 1, Kills: 5, Score: 50}}}, 1},
 		{"player, one table", `bc.end_game { reason = bc.END.ITS_JUST_OVER, winner = 2, teams = { [0] = { kills = 1, score = 2 } } }`,
-			engine.Outcome{Player: 2, PlayerName: "Alice", Teams: []engine.TeamScore{{0, 1, 2}}}, -1},
-		{"none", `bc.end_game(bc.END.TIME_UP)`, engine.Outcome{Teams: []engine.TeamScore{{0, 3, 30}, {1, 5, 50}}}, -1},
+			engine.Outcome{Player: 2, PlayerName: "Alice", Teams: []engine.TeamScore{{Team: 0, Kills: 1, Score: 2}}}, -1},
+		{"none", `bc.end_game(bc.END.TIME_UP)`, engine.Outcome{Teams: []engine.TeamScore{{Team: 0, Kills: 3, Score: 30}, {Team: 1, Kills: 5, Score: 50}}}, -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := mustOpen(t, `

@@ -34,8 +34,13 @@ type Runtime struct {
 	status  Status            // what the mission last told the host's status (bc.status)
 	timers  []func()          // the second event and the timer driver
 	persist *persister
-	started bool
-	closed  bool // after Close: a reload posted before shutdown does nothing
+	// While suspended (paused.go): why, the suspended version's command
+	// names, and when each player was last told the mode is paused.
+	suspended      string
+	pausedCommands map[string]bool
+	pausedReplies  map[byte]time.Time
+	started        bool
+	closed         bool // after Close: a reload posted before shutdown does nothing
 
 	// Budget accounting for the current tick (accounting.go; the meter is lua/sandbox's).
 	tick        int64
@@ -137,8 +142,10 @@ func (h *Runtime) Open() error {
 		h.timers = append(h.timers, h.eng.Every(h.opts.StorageSave, func() { h.saveStorage(true) }))
 	}
 	m.apply()
+	h.syncDamageRule()
 	h.settle(m)
-	h.log.Info("mission loaded", "version", 1, "files", len(src.protos), "addons", len(src.addons), "stored", stored != nil)
+	mi := h.eng.Mission()
+	h.log.Info("mission loaded", "version", 1, "script", mi.Script, "map", mi.System, "files", len(src.protos), "addons", len(src.addons), "stored", stored != nil)
 	return nil
 }
 
@@ -173,6 +180,7 @@ func (h *Runtime) Close() {
 		m.close()
 		h.cur = nil
 	}
+	h.syncDamageRule()
 	if h.persist != nil && h.started {
 		// A synchronous write after any in flight, of the running
 		// version's storage or the suspended one's.
@@ -271,8 +279,10 @@ func (h *Runtime) swap(src *source) error {
 	h.cur = m
 	h.version++
 	h.kept = nil
+	h.resume()
 	h.unlisten()
 	m.apply()
+	h.syncDamageRule() // the new version's rule, or none
 	h.settle(m)
 	h.log.Info(fmt.Sprintf("mission %q reloaded (v%d)", h.opts.Mode, h.version), "took", time.Since(start).Round(time.Microsecond))
 	if resumed {
@@ -379,6 +389,9 @@ const HostID = engine.HostPlayerID
 func (h *Runtime) dispatchEngine(ev engine.Event) {
 	m := h.cur
 	if m == nil {
+		if e, ok := ev.(*engine.Chat); ok && h.suspended != "" {
+			h.pausedChat(e)
+		}
 		return
 	}
 	if len(m.handlers[ev.Name()]) == 0 && ev.Name() != engine.EvChat {

@@ -305,6 +305,11 @@ func TestLoadErrors(t *testing.T) {
 		{"syntax", "local x = 1\nlocal = 2\n", "m/main.lua:2: syntax error near '='", nil},
 		{"syntax at the end", "local x = 1\nfunction f()\n  return 1\n", "m/main.lua:3: syntax error at the end of the file ('function' at line 2 is not closed)", nil},
 		{"syntax in a module", `require("x")`, "lib/x.lua:1: syntax error", map[string]string{"lib/x.lua": "return {,}"}},
+		// The parser sees a bracket left open only at the next statement:
+		// the error names the bracket's line.
+		{"unclosed bracket", "local a = 1\nprint((a + 1)\nlocal b = 2\n", "m/main.lua:2: '(' is not closed: syntax error near 'local' at line 3", nil},
+		{"unclosed table", "local t = {\n  a = 1\n  b = 2\n}\n", "m/main.lua:1: '{' is not closed: syntax error near 'b' at line 3", nil},
+		{"bracket closed, error later", "local t = { a = 1 }\nlocal = 2\n", "m/main.lua:2: syntax error near '='", nil},
 		{"runtime in main", "error('nope')", "m/main.lua:1: nope", nil},
 		{"mission_load", "bc.on('mission_load', function() local t = nil; return t.x end)", "mission_load handler: m/main.lua:1", nil},
 		{"budget in main", "while true do end", "time budget", nil},

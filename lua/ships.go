@@ -248,6 +248,9 @@ func (m *mission) shipMethodTable() map[string]glua.LGFunction {
 	for k, v := range m.modifierMethods() {
 		t[k] = v
 	}
+	for k, v := range m.damageMethods() {
+		t[k] = v
+	}
 	return t
 }
 

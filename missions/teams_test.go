@@ -215,3 +215,40 @@ func TestDefendTheStarbaseFragLimit(t *testing.T) {
 		all(h(t, "40 00 00000000 00000000"), 2, 3), all(h(t, "40 01 02000000 00000000"), 2, 3),
 		all(vec(t, "end_game_test_reason2"), 2, 3), all(codec.DestroyObject{ObjectID: sbID}.AppendTo(nil), 2, 3))...)
 }
+
+// [mission] stock_teams_reset_on_restart = false keeps every player's
+// team across a restart (and tells everyone, as his TEAM message would);
+// by default the stock quirk puts everyone on team 0.
+func TestTeamsKeptAcrossRestart(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		config map[string]any
+		want   int
+	}{
+		{"stock", nil, 0},
+		{"kept", map[string]any{"stock_teams_reset_on_restart": false}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := start(t, "team-deathmatch", tc.config, 0)
+			g.Join(2, "A")
+			p3 := g.Join(3, "B")
+			g.Emit(teamMsg(p3, 1))
+			g.EndGame(codec.EndTimeUp)
+			g.Take()
+			g.RestartGame()
+			sent := g.Take()
+			if p3.Team != tc.want {
+				t.Fatalf("after the restart player 3 is on team %d, want %d", p3.Team, tc.want)
+			}
+			told := 0
+			for _, s := range sent {
+				if m, err := codec.DecodeTeam(s.Payload); err == nil && s.Payload[0] == codec.OpTeam && m.Player == 3 && m.Team == 1 {
+					told++
+				}
+			}
+			if wantTold := map[bool]int{true: 2, false: 0}[tc.want == 1]; told != wantTold {
+				t.Fatalf("TEAM for player 3 sent %d times, want %d (one per player)", told, wantTold)
+			}
+		})
+	}
+}

@@ -39,6 +39,7 @@ func generatedDefaults() Config {
 			"restart_after":                       int64(30),
 			"stock_killer_score_quirk":            true,
 			"stock_skip_weapon_kill_score_change": false,
+			"stock_teams_reset_on_restart":        true,
 			"system":                              "Multi1",
 			"time_limit":                          int64(-1),
 		},

@@ -48,7 +48,7 @@ func (ms MissionSection) check() (engine.Mission, error) {
 		errs = append(errs, errors.New("mission.player_limit is gone: the player limit is server.max_players, which missions announce in MISSION_INIT and the server enforces"))
 	}
 	intKey("restart_after", func(n int64) bool { return n >= -1 && n <= 86400 }, "seconds, 0 or -1 = never")
-	for _, key := range []string{"stock_killer_score_quirk", "stock_skip_weapon_kill_score_change", "check_faction_ships"} {
+	for _, key := range []string{"stock_killer_score_quirk", "stock_skip_weapon_kill_score_change", "stock_teams_reset_on_restart", "check_faction_ships"} {
 		if v, ok := ms[key]; ok {
 			if _, isBool := v.(bool); !isBool {
 				errs = append(errs, fmt.Errorf("mission.%s = %s: want true or false", key, describe(v)))

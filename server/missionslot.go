@@ -302,7 +302,7 @@ func (m *missionSlot) Info() admin.MissionInfo {
 	if h == nil {
 		return info
 	}
-	info.Version, info.Loaded = h.Version(), h.Loaded()
+	info.Version, info.Loaded, info.Suspended = h.Version(), h.Loaded(), h.Suspended()
 	st := h.Status()
 	if st.TimeLeft != nil && m.g.Mission().TimeLimit > 0 {
 		info.TimeLeft = st.TimeLeft

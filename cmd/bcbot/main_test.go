@@ -89,7 +89,7 @@ func TestBotPlays(t *testing.T) {
 	logs := make([]bytes.Buffer, 2)
 	for i, args := range [][]string{
 		{"-name", "Shooter", "-spawn", "Sovereign", "-fire-at", "3", "-fire-every", "100ms"},
-		{"-name", "Target", "-spawn", "akira", "-pos", "0,40,0", "-self-destruct", "1500ms"},
+		{"-name", "Target", "-spawn", "akira", "-pos", "0,40,0", "-self-destruct", "3s"},
 	} {
 		wg.Add(1)
 		go func(i int, args []string) {

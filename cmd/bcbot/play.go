@@ -186,7 +186,7 @@ func (p *player) spawn() error {
 		}
 	}
 	id := codec.FirstObjectID(int(s.Slot)) + int32(p.spawns)*0x100
-	msg, err := bot.SpawnFrom(p.reg, int(s.Slot), p.b.ID(), p.b.Name(), uint8(p.species), id)
+	msg, err := bot.SpawnAt(p.reg, int(s.Slot), p.b.ID(), p.b.Name(), uint8(p.species), id, p.o.Pos)
 	if err != nil {
 		return err
 	}
@@ -374,7 +374,10 @@ func (p *player) warnOnce(msg string, args ...any) {
 // TorpedoFire 0x19 from each reloaded tube; PulseFire 0x1A from each
 // cannon), if both ships exist.
 func (p *player) fire(now time.Time) {
-	if p.ship == 0 || p.arms == nil {
+	if p.ship == 0 || p.arms == nil || now.Sub(p.spawnedAt) < refusedWithin {
+		// A ship is fired from once the host has taken it: a refused one
+		// dies within refusedWithin, and a volley wasted on it would hold
+		// the tubes for a whole reload.
 		return
 	}
 	target, ok := p.targetShip()

@@ -45,6 +45,9 @@ func (w *World) weaponHit(shooter *Object, firing int, x *Object, h *hit, ref we
 		return
 	}
 	h.damage *= w.mod(shooter, dealt)
+	if w.damageHook != nil && !w.hookHit(shooter, firing, x, h, ref) {
+		return // the mission's damage rule cancelled it (damagehook.go)
+	}
 	res := w.applyHit(x, h)
 	w.stats.WeaponHits.Add(1)
 	name := weaponName(shooter, ref)

@@ -151,6 +151,9 @@ type World struct {
 	// hitCheck, when set (the fuzz target's invariants), sees every
 	// application of damage with the hull as it stood before.
 	hitCheck func(o *Object, h *hit, res hitResult, dead bool, hullBefore float32)
+	// damageHook, when set, decides every weapon hit (damagehook.go).
+	damageHook  DamageHook
+	hookScratch DamageHit
 }
 
 // New builds an empty world.

@@ -25,6 +25,23 @@ func Spawn(slot int, playerID uint8, name string, species uint8, objectID int32)
 	return SpawnFrom(reg, slot, playerID, name, species, objectID)
 }
 
+// SpawnAt is Spawn with the ship placed at pos from the start, as a stock
+// client creates it where it appears (the captured body's own position
+// would hold until the first StateUpdate).
+// The tail is the class's in reg (SpawnFrom).
+func SpawnAt(reg *ships.Registry, slot int, playerID uint8, name string, species uint8, objectID int32, pos [3]float32) ([]byte, error) {
+	raw, err := SpawnFrom(reg, slot, playerID, name, species, objectID)
+	if err != nil {
+		return nil, err
+	}
+	m, err := codec.DecodeObjCreate(raw)
+	if err != nil {
+		return nil, err
+	}
+	m.Ship.Position = pos
+	return m.AppendTo(nil), nil
+}
+
 // SpawnFrom is Spawn with the subsystem tail of the species' class in reg
 // (a mod's data pack); a species reg has no class for keeps the captured
 // Akira tail, as a client with data the host lacks sends its own.

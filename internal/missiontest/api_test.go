@@ -172,3 +172,55 @@ end)
 		t.Fatalf("%+v\n%s", sum, out)
 	}
 }
+
+// bc.stats works in tests: test.careers seeds careers, and in a game
+// with record = true the matches the test played add to them (and to
+// the match history, g:matches(), with the mission's outcome); without
+// either, bc.stats is nil as on a server without a store.
+func TestCareersInTests(t *testing.T) {
+	sum, out := run(t, fstest.MapFS{
+		"m/main.lua": {Data: []byte(`
+bc.on("mission_load", function() bc.set_mission { script = "Multiplayer.Episode.Mission1.Mission1", map_name = "M", system = "Multi1" } end)
+bc.command("career", function(ev)
+  local s = bc.stats(ev.player.id)
+  if not s then return "none" end
+  return ("%d matches %d kills %d wins %s %d"):format(s.matches, s.kills, s.wins, s.favourite_class, s.damage_dealt.total)
+end)
+bc.command("end", function(ev) bc.set_score(ev.player.id, 2, 0, 20); bc.end_game(bc.END.ITS_JUST_OVER, { winner = ev.player.id, why = "said so" }) end)
+`)},
+		"m/m_test.lua": {Data: []byte(`
+local function ask(g, who)
+  who:chat("!career")
+  return who:last("chat").text
+end
+test.case("no store", function()
+  local g = test.game()
+  test.eq(ask(g, g:join("Alice")), "none")
+end)
+test.case("seeded", function()
+  test.careers { Alice = { matches = 12, kills = 30, wins = 2, favourite_class = "Galor", damage_dealt = { torpedo = 100, phaser = 50 } } }
+  local g = test.game()
+  test.eq(ask(g, g:join("alice")), "12 matches 30 kills 2 wins Galor 150")
+  test.eq(ask(g, g:join("Bob")), "0 matches 0 kills 0 wins  0")
+end)
+test.case("recorded", function()
+  test.careers { Alice = { matches = 12, kills = 30 } }
+  local g = test.game { record = true }
+  local alice = g:join("Alice")
+  alice:chat("!end")
+  g:advance(1)
+  test.eq(ask(g, alice), "13 matches 32 kills 1 wins  0")
+  local ms = g:matches()
+  test.eq(#ms, 1)
+  test.eq(ms[1].winner_name, "Alice")
+  test.eq(ms[1].why, "said so")
+  test.eq(ms[1].players[1].kills, 2)
+  test.eq(g:recording().winner_name, "Alice")
+end)
+test.case("a misspelt field", function() test.careers { Alice = { kils = 1 } } end)
+`)},
+	})
+	if sum.Passed != 3 || sum.Failed != 1 || !strings.Contains(out, `Alice: unknown field "kils"`) {
+		t.Fatalf("%+v\n%s", sum, out)
+	}
+}

@@ -118,7 +118,7 @@ func (b *Bot) Spawn(species int, pos [3]float32) (int32, error) {
 		return 0, fmt.Errorf("species %d is not a ship class", species)
 	}
 	id := codec.FirstObjectID(b.slot) + int32(b.spawns)*0x100
-	msg, err := bot.Spawn(b.slot, b.id, b.name, uint8(species), id)
+	msg, err := bot.SpawnAt(b.w.ships, b.slot, b.id, b.name, uint8(species), id, pos)
 	if err != nil {
 		return 0, err
 	}

@@ -11,6 +11,7 @@ import (
 	glua "github.com/yuin/gopher-lua"
 
 	"github.com/bcserver/bcserver/lua"
+	"github.com/bcserver/bcserver/plugins/store"
 )
 
 // suite is one test file's Lua state and what it registered.
@@ -21,8 +22,9 @@ type suite struct {
 	L     *glua.LState
 	cases []testCase
 
-	worlds []*Match // of the running case, closed after it
-	seen   map[*Match]int
+	worlds  []*Match // of the running case, closed after it
+	seen    map[*Match]int
+	careers map[string]store.Career // test.careers, for the running case's games
 }
 
 type testCase struct {
@@ -63,6 +65,10 @@ func (s *suite) open() {
 		return 0
 	})
 	fn("game", s.game)
+	fn("careers", func(L *glua.LState) int {
+		s.careers = careersArg(L, L.CheckTable(1))
+		return 0
+	})
 	fn("ok", func(L *glua.LState) int {
 		if !L.ToBool(1) {
 			msg := "expected a true value"
@@ -158,7 +164,7 @@ var gameFields = []string{"mode", "config", "addons", "storage", "record"}
 // game is test.game{mode, config, addons, storage, record}: a fresh game running
 // the mode. A misspelt field is an error, not a default.
 func (s *suite) game(L *glua.LState) int {
-	o := Options{Mode: s.mode, FS: s.r.FS, LibFS: s.r.LibFS}
+	o := Options{Mode: s.mode, FS: s.r.FS, LibFS: s.r.LibFS, Careers: s.careers}
 	switch t := L.Get(1).(type) {
 	case *glua.LNilType:
 	case *glua.LTable:
@@ -347,6 +353,10 @@ func (s *suite) gameTable(L *glua.LState, w *Match) *glua.LTable {
 	})
 	fn("recording", func(L *glua.LState) int {
 		L.Push(recordingTable(L, w))
+		return 1
+	})
+	fn("matches", func(L *glua.LState) int {
+		L.Push(matchesTable(L, w))
 		return 1
 	})
 	fn("reload", func(L *glua.LState) int {

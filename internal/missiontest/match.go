@@ -25,6 +25,7 @@ import (
 	"github.com/bcserver/bcserver/lua"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/net/alby"
+	"github.com/bcserver/bcserver/plugins/store"
 	"github.com/bcserver/bcserver/server"
 )
 
@@ -43,9 +44,14 @@ type Options struct {
 	StepTime time.Duration
 	// MaxPlayers is the server's player limit (default the stock 8).
 	MaxPlayers int
-	// Record records the game's matches (plugins/record) into a
-	// temporary folder; Recording reads the last one back.
+	// Record records the game's matches as a server with [store] path
+	// does, into a temporary folder: the recordings (Recording reads the
+	// last one back), the match history (Matches) and the careers
+	// (bc.stats).
 	Record bool
+	// Careers, by identity (store.Identity), are what bc.stats starts
+	// from (test.careers); the recorded matches add to them.
+	Careers map[string]store.Career
 	// Storage, when set, is bc.storage as a previous run of the server left
 	// it (plain data); the mission opens with it as after a restart.
 	Storage any
@@ -148,6 +154,7 @@ func (w *Match) start(o Options) error {
 			// game.
 			lo.Seed, lo.Restore, lo.StepTime = 1, o.Storage, o.StepTime
 			lo.OnError = func(e lua.MissionError) { w.errs = append(w.errs, e) }
+			lo.Stats = w.careerLookup
 		},
 	})
 	if err != nil {

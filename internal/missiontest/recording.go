@@ -1,18 +1,25 @@
 package missiontest
 
 import (
+	"context"
 	"os"
+	"path/filepath"
 
 	glua "github.com/yuin/gopher-lua"
 
+	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/plugins/record"
+	"github.com/bcserver/bcserver/plugins/stats"
+	"github.com/bcserver/bcserver/plugins/store"
 )
 
-// recorder records a test game's matches as the server does.
+// recorder records a test game's matches as a server with [store] path
+// does: the recordings, the match history and the careers.
 type recorder struct {
 	dir  string
 	arch *record.Archive
 	sink *record.FileSink
+	st   *store.Store
 }
 
 func (w *Match) startRecording(mode string) error {
@@ -20,14 +27,27 @@ func (w *Match) startRecording(mode string) error {
 	if err != nil {
 		return err
 	}
-	arch, err := record.NewArchive(record.ArchiveOptions{Dir: dir})
+	arch, err := record.NewArchive(record.ArchiveOptions{Dir: filepath.Join(dir, "recordings")})
 	if err != nil {
 		os.RemoveAll(dir)
 		return err
 	}
-	r := &recorder{dir: dir, arch: arch, sink: record.NewFileSink(arch, record.FileSinkOptions{Queue: 256})}
+	st, err := w.openStore(dir)
+	if err != nil {
+		arch.Close()
+		os.RemoveAll(dir)
+		return err
+	}
+	r := &recorder{dir: dir, arch: arch, sink: record.NewFileSink(arch, record.FileSinkOptions{Queue: 256}), st: st}
 	w.rec = r
-	return w.Game.AddPlugin(record.NewCapture(record.CaptureOptions{Mode: func() string { return mode }, Writer: "test"}, r.sink))
+	modeOf := func() string { return mode }
+	if err := w.Game.AddPlugin(store.NewRecorder(st, store.RecorderOptions{Mode: modeOf, Server: "test"})); err != nil {
+		return err
+	}
+	// Careers are read at once by bc.stats (careers.go), not in the
+	// background: the tally has no Post.
+	careers := stats.New(stats.Options{Store: st})
+	return w.Game.AddPlugin(record.NewCapture(record.CaptureOptions{Mode: modeOf, Writer: "test"}, r.sink, careers))
 }
 
 func (w *Match) stopRecording() {
@@ -35,7 +55,83 @@ func (w *Match) stopRecording() {
 		w.rec = nil
 		r.sink.Close()
 		r.arch.Close()
+		r.st.Close()
 		os.RemoveAll(r.dir)
+	}
+}
+
+// Matches returns the match history the test game recorded, newest
+// first (nil without Record).
+func (w *Match) Matches() ([]store.Match, error) {
+	r := w.rec
+	if r == nil {
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if err := r.st.Flush(ctx); err != nil {
+		return nil, err
+	}
+	return r.st.Matches(ctx, 500, 0)
+}
+
+// matchesTable is g:matches(): the history as the admin API gives it.
+func matchesTable(L *glua.LState, w *Match) glua.LValue {
+	ms, err := w.Matches()
+	if err != nil {
+		L.RaiseError("matches: %v", err)
+	}
+	out := L.NewTable()
+	for _, m := range ms {
+		t := L.NewTable()
+		t.RawSetString("mode", glua.LString(m.Mode))
+		t.RawSetString("map", glua.LString(m.Map))
+		t.RawSetString("reason", glua.LString(m.Reason))
+		t.RawSetString("duration", glua.LNumber(m.Ended.Sub(m.Started).Seconds()))
+		outcomeFields(L, t, m.Outcome)
+		players := L.NewTable()
+		for _, p := range m.Players {
+			pt := L.NewTable()
+			pt.RawSetString("name", glua.LString(p.Name))
+			pt.RawSetString("team", glua.LNumber(p.Team))
+			pt.RawSetString("kills", glua.LNumber(p.Kills))
+			pt.RawSetString("deaths", glua.LNumber(p.Deaths))
+			pt.RawSetString("score", glua.LNumber(p.Score))
+			players.Append(pt)
+		}
+		t.RawSetString("players", players)
+		out.Append(t)
+	}
+	return out
+}
+
+// outcomeFields sets the outcome of a match on t: winner_team,
+// winner_name (and winner, the player id, when known), why, teams.
+func outcomeFields(L *glua.LState, t *glua.LTable, o *engine.Outcome) {
+	if o == nil {
+		return
+	}
+	if o.Team != nil {
+		t.RawSetString("winner_team", glua.LNumber(*o.Team))
+	}
+	if o.Player != 0 {
+		t.RawSetString("winner", glua.LNumber(o.Player))
+	}
+	if o.PlayerName != "" {
+		t.RawSetString("winner_name", glua.LString(o.PlayerName))
+	}
+	if o.Why != "" {
+		t.RawSetString("why", glua.LString(o.Why))
+	}
+	if len(o.Teams) > 0 {
+		teams := L.NewTable()
+		for _, ts := range o.Teams {
+			row := L.NewTable()
+			row.RawSetString("kills", glua.LNumber(ts.Kills))
+			row.RawSetString("score", glua.LNumber(ts.Score))
+			teams.RawSetInt(ts.Team, row)
+		}
+		t.RawSetString("teams", teams)
 	}
 }
 
@@ -77,6 +173,7 @@ func recordingTable(L *glua.LState, w *Match) glua.LValue {
 	t.RawSetString("duration", glua.LNumber(float64(s.DurationMS)/1000))
 	if s.Footer != nil {
 		t.RawSetString("reason", glua.LString(s.Footer.Reason))
+		outcomeFields(L, t, s.Footer.Outcome)
 	}
 	players := L.NewTable()
 	for _, p := range s.Players {

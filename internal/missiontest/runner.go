@@ -162,7 +162,7 @@ func (r *Runner) runFile(file string) (passed, failed int) {
 // runCase runs one case; games it made are closed after it. Mission
 // errors the case did not look at (game:errors()) fail it.
 func (s *suite) runCase(c testCase) (err error) {
-	s.worlds = nil
+	s.worlds, s.careers = nil, nil
 	defer func() {
 		for _, w := range s.worlds {
 			w.Close()

@@ -396,7 +396,7 @@ func Compile(b []byte, name string, charge func()) (*glua.FunctionProto, error) 
 		if len(b) > 0 && b[len(b)-1] == '\n' && lines > 1 {
 			lines-- // the last line is the one the newline ends
 		}
-		return nil, syntaxError(err, name, open, lines)
+		return nil, syntaxError(err, name, open, lines, b)
 	}
 	d := &treeDepth{name: name}
 	d.stmts(chunk, 0)
@@ -434,7 +434,7 @@ func trimProto(p *glua.FunctionProto) {
 // all) as "name:2: syntax error near 'x'". At the end of the file it names
 // the innermost block or bracket left open, which is nearly always the
 // mistake.
-func syntaxError(err error, name string, open []opener, lines int) error {
+func syntaxError(err error, name string, open []opener, lines int, src []byte) error {
 	var pe *parse.Error
 	if !errors.As(err, &pe) {
 		return fmt.Errorf("%s: %w", name, err)
@@ -447,5 +447,39 @@ func syntaxError(err error, name string, open []opener, lines int) error {
 		}
 		return errors.New(msg)
 	}
+	if o, ok := openBracketBefore(src, name, pe.Pos.Line); ok {
+		// The parser notices a bracket left open only at the next
+		// statement, a line or more later ("local" on line 66 for a "(" on
+		// line 65): name the line of the bracket, where the mistake is,
+		// as PUC Lua's "')' expected (to close '(' at line 65)" does.
+		return fmt.Errorf("%s:%d: '%s' is not closed: %s near '%s' at line %d (column %d)", name, o.line, o.tok, pe.Message, pe.Token, pe.Pos.Line, pe.Pos.Column)
+	}
 	return fmt.Errorf("%s:%d: %s near '%s' (column %d)", name, pe.Pos.Line, pe.Message, pe.Token, pe.Pos.Column)
+}
+
+// closers pairs each bracket with the one that closes it.
+var closers = map[string]string{"(": ")", "[": "]", "{": "}"}
+
+// openBracketBefore reports the innermost bracket still open where line
+// begins, when it is a bracket ("(", "[", "{", not a block) opened on an
+// earlier line.
+func openBracketBefore(src []byte, name string, line int) (opener, bool) {
+	off, l := 0, 1
+	for l < line && off < len(src) {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return opener{}, false
+		}
+		off += i + 1
+		l++
+	}
+	open, _, err := scanNesting(src[:off], name)
+	if err != nil || len(open) == 0 {
+		return opener{}, false
+	}
+	o := open[len(open)-1]
+	if _, bracket := closers[o.tok]; !bracket || o.line >= line {
+		return opener{}, false
+	}
+	return o, true
 }

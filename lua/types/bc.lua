@@ -129,6 +129,16 @@ function Ship:set_modifiers(factors) end
 ---Every factor in force for the ship: its own × its class's × its team's (1 where none is set).
 ---@return bc.Modifiers
 function Ship:modifiers() end
+---Any ship: deal damage as a weapon would (health updates, weapon_hit kind "mission", kill credit to by).
+---@param spec {amount: number, subsystem: string?, by: integer?} hit points; a subsystem name or type (default the hull); the player credited
+---@return boolean taken false when the ship is gone or not modelled
+function Ship:damage(spec) end
+---Any ship: set a subsystem ("hull" too) to a fraction of its maximum; a fall is damage credited to by, a rise a repair.
+---@param subsystem string name or type
+---@param fraction number 0..1
+---@param by integer?
+---@return boolean taken
+function Ship:set_condition(subsystem, fraction, by) end
 ---Host ships: blow it up (the stock death sequence, no killer).
 ---@return boolean taken
 function Ship:destroy() end
@@ -264,10 +274,15 @@ function Ship:remove() end
 ---@field hull_hit boolean  whether the hull lost condition
 ---@field weapon integer    object id of the bank, cannon or tube
 ---@field weapon_name string  its subsystem name
----@field kind "phaser"|"pulse"|"torpedo"
+---@field kind "phaser"|"pulse"|"torpedo"|"mission"
 
 ---@class bc.GameEndedEvent
 ---@field reason integer
+---@field winner_team integer? the outcome bc.end_game gave: the winning team
+---@field winner integer?      the winning player's id
+---@field winner_name string?
+---@field why string?
+---@field teams table<integer, {kills: integer, score: integer}>?
 
 ---@class bc.CommandEvent
 ---@field player bc.Player
@@ -523,6 +538,7 @@ function bc.off(event, id) end
 ---@field score integer
 ---@field best_score integer
 ---@field seconds_played number
+---@field wins integer matches won (the winning team, or the winner, of bc.end_game's outcome)
 ---@field damage_dealt bc.Damage
 ---@field damage_taken bc.Damage
 ---@field favourite_class string  the class flown longest ("" for none)
@@ -575,7 +591,7 @@ function bc.create_ship(spec) end
 ---@param class string|integer class name (any case) or species index; an unknown one is an error listing the classes
 ---@return bc.ShipClass
 function bc.ship_class(class) end
----Every class the server has ship data for, by species index.
+---Every class the server has ship data for: a list in species order (ipairs), not a table keyed by species; each entry's species field gives its index.
 ---@return bc.ShipClass[]
 function bc.ship_classes() end
 
@@ -608,6 +624,23 @@ function bc.ship_allowed(player_id, class) end
 ---@class bc.ModifierRules
 ---@field classes table<string|integer, bc.Modifiers>?  by class name or species index
 ---@field teams table<integer, bc.Modifiers>?           by team (bc.set_team)
+
+---@class bc.Hit
+---@field shooter bc.Ship? the firing ship (nil when gone)
+---@field shooter_id integer its player (0: a host ship)
+---@field team integer? the shooter's team
+---@field target bc.Ship
+---@field target_id integer the target's owner (0: a host ship)
+---@field target_team integer?
+---@field kind string "phaser", "pulse" or "torpedo"
+---@field weapon integer the bank, cannon or tube
+---@field weapon_name string
+---@field subsystem string? the target's subsystem nearest where it lands
+---@field damage number hit points after the shooter's damage_dealt
+
+---One rule the host asks for every weapon hit before it lands: return the damage to deal (0 or false cancels, nil leaves it). nil removes it. The hit table is reused: do not keep it.
+---@param rule (fun(hit: bc.Hit): (number|boolean|nil))?
+function bc.set_damage_rule(rule) end
 
 ---Set damage and durability factors by class and by team (nil: none); 0..1000, 0 turns a step off. Staged while a version loads.
 ---@param rules bc.ModifierRules?

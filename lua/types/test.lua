@@ -118,6 +118,9 @@ function Game:set_condition(id, subsystem, fraction) end
 ---@param since integer?
 ---@return test.Hit[]
 function Game:hits(since) end
+---With test.game{record = true}: the match history, newest first, as GET /api/v1/matches has it.
+---@return table[]
+function Game:matches() end
 ---With test.game{record = true}: the last match recorded to its end, read back from its file, or nil.
 ---@return table?
 function Game:recording() end
@@ -211,6 +214,9 @@ function test.case(name, fn) end
 ---@param options test.GameOptions?
 ---@return test.Game
 function test.game(options) end
+---Seed careers for the case's games from now on: bc.stats of these players starts from them.
+---@param careers table<string, {matches: integer?, kills: integer?, deaths: integer?, assists: integer?, score: integer?, best_score: integer?, wins: integer?, seconds_played: number?, damage_dealt: table?, damage_taken: table?, favourite_class: string?, classes: table<string, number>?}>
+function test.careers(careers) end
 ---Equal (tables compared deeply).
 ---@param got any
 ---@param want any

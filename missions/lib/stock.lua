@@ -61,6 +61,9 @@ function stock.options(overrides)
     -- missions.md 4.5.4: a stock server sent no SCORE_CHANGE for weapon
     -- kills; off by default, the scripts' intent is followed.
     skip_weapon_kill_score_change = c.stock_skip_weapon_kill_score_change == true,
+    -- missions.md 4.2: after a restart a stock host puts everyone on team
+    -- 0 until his next TEAM message; off keeps each player's team.
+    teams_reset_on_restart = c.stock_teams_reset_on_restart ~= false,
   }
   for k, v in pairs(overrides or {}) do
     if c[k] == nil then o[k] = v end
@@ -310,13 +313,24 @@ local function restart(mode)
     for k in pairs(t) do t[k] = 0 end
   end
   S.ledger = {}
-  if mode.teams then
+  if mode.teams and mode.options.teams_reset_on_restart then
     -- Stock quirk (missions.md 4.2): everyone is on team 0 until his next
-    -- TEAM message.
+    -- TEAM message ([mission] stock_teams_reset_on_restart, default on).
     for k in pairs(S.teams) do
       S.teams[k] = 0
       bc.set_team(k, 0)
     end
+  elseif mode.teams then
+    -- Teams kept: each player's team is told to everyone again, as his
+    -- own TEAM message would be (clients set the scoreboard from it).
+    for _, k in ipairs(sorted_keys(S.teams)) do
+      if bc.player(k) then
+        bc.set_team(k, S.teams[k])
+        bc.broadcast(bc.msg.team { player = k, team = S.teams[k] })
+      end
+    end
+  end
+  if mode.teams then
     S.team_kills = { [0] = 0, [1] = 0 }
     S.team_score = { [0] = 0, [1] = 0 }
   end

@@ -56,6 +56,10 @@ type MissionInfo struct {
 	// Error says why the mission could not start (file:line); the game
 	// then takes no players until it is fixed.
 	Error string `json:"error,omitempty"`
+	// Suspended says why the running mission was suspended for its
+	// errors ("" while it runs): the game goes on without it (no
+	// scoring) until a fixed version is saved or reloaded.
+	Suspended string `json:"suspended,omitempty"`
 }
 
 // Team is a team's line in the status.
@@ -373,29 +377,28 @@ func (a *Admin) readyz(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not ready\n", http.StatusServiceUnavailable)
 		return
 	}
-	why, alive := a.unavailable(r)
-	if !alive {
-		http.Error(w, "game loop not answering\n", http.StatusServiceUnavailable)
+	state, ok := a.Readiness(r)
+	if !ok {
+		http.Error(w, state+"\n", http.StatusServiceUnavailable)
 		return
 	}
-	if why != "" {
-		http.Error(w, "not taking players: "+why+"\n", http.StatusServiceUnavailable)
-		return
-	}
-	_, _ = w.Write([]byte("ready\n"))
+	_, _ = w.Write([]byte(state + "\n"))
 }
 
 // unavailable returns why the game takes no players at all ("" when it
-// takes them, engine.Game.Unavailable) and whether its loop answered.
-// Like loopAlive, one probe at a time.
-func (a *Admin) unavailable(r *http.Request) (string, bool) {
+// takes them, engine.Game.Unavailable), why its mission is suspended (""
+// when it runs) and whether its loop answered. Like loopAlive, one probe
+// at a time.
+func (a *Admin) unavailable(r *http.Request) (why, suspended string, alive bool) {
 	a.probeMu.Lock()
 	defer a.probeMu.Unlock()
-	var why string
-	if a.do(r.Context(), func(g *engine.Game) { why = g.Unavailable() }) != nil {
-		return "", false
-	}
-	return why, true
+	err := a.do(r.Context(), func(g *engine.Game) {
+		why = g.Unavailable()
+		if a.opts.Missions != nil {
+			suspended = a.opts.Missions.Info().Suspended
+		}
+	})
+	return why, suspended, err == nil
 }
 
 // Readiness reports the game's state for a process-wide /readyz: "ready",
@@ -405,12 +408,16 @@ func (a *Admin) Readiness(r *http.Request) (state string, ok bool) {
 	if !a.ready.Load() {
 		return "not ready", false
 	}
-	why, alive := a.unavailable(r)
+	why, suspended, alive := a.unavailable(r)
 	switch {
 	case !alive:
 		return "game loop not answering", false
 	case why != "":
 		return "not taking players: " + why, false
+	case suspended != "":
+		// The players play on, but the mode keeps no score: not what the
+		// host means by ready.
+		return "game mode suspended: " + suspended, false
 	}
 	return "ready", true
 }

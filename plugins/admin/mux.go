@@ -29,12 +29,10 @@ type Game struct {
 // Mux routes one HTTP server over the games of a process: /games lists
 // them, /games/<label>/... is that game's API, everything else is the
 // first game's (its console, API, /metrics and the probes), and /readyz
-// answers for the whole process. With one game it is that game's API.
-// token is the bearer token /games wants.
+// answers for the whole process. With one game /readyz is that game's
+// own, and /games lists the one game (so a tool written for several
+// works on one). token is the bearer token /games wants.
 func Mux(games []Game, token string) http.Handler {
-	if len(games) == 1 {
-		return games[0].API
-	}
 	m := &mux{games: games, token: token}
 	h := http.NewServeMux()
 	for _, g := range games {
@@ -42,7 +40,9 @@ func Mux(games []Game, token string) http.Handler {
 		h.Handle(prefix+"/", http.StripPrefix(prefix, g.API))
 	}
 	h.HandleFunc("GET /games", m.listGames)
-	h.HandleFunc("GET /readyz", m.readyz)
+	if len(games) > 1 {
+		h.HandleFunc("GET /readyz", m.readyz)
+	}
 	h.Handle("/", games[0].API)
 	return h
 }

@@ -130,6 +130,11 @@ func TestReplayInBrowser(t *testing.T) {
 	if n != 3 || first != fmt.Sprintf("%d:%02d.%d", kill.T/60000, kill.T/1000%60, kill.T%1000/100)+"Alice ▸ Bob (phaser)" {
 		t.Errorf("kill feed: %d lines, newest %q", n, first)
 	}
+	// The outcome the mission gave at END_GAME, in the header.
+	outcome, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(`#r-outcome`)))
+	if err != nil || outcome != "every ship lost on wave 2" {
+		t.Errorf("outcome on the page %q (%v)", outcome, err)
+	}
 	// The picture for the README: the moment the raider goes.
 	if err := chromedp.Do(bctx,
 		chromedp.SetValue(chromedp.CSS(`#speed`), "8"),

@@ -64,6 +64,7 @@ type ShipInfo struct {
 	ID       int32       `json:"id"`
 	OwnerID  int         `json:"owner_id"` // 0: the host's (AI, stations)
 	Owner    string      `json:"owner,omitempty"`
+	Name     string      `json:"name,omitempty"` // the ship's own name (a host ship's, "Freighter")
 	Team     int         `json:"team"`
 	Species  int         `json:"species"`
 	Class    string      `json:"class,omitempty"`
@@ -100,7 +101,7 @@ func ships(g *engine.Game) []ShipInfo {
 		if !o.IsShip() {
 			continue
 		}
-		si := ShipInfo{ID: o.ID, OwnerID: o.OwnerID(), Team: o.Team(), Species: o.Species, Alive: o.Alive()}
+		si := ShipInfo{ID: o.ID, OwnerID: o.OwnerID(), Team: o.Team(), Species: o.Species, Alive: o.Alive(), Name: o.Name}
 		if p := g.PlayerOf(o); p != nil {
 			si.Owner = p.Name
 		}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/bcserver/bcserver/engine"
 )
 
 // Defaults of ArchiveOptions.
@@ -85,6 +87,9 @@ type Entry struct {
 	DurationMS uint32    `json:"duration_ms"`
 	Finished   bool      `json:"finished"`
 	Reason     string    `json:"reason,omitempty"`
+	// The outcome the mission gave (Footer): winner_team, winner,
+	// winner_name, why, teams.
+	*engine.Outcome
 }
 
 // NewArchive opens (creating) the folder.
@@ -194,7 +199,7 @@ func (a *Archive) List() ([]Entry, error) {
 			e := Entry{ID: id, Bytes: info.Size(), Server: f.Header.Server, Game: f.Header.Game, Mode: f.Header.Mode, Map: f.Header.Map,
 				Started: f.Header.Started, DurationMS: f.Duration(), Finished: f.Footer != nil}
 			if f.Footer != nil {
-				e.Reason = f.Footer.Reason
+				e.Reason, e.Outcome = f.Footer.Reason, f.Footer.Outcome
 			}
 			f.Close()
 			c = cachedEntry{size: info.Size(), mtime: info.ModTime(), e: e}

@@ -66,7 +66,9 @@ type Capture struct {
 	offs  []func()
 
 	open       bool
-	ending     string // the END_GAME reason of a match ending at the next tick
+	waiting    bool            // for the mission to load before the first match begins
+	ending     string          // the END_GAME reason of a match ending at the next tick
+	outcome    *engine.Outcome // and who won it
 	started    time.Time
 	r          Record
 	players    map[byte]*seenPlayer
@@ -149,31 +151,40 @@ func (c *Capture) Name() string { return "record" }
 // Start implements engine.Plugin.
 func (c *Capture) Start(g *engine.Game) error {
 	c.g = g
+	// Every handler first begins the first match once the mission has
+	// loaded (see below): a player may join, or the game end, before the
+	// next tick.
+	on := func(name string, fn engine.Handler) func() {
+		return g.On(name, func(ev engine.Event) {
+			c.loaded()
+			fn(ev)
+		})
+	}
 	c.offs = append(c.offs,
-		g.On(engine.EvPlayerInGame, func(ev engine.Event) { c.player(ev.(*engine.PlayerInGame).Player, true) }),
-		g.On(engine.EvPlayerLeft, c.playerLeft),
-		g.On(engine.EvShipCreated, func(ev engine.Event) { c.shipCreated(ev.(*engine.ShipCreated).Ship) }),
-		g.On(engine.EvObjectDestroyed, c.objectGone),
-		g.On(engine.EvWeaponFired, c.weaponFired),
-		g.On(engine.EvWeaponHit, c.weaponHit),
-		g.On(engine.EvShipDamaged, c.shipDamaged),
-		g.On(engine.EvShipDestroyed, c.shipDestroyed),
-		g.On(engine.EvChatDelivered, c.chat),
-		g.On(engine.EvBroadcast, c.broadcast),
-		g.On(engine.EvTick, func(engine.Event) { c.tick() }),
-		g.On(engine.EvGameEnded, func(ev engine.Event) {
+		on(engine.EvPlayerInGame, func(ev engine.Event) { c.player(ev.(*engine.PlayerInGame).Player, true) }),
+		on(engine.EvPlayerLeft, c.playerLeft),
+		on(engine.EvShipCreated, func(ev engine.Event) { c.shipCreated(ev.(*engine.ShipCreated).Ship) }),
+		on(engine.EvObjectDestroyed, c.objectGone),
+		on(engine.EvWeaponFired, c.weaponFired),
+		on(engine.EvWeaponHit, c.weaponHit),
+		on(engine.EvShipDamaged, c.shipDamaged),
+		on(engine.EvShipDestroyed, c.shipDestroyed),
+		on(engine.EvChatDelivered, c.chat),
+		on(engine.EvBroadcast, c.broadcast),
+		on(engine.EvTick, func(engine.Event) { c.tick() }),
+		on(engine.EvGameEnded, func(ev engine.Event) {
 			if c.open && c.ending == "" {
+				e := ev.(*engine.GameEnded)
 				c.pollPlayers()
-				c.rec(KindGameEnd).Reason = ev.(*engine.GameEnded).Reason
-				c.emit()
+				c.gameEnd(e)
 				// The match ends at the next tick, not now: END_GAME is
 				// usually raised from inside the handler of the death that
 				// ended it, and the handlers after the mission's (ours)
 				// still have that death to record.
-				c.ending = ev.(*engine.GameEnded).ReasonName()
+				c.ending, c.outcome = e.ReasonName(), e.Outcome
 			}
 		}),
-		g.On(engine.EvGameRestarted, func(engine.Event) {
+		on(engine.EvGameRestarted, func(engine.Event) {
 			if c.open {
 				if c.ending == "" {
 					c.emit0(KindGameRestart)
@@ -181,11 +192,28 @@ func (c *Capture) Start(g *engine.Game) error {
 				}
 				c.Cut(c.ending)
 			}
+			c.waiting = false
 			c.begin()
 		}),
 	)
-	c.begin()
+	if g.Loading() {
+		// The mission has not announced itself yet (the server opens it
+		// once the game runs): the first match begins when it has, so its
+		// header names the mission's script and map, not the engine's
+		// defaults. Nobody can join meanwhile.
+		c.waiting = true
+	} else {
+		c.begin()
+	}
 	return nil
+}
+
+// loaded begins the first match once the mission has loaded.
+func (c *Capture) loaded() {
+	if c.waiting && !c.g.Loading() {
+		c.waiting = false
+		c.begin()
+	}
 }
 
 // Stop implements engine.Plugin: the running match ends with the
@@ -201,6 +229,7 @@ func (c *Capture) Stop(*engine.Game) {
 // Cut ends the running match now (an admin's restart or mode switch
 // calls it before acting); the next begins at the restart.
 func (c *Capture) Cut(reason string) {
+	c.loaded()
 	if c.open {
 		if c.ending != "" {
 			reason = c.ending
@@ -243,10 +272,30 @@ func (c *Capture) begin() {
 
 func (c *Capture) end(reason string) {
 	f := &Footer{Ended: c.g.Now().UTC(), DurationMS: c.now(), Reason: reason, ChatDropped: c.chatDropped}
-	c.open, c.ending = false, ""
+	if !c.outcome.Empty() {
+		f.Outcome = c.outcome
+	}
+	c.open, c.ending, c.outcome = false, "", nil
 	for _, s := range c.sinks {
 		s.EndMatch(f)
 	}
+}
+
+// gameEnd writes END_GAME's record: the stock reason and the mission's
+// outcome.
+func (c *Capture) gameEnd(e *engine.GameEnded) {
+	r := c.rec(KindGameEnd)
+	r.Reason, r.Team = e.Reason, -1
+	if o := e.Outcome; o != nil {
+		if o.Team != nil {
+			r.Team = int32(*o.Team)
+		}
+		r.Player, r.Name, r.Text = o.Player, o.PlayerName, o.Why
+		for _, ts := range o.Teams {
+			r.TeamScores = append(r.TeamScores, TeamScore{Team: int32(ts.Team), Kills: int32(ts.Kills), Score: int32(ts.Score)})
+		}
+	}
+	c.emit()
 }
 
 // rec resets the scratch record for kind at the current time.

@@ -178,6 +178,17 @@ func (e *Encoder) Append(b []byte, r *Record) []byte {
 		p = append(p, pl...)
 	case KindGameEnd:
 		p = binary.AppendVarint(p, int64(r.Reason))
+		p = binary.AppendVarint(p, int64(r.Team))
+		p = append(p, r.Player)
+		p = appendString(p, r.Name)
+		p = appendString(p, r.Text)
+		n := min(len(r.TeamScores), maxTeamScores)
+		p = binary.AppendUvarint(p, uint64(n))
+		for _, ts := range r.TeamScores[:n] {
+			p = binary.AppendVarint(p, int64(ts.Team))
+			p = binary.AppendVarint(p, int64(ts.Kills))
+			p = binary.AppendVarint(p, int64(ts.Score))
+		}
 	case KindGameRestart:
 	case KindExplosion:
 		p = binary.AppendVarint(p, int64(r.Object))
@@ -385,6 +396,21 @@ func (d *Decoder) payload(rd *reader, r *Record) {
 		}
 	case KindGameEnd:
 		r.Reason = rd.i32()
+		r.Team = -1
+		if len(rd.p) == 0 {
+			return // added within version 1: older files end here
+		}
+		r.Team = rd.i32()
+		r.Player = rd.u8()
+		r.Name, r.Text = rd.str(), rd.str()
+		n := rd.uvarint()
+		if n > maxTeamScores {
+			rd.err = true
+			return
+		}
+		for range n {
+			r.TeamScores = append(r.TeamScores, TeamScore{Team: rd.i32(), Kills: rd.i32(), Score: rd.i32()})
+		}
 	case KindGameRestart:
 	case KindExplosion:
 		r.Object = rd.i32()

@@ -33,7 +33,9 @@ func sample() []Record {
 		{T: 600, Kind: KindChat, Player: 3, Text: strings.Repeat("long ", 100)},
 		{T: 700, Kind: KindPlayerLeft, Player: 3, Text: "timeout"},
 		{T: 700, Kind: KindObjectGone, Object: 4096},
-		{T: 800, Kind: KindGameEnd, Reason: 2},
+		{T: 800, Kind: KindGameEnd, Reason: 2, Team: -1},
+		{T: 800, Kind: KindGameEnd, Reason: 0, Team: 1, Player: 3, Name: "Kirk", Text: "the freighter was destroyed",
+			TeamScores: []TeamScore{{0, 2, 1500}, {1, 5, -30}}},
 		{T: 900, Kind: KindGameRestart},
 	}
 }
@@ -61,6 +63,9 @@ func TestRecordsRoundTrip(t *testing.T) {
 		if len(got.Payload) == 0 {
 			got.Payload = nil
 		}
+		if len(got.TeamScores) == 0 {
+			got.TeamScores = nil
+		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("record %d:\n got %+v\nwant %+v", i, got, want)
 		}
@@ -76,6 +81,17 @@ func TestRecordsRoundTrip(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// A game end written before the outcome was added (the reason alone)
+// reads as one without a winner.
+func TestOldGameEndReads(t *testing.T) {
+	// time delta 0, kind 15, payload length 1, varint reason 3.
+	d := NewDecoder([]byte{0, byte(KindGameEnd), 1, 6}, 0)
+	var r Record
+	if ok, err := d.Next(&r); !ok || err != nil || r.Reason != 3 || r.Team != -1 || r.Player != 0 || r.Text != "" || len(r.TeamScores) != 0 {
+		t.Fatalf("%v %v %+v", ok, err, r)
 	}
 }
 

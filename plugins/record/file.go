@@ -12,6 +12,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/names"
 )
 
@@ -80,6 +81,10 @@ type Footer struct {
 	// they were over their player's allowance (ChatRate, ChatBurst): a
 	// flood costs the recording a bounded share, never the match.
 	ChatDropped uint64 `json:"chat_dropped,omitempty"`
+	// The outcome the mission gave at END_GAME (bc.end_game): winner_team,
+	// winner (the player id), winner_name, why, teams; absent when it gave
+	// none (and in files written before it was added).
+	*engine.Outcome
 }
 
 // BlockInfo locates one block.

@@ -151,6 +151,18 @@ func (r *Record) Map() map[string]any {
 		m["opcode"], m["payload"] = r.Opcode, r.Payload
 	case KindGameEnd:
 		m["reason"] = r.Reason
+		if r.Team >= 0 {
+			m["winner_team"] = r.Team
+		}
+		if r.Player != 0 {
+			m["winner"], m["winner_name"] = r.Player, r.Name
+		}
+		if r.Text != "" {
+			m["why"] = r.Text
+		}
+		if len(r.TeamScores) > 0 {
+			m["teams"] = r.TeamScores
+		}
 	case KindExplosion:
 		m["object"], m["pos"], m["radius"], m["damage"] = r.Object, r.Pos, r.Radius, r.Damage
 	default:

@@ -34,6 +34,10 @@ func TestMatchRecordedExactly(t *testing.T) {
 	if !e.Finished || e.Reason != "its_just_over" || e.Mode != "survival" || !e.Started.Equal(m.Started) {
 		t.Fatalf("entry %+v (started %v)", e, m.Started)
 	}
+	// The outcome the mission gave with END_GAME (co-op: no winner).
+	if e.Outcome == nil || e.Why != "every ship lost on wave 2" || e.Team != nil || e.Player != 0 {
+		t.Fatalf("outcome %+v", e.Outcome)
+	}
 	s, err := a.Summary(e.ID)
 	if err != nil {
 		t.Fatal(err)

@@ -201,10 +201,27 @@ type Record struct {
 	HullHit bool
 	Reason  int32 // KindGameEnd
 	Payload []byte
+
+	// KindGameEnd's outcome (added within version 1; older files have
+	// none): the winning team in Team (-1 none), the winning player in
+	// Player (0 none) with his name in Name, why in Text, and the team
+	// scores.
+	TeamScores []TeamScore
 }
 
-// Reset clears r for reuse, keeping its Subs and Payload storage.
+// TeamScore is one team's line of a game end.
+type TeamScore struct {
+	Team  int32 `json:"team"`
+	Kills int32 `json:"kills"`
+	Score int32 `json:"score"`
+}
+
+// maxTeamScores bounds a game end's team lines (engine.MaxOutcomeTeams).
+const maxTeamScores = 16
+
+// Reset clears r for reuse, keeping its Subs, Payload and TeamScores
+// storage.
 func (r *Record) Reset() {
-	subs, payload := r.Subs[:0], r.Payload[:0]
-	*r = Record{Subs: subs, Payload: payload}
+	subs, payload, teams := r.Subs[:0], r.Payload[:0], r.TeamScores[:0]
+	*r = Record{Subs: subs, Payload: payload, TeamScores: teams}
 }

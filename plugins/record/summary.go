@@ -238,6 +238,20 @@ func (s *Summary) Print(w io.Writer) {
 		fmt.Fprintln(w, "unfinished recording (the server stopped before the match ended)")
 	default:
 		fmt.Fprintf(w, "ended: %s", Term(s.Footer.Reason))
+		if o := s.Footer.Outcome; o != nil {
+			if o.Team != nil {
+				fmt.Fprintf(w, ", team %d won", *o.Team)
+			}
+			if o.Player != 0 {
+				fmt.Fprintf(w, ", %s won", Term(o.PlayerName))
+			}
+			if o.Why != "" {
+				fmt.Fprintf(w, " (%s)", Term(o.Why))
+			}
+			for _, t := range o.Teams {
+				fmt.Fprintf(w, "; team %d: %d kills, %d points", t.Team, t.Kills, t.Score)
+			}
+		}
 		if s.Footer.Truncated {
 			fmt.Fprint(w, " (truncated at the size limit)")
 		}

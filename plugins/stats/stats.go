@@ -59,6 +59,7 @@ type Tracker struct {
 type line struct {
 	store.CareerLine
 	id     byte
+	team   int32  // the last team the mission gave him (-1 none)
 	joined uint32 // when the current stretch in the game began
 	inGame bool
 	left   bool
@@ -108,7 +109,7 @@ func (t *Tracker) Record(r *record.Record) {
 			l.inGame, l.left, l.joined = true, false, r.T
 		}
 		l.Name, l.Identity = r.Name, store.Identity(r.Name)
-		l.Kills, l.Deaths, l.Score = int(r.Kills), int(r.Deaths), int(r.Score)
+		l.Kills, l.Deaths, l.Score, l.team = int(r.Kills), int(r.Deaths), int(r.Score), r.Team
 	case record.KindPlayerLeft:
 		if l := t.byID[r.Player]; l != nil && l.inGame {
 			l.Seconds += float64(r.T-l.joined) / 1000
@@ -212,6 +213,7 @@ func (t *Tracker) EndMatch(f *record.Footer) {
 		if l.Identity == "" {
 			continue
 		}
+		l.Won = won(f, l)
 		i, ok := byIdentity[l.Identity]
 		if !ok {
 			byIdentity[l.Identity] = len(m.Players)
@@ -254,12 +256,29 @@ func addSession(to, s *store.CareerLine) {
 		d[0].Collision += d[1].Collision
 		d[0].Other += d[1].Other
 	}
+	to.Won = to.Won || s.Won
 	for class, secs := range s.Classes {
 		if to.Classes == nil {
 			to.Classes = map[string]float64{}
 		}
 		to.Classes[class] += secs
 	}
+}
+
+// won reports whether l was on the winning side of the outcome the
+// mission gave: the winning team, or the winner himself (a player who
+// left and another who took his id are told apart by name).
+func won(f *record.Footer, l *line) bool {
+	o := f.Outcome
+	switch {
+	case o == nil:
+		return false
+	case o.Player != 0 && o.Player == l.id && (o.PlayerName == "" || o.PlayerName == l.Name):
+		return true
+	case o.Team != nil && l.team >= 0 && int(l.team) == *o.Team:
+		return true
+	}
+	return false
 }
 
 // want loads name's career into the cache unless it is there or coming.
@@ -309,6 +328,12 @@ func (t *Tracker) Lookup(name string) (map[string]any, bool) {
 		t.want(name)
 		return nil, false
 	}
+	return CareerTable(*c), true
+}
+
+// CareerTable is a career as plain data for Lua (bc.stats): the fields of
+// store.Career by their JSON names, damage with its total.
+func CareerTable(c store.Career) map[string]any {
 	names := make([]any, len(c.Names))
 	for i, n := range c.Names {
 		names[i] = n
@@ -324,5 +349,6 @@ func (t *Tracker) Lookup(name string) (map[string]any, bool) {
 		"identity": c.Identity, "names": names, "matches": int64(c.Matches), "kills": int64(c.Kills), "deaths": int64(c.Deaths),
 		"assists": int64(c.Assists), "score": int64(c.Score), "best_score": int64(c.Best), "seconds_played": c.Seconds,
 		"damage_dealt": dmg(c.Dealt), "damage_taken": dmg(c.Taken), "favourite_class": c.Favourite, "classes": classes,
-	}, true
+		"wins": int64(c.Wins),
+	}
 }

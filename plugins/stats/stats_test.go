@@ -2,10 +2,13 @@ package stats_test
 
 import (
 	"context"
+	"encoding/json"
+	"net/http/httptest"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/internal/replaytest"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/stats"
@@ -121,5 +124,51 @@ func TestRejoinsAreSessionsNotMatches(t *testing.T) {
 	c, err := st.Career(ctx, store.Identity("VICTIM"))
 	if err != nil || c.Matches != 1 || c.Sessions != 10 || c.Kills != 10 || c.Deaths != 20 || c.Score != 30 || c.Seconds != 5 {
 		t.Fatalf("career %+v %v", c, err)
+	}
+}
+
+// The outcome the mission gave counts as a win for the winning team's
+// players (or the winner); the careers API says so, with the damage
+// totals beside the kinds.
+func TestCareerWinsAndDamageTotal(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "bcserver.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	tr := stats.New(stats.Options{Store: st})
+	start := time.Unix(1000, 0).UTC()
+	team := 1
+	for i, o := range []*engine.Outcome{{Team: &team, Why: "the freighter was destroyed"}, {Player: 2, PlayerName: "Kirk"}, nil} {
+		tr.BeginMatch(&record.Header{Mode: "convoy", Started: start.Add(time.Duration(i) * time.Hour)})
+		tr.Record(&record.Record{T: 0, Kind: record.KindPlayer, Player: 2, InGame: true, Team: 0, Name: "Kirk"})
+		tr.Record(&record.Record{T: 0, Kind: record.KindPlayer, Player: 3, InGame: true, Team: 1, Name: "Kor"})
+		tr.Record(&record.Record{T: 10, Kind: record.KindDamage, Object: 0x4003FFFF, Player: 3, Weapons: record.WeaponTorpedo, Cause: record.CauseWeapon, Damage: 150})
+		tr.Record(&record.Record{T: 10, Kind: record.KindDamage, Object: 0x4003FFFF, Player: 3, Weapons: record.WeaponPhaser, Cause: record.CauseWeapon, Damage: 50})
+		tr.EndMatch(&record.Footer{Ended: start.Add(time.Duration(i)*time.Hour + time.Minute), DurationMS: 60000, Reason: "its_just_over", Outcome: o})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := st.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	stats.API(st).ServeHTTP(rec, httptest.NewRequest("GET", "/api/v1/career/Kor", nil))
+	var kor struct {
+		Wins  int `json:"wins"`
+		Dealt struct {
+			Torpedo, Total float64
+		} `json:"damage_dealt"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &kor); err != nil || kor.Wins != 1 || kor.Dealt.Torpedo != 450 || kor.Dealt.Total != 600 {
+		t.Fatalf("Kor's career %s (%v)", rec.Body.String(), err)
+	}
+	kirk, err := st.Career(ctx, "kirk")
+	if err != nil || kirk.Wins != 1 || kirk.Matches != 3 {
+		t.Fatalf("Kirk %+v %v", kirk, err)
+	}
+	top, err := st.Leaderboard(ctx, "score", 10, 1)
+	if err != nil || len(top) != 2 || top[0].Wins != 1 || top[1].Wins != 1 {
+		t.Fatalf("leaderboard %+v %v", top, err)
 	}
 }

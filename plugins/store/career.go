@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -23,6 +24,16 @@ type Damage struct {
 // Total sums every kind.
 func (d Damage) Total() float64 { return d.Phaser + d.Pulse + d.Torpedo + d.Collision + d.Other }
 
+// MarshalJSON writes the kinds and their total ("total"), as bc.stats
+// has them.
+func (d Damage) MarshalJSON() ([]byte, error) {
+	type kinds Damage // without this method
+	return json.Marshal(struct {
+		kinds
+		Total float64 `json:"total"`
+	}{kinds(d), d.Total()})
+}
+
 // CareerMatch is one match's career lines (plugins/stats writes them).
 type CareerMatch struct {
 	Server, Mode   string
@@ -39,6 +50,9 @@ type CareerLine struct {
 	Seconds                       float64 // time in the game
 	Dealt, Taken                  Damage
 	Classes                       map[string]float64 // seconds flown per ship class
+	// Won: the player was on the winning side (the winning team, or the
+	// winner) of the outcome the mission gave.
+	Won bool
 }
 
 // Career is a player's sums over every recorded match.
@@ -55,6 +69,9 @@ type Career struct {
 	Seconds  float64  `json:"seconds_played"`
 	Dealt    Damage   `json:"damage_dealt"`
 	Taken    Damage   `json:"damage_taken"`
+	// Wins counts the matches won (schema version 5 on: older matches
+	// count none).
+	Wins int `json:"wins"`
 	// Favourite is the class flown longest; Classes the seconds per class.
 	Favourite string             `json:"favourite_class"`
 	Classes   map[string]float64 `json:"classes"`
@@ -69,10 +86,10 @@ func (s *Store) RecordCareer(m CareerMatch) bool {
 		for _, p := range m.Players {
 			d, t := p.Dealt, p.Taken
 			res, err := tx.ExecContext(ctx, `INSERT INTO career(identity, name, server, mode, started_at, ended_at, kills, deaths, assists, score, seconds, sessions,
-				dealt_phaser, dealt_pulse, dealt_torpedo, dealt_collision, dealt_other, taken_phaser, taken_pulse, taken_torpedo, taken_collision, taken_other)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				dealt_phaser, dealt_pulse, dealt_torpedo, dealt_collision, dealt_other, taken_phaser, taken_pulse, taken_torpedo, taken_collision, taken_other, won)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				p.Identity, p.Name, m.Server, m.Mode, m.Started.UnixMilli(), m.Ended.UnixMilli(), p.Kills, p.Deaths, p.Assists, p.Score, p.Seconds, max(1, p.Sessions),
-				d.Phaser, d.Pulse, d.Torpedo, d.Collision, d.Other, t.Phaser, t.Pulse, t.Torpedo, t.Collision, t.Other)
+				d.Phaser, d.Pulse, d.Torpedo, d.Collision, d.Other, t.Phaser, t.Pulse, t.Torpedo, t.Collision, t.Other, p.Won)
 			if err != nil {
 				return fmt.Errorf("career of %q: %w", p.Name, err)
 			}
@@ -94,7 +111,7 @@ func (s *Store) RecordCareer(m CareerMatch) bool {
 }
 
 // careerColumns are a career_totals row as scanCareer reads it.
-const careerColumns = `matches, sessions, kills, deaths, assists, score, best, seconds, last_seen,
+const careerColumns = `matches, sessions, wins, kills, deaths, assists, score, best, seconds, last_seen,
 	dealt_phaser, dealt_pulse, dealt_torpedo, dealt_collision, dealt_other,
 	taken_phaser, taken_pulse, taken_torpedo, taken_collision, taken_other`
 
@@ -103,7 +120,7 @@ type scanner interface{ Scan(dest ...any) error }
 func scanCareer(sc scanner, c *Career, extra ...any) error {
 	var last sql.NullInt64
 	d, t := &c.Dealt, &c.Taken
-	dest := append(extra, &c.Matches, &c.Sessions, &c.Kills, &c.Deaths, &c.Assists, &c.Score, &c.Best, &c.Seconds, &last,
+	dest := append(extra, &c.Matches, &c.Sessions, &c.Wins, &c.Kills, &c.Deaths, &c.Assists, &c.Score, &c.Best, &c.Seconds, &last,
 		&d.Phaser, &d.Pulse, &d.Torpedo, &d.Collision, &d.Other, &t.Phaser, &t.Pulse, &t.Torpedo, &t.Collision, &t.Other)
 	if err := sc.Scan(dest...); err != nil {
 		return err

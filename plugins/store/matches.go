@@ -3,9 +3,12 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/bcserver/bcserver/engine"
 )
 
 // Match is one recorded match.
@@ -18,6 +21,10 @@ type Match struct {
 	Ended   time.Time     `json:"ended"`
 	Reason  string        `json:"reason"`
 	Players []MatchPlayer `json:"players"`
+	// The mission's outcome (bc.end_game): winner_team, winner_name, why,
+	// teams; nil when it gave none (and for matches recorded before
+	// schema version 5). Winner, the wire id, is not kept.
+	*engine.Outcome
 }
 
 // MatchPlayer is one player's line in a match.
@@ -52,8 +59,9 @@ var ErrNotFound = errors.New("not found")
 // the record was dropped.
 func (s *Store) RecordMatch(m Match) bool {
 	return s.enqueue("match", func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO matches(mode, map, server, started_at, ended_at, reason) VALUES (?, ?, ?, ?, ?, ?)`,
-			m.Mode, m.Map, m.Server, m.Started.UnixMilli(), m.Ended.UnixMilli(), m.Reason)
+		team, winner, why, teams := outcomeColumns(m.Outcome)
+		res, err := tx.ExecContext(ctx, `INSERT INTO matches(mode, map, server, started_at, ended_at, reason, winner_team, winner, why, teams) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			m.Mode, m.Map, m.Server, m.Started.UnixMilli(), m.Ended.UnixMilli(), m.Reason, team, winner, why, teams)
 		if err != nil {
 			return fmt.Errorf("inserting the match: %w", err)
 		}
@@ -80,7 +88,7 @@ func (s *Store) Matches(ctx context.Context, limit int, before int64) ([]Match, 
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, mode, map, server, started_at, ended_at, reason FROM matches WHERE id < ? ORDER BY id DESC LIMIT ?`, before, limit)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, mode, map, server, started_at, ended_at, reason, winner_team, winner, why, teams FROM matches WHERE id < ? ORDER BY id DESC LIMIT ?`, before, limit)
 	if err != nil {
 		return nil, fmt.Errorf("listing matches: %w", err)
 	}
@@ -90,9 +98,12 @@ func (s *Store) Matches(ctx context.Context, limit int, before int64) ([]Match, 
 	for rows.Next() {
 		var m Match
 		var st, en int64
-		if err := rows.Scan(&m.ID, &m.Mode, &m.Map, &m.Server, &st, &en, &m.Reason); err != nil {
+		var team sql.NullInt64
+		var winner, why, teams string
+		if err := rows.Scan(&m.ID, &m.Mode, &m.Map, &m.Server, &st, &en, &m.Reason, &team, &winner, &why, &teams); err != nil {
 			return nil, err
 		}
+		m.Outcome = outcomeOf(team, winner, why, teams)
 		m.Started, m.Ended = time.UnixMilli(st).UTC(), time.UnixMilli(en).UTC()
 		m.Players = []MatchPlayer{}
 		index[m.ID] = len(out)
@@ -121,6 +132,39 @@ func (s *Store) Matches(ctx context.Context, limit int, before int64) ([]Match, 
 		}
 	}
 	return out, prows.Err()
+}
+
+// outcomeColumns are the matches columns of an outcome.
+func outcomeColumns(o *engine.Outcome) (team sql.NullInt64, winner, why, teams string) {
+	if o == nil {
+		return
+	}
+	if o.Team != nil {
+		team = sql.NullInt64{Int64: int64(*o.Team), Valid: true}
+	}
+	if len(o.Teams) > 0 {
+		if b, err := json.Marshal(o.Teams); err == nil {
+			teams = string(b)
+		}
+	}
+	return team, o.PlayerName, o.Why, teams
+}
+
+// outcomeOf reads an outcome back from the matches columns (nil for
+// none).
+func outcomeOf(team sql.NullInt64, winner, why, teams string) *engine.Outcome {
+	o := &engine.Outcome{PlayerName: winner, Why: why}
+	if team.Valid {
+		t := int(team.Int64)
+		o.Team = &t
+	}
+	if teams != "" {
+		_ = json.Unmarshal([]byte(teams), &o.Teams) // a file edited by hand: the scores are left out
+	}
+	if o.Team == nil && o.PlayerName == "" && o.Why == "" && len(o.Teams) == 0 {
+		return nil
+	}
+	return o
 }
 
 // Player returns the summed history of one identity (see Identity).

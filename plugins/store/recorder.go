@@ -41,7 +41,9 @@ type openMatch struct {
 	mapName string
 	players map[string]*matchLine
 	order   []string
-	full    bool // maxMatchPlayers reached (logged once)
+	full    bool            // maxMatchPlayers reached (logged once)
+	loading bool            // begun while the mission loaded: mode and map are read again
+	outcome *engine.Outcome // who won, as the mission said at END_GAME
 }
 
 // matchLine is one player's line of the running match: its sessions (a
@@ -81,7 +83,13 @@ func (r *Recorder) Start(g *engine.Game) error {
 				r.bank(e.Player)
 			}
 		}),
-		g.On(engine.EvGameEnded, func(ev engine.Event) { r.Cut(ev.(*engine.GameEnded).ReasonName()) }),
+		g.On(engine.EvGameEnded, func(ev engine.Event) {
+			e := ev.(*engine.GameEnded)
+			if r.cur != nil && !e.Outcome.Empty() {
+				r.cur.outcome = e.Outcome
+			}
+			r.Cut(e.ReasonName())
+		}),
 		g.On(engine.EvGameRestarted, func(engine.Event) {
 			if r.cur != nil {
 				// A restart with no END_GAME before it that nobody cut:
@@ -120,7 +128,7 @@ func (r *Recorder) Cut(reason string) {
 
 func (r *Recorder) begin() {
 	m := r.g.Mission()
-	r.cur = &openMatch{started: r.g.Now(), mode: r.opts.Mode(), mapName: m.System, players: map[string]*matchLine{}}
+	r.cur = &openMatch{started: r.g.Now(), mode: r.opts.Mode(), mapName: m.System, players: map[string]*matchLine{}, loading: r.g.Loading()}
 	for _, p := range r.g.Players() {
 		if p.InGame() {
 			r.note(p)
@@ -131,6 +139,10 @@ func (r *Recorder) begin() {
 func (r *Recorder) finish(reason string) {
 	m := r.cur
 	r.cur = nil
+	if m.loading {
+		// The first match began before the mission announced itself.
+		m.mode, m.mapName = r.opts.Mode(), r.g.Mission().System
+	}
 	if len(m.order) == 0 {
 		return
 	}
@@ -139,7 +151,7 @@ func (r *Recorder) finish(reason string) {
 	if n := r.g.Config().ServerName; n != "" {
 		server = n
 	}
-	rec := Match{Mode: m.mode, Map: m.mapName, Server: server, Started: m.started, Ended: r.g.Now(), Reason: reason}
+	rec := Match{Mode: m.mode, Map: m.mapName, Server: server, Started: m.started, Ended: r.g.Now(), Reason: reason, Outcome: m.outcome}
 	for _, id := range m.order {
 		rec.Players = append(rec.Players, m.players[id].MatchPlayer)
 	}

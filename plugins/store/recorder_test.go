@@ -80,3 +80,36 @@ func TestRecorderSumsSessions(t *testing.T) {
 		t.Fatalf("player stats %+v %v", st, err)
 	}
 }
+
+// The outcome the mission gave at END_GAME (who won, why, the team
+// scores) is kept with the match; a match ended without one has none.
+func TestRecorderKeepsOutcome(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "bcserver.db"))
+	g, err := engine.NewGame(engine.Options{Config: engine.DefaultConfig(), Now: time.Unix(1000, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRecorder(s, RecorderOptions{})
+	if err := r.Start(g); err != nil {
+		t.Fatal(err)
+	}
+	p := &engine.Player{Owner: world.Owner{ID: 2, Team: 1}, Name: "Kirk"}
+	g.Emit(&engine.PlayerInGame{Player: p})
+	team := 1
+	g.EndGameWith(0, &engine.Outcome{Team: &team, Why: "the freighter was destroyed", Teams: []engine.TeamScore{{Team: 0, Kills: 1, Score: 10}, {Team: 1, Kills: 4, Score: 90}}})
+	g.RestartGame()
+	g.Emit(&engine.PlayerInGame{Player: p})
+	r.Stop(g)
+	flush(t, s)
+	ms, err := s.Matches(context.Background(), 10, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 2 || ms[0].Outcome != nil || ms[1].Reason != "its_just_over" {
+		t.Fatalf("matches %+v", ms)
+	}
+	o := ms[1].Outcome
+	if o == nil || o.Team == nil || *o.Team != 1 || o.Why != "the freighter was destroyed" || len(o.Teams) != 2 || o.Teams[1] != (engine.TeamScore{Team: 1, Kills: 4, Score: 90}) {
+		t.Fatalf("outcome %+v", o)
+	}
+}

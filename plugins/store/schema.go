@@ -61,6 +61,14 @@ var migrations = []string{
 	);`,
 	// 4: careers by one identity, matches and sessions apart, totals.
 	careerTotals,
+	// 5: how a match was won (bc.end_game's outcome), and the wins in the
+	// careers and their totals.
+	`ALTER TABLE matches ADD COLUMN winner_team INTEGER; -- NULL: none
+	ALTER TABLE matches ADD COLUMN winner TEXT NOT NULL DEFAULT ''; -- the winning player's name
+	ALTER TABLE matches ADD COLUMN why TEXT NOT NULL DEFAULT '';
+	ALTER TABLE matches ADD COLUMN teams TEXT NOT NULL DEFAULT ''; -- JSON [{team, kills, score}]
+	ALTER TABLE career ADD COLUMN won INTEGER NOT NULL DEFAULT 0; -- 1: on the winning side
+	ALTER TABLE career_totals ADD COLUMN wins INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // migrationSteps are Go steps that run after the SQL of a migration, in

@@ -183,12 +183,12 @@ func mergeSessions(ctx context.Context, tx *sql.Tx) error {
 func addToTotals(ctx context.Context, tx *sql.Tx, p CareerLine, ended int64) error {
 	d, t := p.Dealt, p.Taken
 	sessions := max(1, p.Sessions)
-	if _, err := tx.ExecContext(ctx, `INSERT INTO career_totals(identity, name, matches, sessions, kills, deaths, assists, score, best, seconds,
+	if _, err := tx.ExecContext(ctx, `INSERT INTO career_totals(identity, name, matches, sessions, wins, kills, deaths, assists, score, best, seconds,
 		dealt_phaser, dealt_pulse, dealt_torpedo, dealt_collision, dealt_other, taken_phaser, taken_pulse, taken_torpedo, taken_collision, taken_other, last_seen)
-		VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(identity) DO UPDATE SET
 			name = CASE WHEN excluded.last_seen >= last_seen THEN excluded.name ELSE name END,
-			matches = matches + 1, sessions = sessions + excluded.sessions,
+			matches = matches + 1, sessions = sessions + excluded.sessions, wins = wins + excluded.wins,
 			kills = kills + excluded.kills, deaths = deaths + excluded.deaths, assists = assists + excluded.assists,
 			score = score + excluded.score, best = MAX(best, excluded.best), seconds = seconds + excluded.seconds,
 			dealt_phaser = dealt_phaser + excluded.dealt_phaser, dealt_pulse = dealt_pulse + excluded.dealt_pulse,
@@ -198,7 +198,7 @@ func addToTotals(ctx context.Context, tx *sql.Tx, p CareerLine, ended int64) err
 			taken_torpedo = taken_torpedo + excluded.taken_torpedo, taken_collision = taken_collision + excluded.taken_collision,
 			taken_other = taken_other + excluded.taken_other,
 			last_seen = MAX(last_seen, excluded.last_seen)`,
-		p.Identity, p.Name, sessions, p.Kills, p.Deaths, p.Assists, p.Score, p.Score, p.Seconds,
+		p.Identity, p.Name, sessions, p.Won, p.Kills, p.Deaths, p.Assists, p.Score, p.Score, p.Seconds,
 		d.Phaser, d.Pulse, d.Torpedo, d.Collision, d.Other, t.Phaser, t.Pulse, t.Torpedo, t.Collision, t.Other, ended); err != nil {
 		return fmt.Errorf("career totals of %q: %w", p.Name, err)
 	}

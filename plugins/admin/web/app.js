@@ -161,7 +161,7 @@ function renderMap(ships) {
       g.fillRect(x - 12, y + 8, 24 * Math.max(0, Math.min(1, s.hull)), 3);
     }
     g.fillStyle = "#d8e0ea";
-    const label = (s.owner || "ship " + s.id) + (s.class ? " (" + s.class + ")" : "");
+    const label = (s.owner || s.name || "ship " + s.id) + (s.class ? " (" + s.class + ")" : "");
     const lw = g.measureText(label).width;
     g.fillText(label, x + 8 + lw > w - 4 ? x - 8 - lw : x + 8, y - 6);
   }
@@ -173,12 +173,13 @@ function renderStatus(st) {
   const m = st.mission;
   $("mode").textContent = m.mode + (m.pending_mode ? " → " + m.pending_mode : "");
   const me = $("mission-error");
-  me.hidden = !m.error;
-  me.textContent = m.error ? "No mission: " + m.error + " (the game takes no players until the file is fixed)" : "";
+  me.hidden = !m.error && !m.suspended;
+  me.textContent = m.error ? "No mission: " + m.error + " (the game takes no players until the file is fixed)"
+    : m.suspended ? "Game mode suspended: " + m.suspended + " (the players play on without scoring; fix it and save, or reload)" : "";
   $("map").textContent = m.map;
   $("time-left").textContent = fmtTime(m.time_left);
   const gs = $("game-state");
-  gs.textContent = m.game_over ? "game over" : "in progress";
+  gs.textContent = m.suspended ? "suspended" : m.game_over ? "game over" : "in progress";
   gs.className = "badge " + (m.game_over ? "over" : "live");
   renderPlayers(st.players);
   renderTeams(m.teams);
@@ -274,6 +275,16 @@ function matchPlayers(players) {
   return td;
 }
 
+// matchEnd is how a match ended: the stock reason, and who won when the
+// mission said (bc.end_game's outcome; teams 0/1 are a client's Team 1/2).
+function matchEnd(m) {
+  const won = [];
+  if (m.winner_team !== undefined && m.winner_team !== null) won.push("team " + m.winner_team + " won");
+  if (m.winner_name) won.push(m.winner_name + " won");
+  if (m.why) won.push(m.why);
+  return won.length ? m.reason + " · " + won.join(", ") : m.reason;
+}
+
 async function loadMatches() {
   const tb = $("matches").tBodies[0];
   let ms;
@@ -294,7 +305,7 @@ async function loadMatches() {
   tb.replaceChildren(...ms.map((m) => {
     const tr = el("tr");
     tr.append(el("td", m.id, "num"), el("td", m.mode), el("td", m.map), el("td", new Date(m.ended).toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" })),
-      el("td", m.reason), matchPlayers(m.players || []));
+      el("td", matchEnd(m)), matchPlayers(m.players || []));
     const td = el("td");
     const rec = byStart.get(Date.parse(m.started));
     if (rec) {

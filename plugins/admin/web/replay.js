@@ -210,6 +210,20 @@ function markers() {
   }));
 }
 
+// outcomeText says who won, as the mission told END_GAME (bc.end_game):
+// the winning team (teams 0/1 are a stock client's Team 1/2) or player,
+// why, and the team scores; "" when the mission gave none.
+function outcomeText(o) {
+  if (!o) return "";
+  const who = [];
+  if (o.winner_team !== undefined && o.winner_team !== null) who.push("team " + o.winner_team + " (Team " + (o.winner_team + 1) + " on a client)");
+  if (o.winner) who.push(o.winner_name || ("player " + o.winner));
+  let s = who.length ? who.join(", ") + " won" : "";
+  if (o.why) s += (s ? ": " : "") + o.why;
+  if (o.teams && o.teams.length) s += (s ? "; " : "") + o.teams.map((t) => "team " + t.team + " " + t.score + " points, " + t.kills + " kills").join(", ");
+  return s;
+}
+
 async function openReplay() {
   sum = await api("replays/" + encodeURIComponent(replayID));
   const h = sum.header;
@@ -218,6 +232,9 @@ async function openReplay() {
   $("r-map").textContent = h.map;
   $("r-started").textContent = new Date(h.started).toLocaleString();
   $("r-reason").textContent = sum.footer ? sum.footer.reason : "unfinished";
+  const won = outcomeText(sum.footer);
+  $("r-outcome").textContent = won;
+  $("r-outcome-box").hidden = won === "";
   document.title = h.server + " – " + h.mode + " replay";
   $("length").textContent = fmt(sum.duration_ms);
   $("timeline").max = String(sum.duration_ms);
@@ -240,7 +257,7 @@ async function openList() {
     const td = el("td");
     td.append(a);
     tr.append(td, el("td", e.server), el("td", e.mode), el("td", e.map), el("td", fmt(e.duration_ms), "num"),
-      el("td", e.finished ? e.reason : "unfinished"), el("td", Math.round(e.bytes / 1024) + " KiB", "num"));
+      el("td", e.finished ? e.reason : "unfinished"), el("td", outcomeText(e)), el("td", Math.round(e.bytes / 1024) + " KiB", "num"));
     return tr;
   }));
 }
