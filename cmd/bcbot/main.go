@@ -93,7 +93,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		destruct = fs.Duration("self-destruct", 0, "self-destruct this long after joining (0 = never)")
 		moveTo   = fs.String("move-to", "", "fly from -pos to this point x,y,z and back, for ever (play-testing)")
 		cheatArg = fs.String("cheat", "", "fly the -spawn ship as a modified client would: speed, teleport, firerate, ammo or arc (at -fire-at's ship; the host's fair-play rules should catch it, README \"Fair play\")")
-		speed    = fs.Float64("speed", 20, "with -move-to: world units a second")
+		speed    = fs.Float64("speed", 0, "with -move-to: world units a second (0: the -spawn class's max_speed; beyond 1.25 times it the host's fair-play rules drop the updates)")
 		chatEach = fs.Duration("chat-every", 0, "say the -chat lines one at a time, in turn, this often (0: each once, at join)")
 		chat     chatLines
 	)
@@ -292,7 +292,6 @@ func join(ctx context.Context, cfg bot.Config, idle, timeout time.Duration, play
 		defer t.Stop()
 		lines = t.C
 	}
-	flying := time.Now()
 	health := &healthWatch{log: log}
 	// Ten position updates a second, as a stock client sends them; the
 	// respawn after an explosion waits on the same beat.
@@ -317,7 +316,9 @@ func join(ctx context.Context, cfg bot.Config, idle, timeout time.Duration, play
 			case pl.pilot != nil:
 				pl.flyPilot(now)
 			case play.Patrol != nil:
-				pl.move(*play.Patrol, now.Sub(flying))
+				// Each ship starts its patrol where it appears: a new
+				// ship that began mid-way would jump there.
+				pl.move(*play.Patrol, now.Sub(pl.spawnedAt))
 			}
 		case <-destruct:
 			log.Info("self-destructing")
