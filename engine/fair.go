@@ -138,17 +138,22 @@ func (g *Game) fairRate(p *Player, op byte) bool {
 	return true
 }
 
-// arrivedAt is when the message being routed could have arrived had
-// nothing been lost (net.Conn.DeliveredAt): a reliable message held back
-// behind a lost one keeps its own arrival, not the burst's.
+// arrivedAt is the earliest the message being routed could have arrived
+// had nothing been lost (net.Conn.DeliveredAt: a reliable message held
+// back or resent counts from the arrival of the one before it), but no
+// more than FireHold before now.
 func (g *Game) arrivedAt(p *Player, in *inbound) time.Time {
 	if !in.reliable || p.peer == nil {
 		return g.now
 	}
-	if at := p.peer.DeliveredAt(); !at.IsZero() && at.Before(g.now) {
-		return at
+	at := p.peer.DeliveredAt()
+	if hold := g.now.Add(-g.cfg.FairPlay.Tolerances.FireHold); at.Before(hold) {
+		at = hold
 	}
-	return g.now
+	if at.After(g.now) {
+		return g.now
+	}
+	return at
 }
 
 // fairMove judges a StateUpdate (routing.go's fair column).

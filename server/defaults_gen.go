@@ -99,6 +99,7 @@ func generatedDefaults() Config {
 			CollisionGrace: 3000000000,
 			TractorGrace:   3000000000,
 			FireLag:        5000000000,
+			FireHold:       20000000000,
 			ArcSlack:       0.15,
 			RateScale:      1,
 		},

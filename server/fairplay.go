@@ -29,6 +29,7 @@ type FairPlaySection struct {
 	CollisionGrace Duration `toml:"collision_grace"`
 	TractorGrace   Duration `toml:"tractor_grace"`
 	FireLag        Duration `toml:"fire_lag"`
+	FireHold       Duration `toml:"fire_hold"`
 	ArcSlack       float64  `toml:"arc_slack"`
 	RateScale      float64  `toml:"rate_scale"`
 	// Per-rule escalations.
@@ -61,6 +62,7 @@ func (s FairPlaySection) runtime() (fairplay.Config, error) {
 	t.SpeedSlack, t.PositionSlack, t.TeleportSlack, t.ArcSlack = s.SpeedSlack, s.PositionSlack, s.TeleportSlack, s.ArcSlack
 	t.Jitter, t.WarpGrace = time.Duration(s.Jitter), time.Duration(s.WarpGrace)
 	t.CollisionGrace, t.TractorGrace, t.FireLag = time.Duration(s.CollisionGrace), time.Duration(s.TractorGrace), time.Duration(s.FireLag)
+	t.FireHold = time.Duration(s.FireHold)
 	c.RateScale = s.RateScale
 	base := fairplay.Thresholds{Weight: s.Weight, Drop: s.Drop, Notify: s.Notify, Kick: s.Kick, Ban: s.Ban, BanFor: time.Duration(s.BanFor)}
 	for _, r := range []struct {

@@ -47,6 +47,14 @@ type Tolerances struct {
 	// holds back the ones behind it): a cannon may fire on the recharge of
 	// this much more time, a tube this much before its reload ends.
 	FireLag time.Duration
+	// FireHold bounds how long before its delivery a shot may be taken
+	// to have been sent: a reliable message lost and resent again and
+	// again arrives that late (six losses in a row on the stock resend
+	// schedule, 21 s), and its shot counts from when it could have
+	// arrived (net.Conn.DeliveredAt: as soon as the message before it).
+	// A cannon that sat full, or a tube that sat loaded, meanwhile is
+	// credited the recharge or reload it could not take.
+	FireHold time.Duration
 	// ArcSlack (radians) widens every cannon's firing arc; on top of it, a
 	// ship may have turned at its class's max_angular_velocity ×
 	// Overdrive since the orientation the host holds (its age plus
@@ -69,6 +77,7 @@ func DefaultTolerances() Tolerances {
 		TractorGrace:   3 * time.Second,
 		Reanchor:       2 * time.Second,
 		FireLag:        5 * time.Second,
+		FireHold:       20 * time.Second,
 		ArcSlack:       0.15,
 	}
 }
@@ -97,7 +106,7 @@ func (t *Tolerances) Validate() error {
 		name string
 		v    time.Duration
 	}{{"jitter", t.Jitter}, {"warp_grace", t.WarpGrace}, {"collision_grace", t.CollisionGrace},
-		{"tractor_grace", t.TractorGrace}, {"reanchor", t.Reanchor}, {"fire_lag", t.FireLag}} {
+		{"tractor_grace", t.TractorGrace}, {"reanchor", t.Reanchor}, {"fire_lag", t.FireLag}, {"fire_hold", t.FireHold}} {
 		if d.v < 0 || d.v > time.Hour {
 			return fmt.Errorf("%s %v: want 0 up to 1h", d.name, d.v)
 		}

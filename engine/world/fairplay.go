@@ -109,7 +109,7 @@ func (w *World) JudgePulse(now, at time.Time, owner *Owner, m *codec.PulseFire) 
 		return fairplay.Verdict{Rule: fairplay.Charge, Value: float64(charge + credit), Limit: float64(pulseCost(d) - allow)}
 	}
 	x, y, z := m.Dir.Vector()
-	return w.judgeArc(o, d, [3]float32{x, y, z}, now)
+	return w.judgeArc(o, d, [3]float32{x, y, z}, now, at)
 }
 
 // pulseCover returns what a cannon has to pay a bolt with: its charge at
@@ -135,15 +135,17 @@ func (w *World) pulseCover(o *Object, b *weaponBank, d *ships.SubsystemData, now
 }
 
 // judgeArc judges a bolt's direction against the cannon's arc, widened by
-// ArcSlack and by how far the ship can have turned since the orientation
-// the host holds was sent.
-func (w *World) judgeArc(o *Object, d *ships.SubsystemData, dir [3]float32, now time.Time) fairplay.Verdict {
+// ArcSlack and by how far the ship can have turned between the
+// orientation the host holds and the bolt: since the orientation was
+// sent, or since the bolt was (at, it may have been held back), whichever
+// is longer.
+func (w *World) judgeArc(o *Object, d *ships.SubsystemData, dir [3]float32, now, at time.Time) fairplay.Verdict {
 	st := &o.state
 	if _, _, ok := o.axes(); !ok || st.orientAt.IsZero() || d.ArcWidth == [2]float32{} {
 		return fairplay.Verdict{}
 	}
 	t := w.fair
-	age := now.Sub(st.orientAt) + t.Jitter
+	age := max(now.Sub(st.orientAt), now.Sub(at)) + t.Jitter
 	tol := t.ArcSlack + float64(o.Model.Class().MaxAngularVelocity)*t.Overdrive*age.Seconds()
 	if tol >= math.Pi || inArc(o, d, dir, tol) {
 		return fairplay.Verdict{}

@@ -408,3 +408,41 @@ func BenchmarkJudgeTorpedo(b *testing.B) {
 		}
 	}
 }
+
+// A shot that was held back by losses counts from when it could have
+// arrived (at): a tube that sat loaded meanwhile is credited the reload it
+// could not do, and a ship can have turned since the bolt was sent, not
+// only since its orientation was.
+func TestFairLateShots(t *testing.T) {
+	b := fairBattle(t, 2)
+	a := b.spawn(0, 3, [3]float32{0, 0, 0}, [3]float32{0, 1, 0})
+	g := b.spawn(1, 3, [3]float32{0, 60, 0}, [3]float32{0, 1, 0})
+	tube := systemID(t, a, "Forward Torpedo 1")
+	m := codec.TorpedoFire{TubeID: tube, Flags: codec.TorpedoArg, Dir: codec.Dir3{0, 127, 0}, Target: g.ID}
+	// Sent at 0, resent until it arrived at 8 s; the next from the same
+	// tube, sent when the client's reload of 40 s ended, arrives on time.
+	b.tick(8 * time.Second)
+	sent := b.now.Add(-8 * time.Second)
+	if v := b.w.JudgeTorpedo(b.now, sent, b.owners[0], &m); !v.OK() {
+		t.Fatal(v)
+	}
+	b.w.TorpedoFiredAt(b.now, sent, b.owners[0], &m)
+	b.tick(32*time.Second + 100*time.Millisecond)
+	if v := b.w.JudgeTorpedo(b.now, b.now, b.owners[0], &m); !v.OK() {
+		t.Fatalf("reloaded on the client's clock: %+v", v)
+	}
+
+	w := fairBattle(t, 2)
+	bop := w.spawn(0, 6, [3]float32{0, 0, 0}, [3]float32{0, 1, 0})
+	x := w.spawn(1, 3, [3]float32{0, 60, 0}, [3]float32{0, 1, 0})
+	c := systemID(t, bop, "Port Cannon")
+	// The bolt left 1.4 rad to starboard of where the nose now points: the
+	// ship has turned since. Sent 6 s ago, it is plausible; sent now, not.
+	dir := [3]float32{float32(math.Sin(1.4)), float32(math.Cos(1.4)), 0}
+	if v := w.pulseAt(0, c, x.ID, dir, w.now); v.Rule != fairplay.Arc {
+		t.Fatalf("a fresh bolt 1.4 rad off: %+v", v)
+	}
+	if v := w.pulseAt(0, c, x.ID, dir, w.now.Add(-6*time.Second)); !v.OK() {
+		t.Fatalf("a bolt sent 6 s ago: %+v", v)
+	}
+}

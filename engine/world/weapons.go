@@ -200,10 +200,17 @@ func (w *World) TorpedoFiredAt(now, at time.Time, owner *Owner, m *codec.Torpedo
 			w.stats.WeaponRejected.Add(1)
 			return
 		}
+		full := b.loaded >= d.MaxReady && b.debt == 0
 		if b.loaded > 0 {
 			b.loaded--
 		} else {
 			b.debt++
+		}
+		if full && at.Before(now) {
+			// The tube began its reload when the torpedo was sent, at the
+			// earliest at: a tube that sat loaded meanwhile is credited
+			// the reload it could not do.
+			b.reload -= float32(now.Sub(at).Seconds()) * o.Model.ConditionFraction(b.sub)
 		}
 		if len(s.ammo) > 0 {
 			s.ammo[s.ammoType]--
@@ -252,7 +259,7 @@ func (w *World) PulseFiredAt(now, at time.Time, owner *Owner, m *codec.PulseFire
 		w.stats.WeaponRejected.Add(1)
 		return
 	}
-	b.charge = min(d.MaxCharge, b.charge+credit) - pulseCost(d)
+	b.charge = min(d.MaxCharge, b.charge+credit-pulseCost(d))
 	b.lastShot = now
 	var target int32
 	if m.HasTarget() {
