@@ -342,7 +342,11 @@ func inArc(ship *Object, d *ships.SubsystemData, world [3]float32, tol float64) 
 	if _, _, ok := ship.axes(); !ok || d.ArcWidth == [2]float32{} {
 		return true
 	}
-	v := toLocal(ship, world)
+	return inArcLocal(d, toLocal(ship, world), tol)
+}
+
+// inArcLocal is inArc for a direction v already in the ship's frame.
+func inArcLocal(d *ships.SubsystemData, v [3]float32, tol float64) bool {
 	f := unit3(d.Forward, [3]float32{0, 1, 0})
 	u := unit3(d.Up, [3]float32{0, 0, 1})
 	r := cross3(f, u)

@@ -134,27 +134,96 @@ func (w *World) pulseCover(o *Object, b *weaponBank, d *ships.SubsystemData, now
 	return avail, rate*float32(w.fair.FireLag.Seconds()) + pulseChargeSlack, credit
 }
 
-// judgeArc judges a bolt's direction against the cannon's arc, widened by
-// ArcSlack and by how far the ship can have turned between the
-// orientation the host holds and the bolt: since the orientation was
-// sent, or since the bolt was (at, it may have been held back), whichever
-// is longer.
+// orientLen bounds the orientations a ship keeps for judging arcs, and
+// orientSpacing is the least time between two kept ones (the newest is
+// always the latest): 24 orientations a second apart reach back past the
+// default FireHold, the earliest a bolt can be taken to have left.
+const (
+	orientLen     = 24
+	orientSpacing = int64(time.Second)
+)
+
+// orientTrack is a ship's recent orientations, as its owner sent them, with
+// when each arrived (Unix nanoseconds).
+type orientTrack struct {
+	at      [orientLen]int64
+	fwd, up [orientLen]codec.Dir3
+	n, next int
+}
+
+// add keeps the orientation of st, arrived at now: in place of the newest
+// when that one is recent, so the newest is always the latest.
+func (r *orientTrack) add(now time.Time, st *moveState) {
+	if !st.hasFwd || !st.hasUp {
+		return
+	}
+	t := now.UnixNano()
+	i := (r.next + orientLen - 1) % orientLen
+	if r.n == 0 || t-r.at[i] >= orientSpacing {
+		i = r.next
+		r.next = (r.next + 1) % orientLen
+		r.n = min(r.n+1, orientLen)
+	}
+	r.at[i], r.fwd[i], r.up[i] = t, st.fwd, st.up
+}
+
+// judgeArc judges a bolt's direction against the cannon's arc. The bolt
+// left some time in the window from at − Jitter (the earliest it can have
+// been sent) to now, when the ship had an orientation near one the host
+// kept: each moment of the window is nearest in time to one kept
+// orientation, and the ship can have turned from it by at most its class's
+// max_angular_velocity × Overdrive over that distance in time plus Jitter
+// (the orientation's own delay). The bolt is plausible if it is inside the
+// arc, so widened (and by ArcSlack), for one of them. Without a kept
+// orientation nothing is judged.
 func (w *World) judgeArc(o *Object, d *ships.SubsystemData, dir [3]float32, now, at time.Time) fairplay.Verdict {
-	st := &o.state
-	if _, _, ok := o.axes(); !ok || st.orientAt.IsZero() || d.ArcWidth == [2]float32{} {
+	r := &o.state.orient
+	if r.n == 0 || d.ArcWidth == [2]float32{} {
 		return fairplay.Verdict{}
 	}
 	t := w.fair
-	age := max(now.Sub(st.orientAt), now.Sub(at)) + t.Jitter
-	tol := t.ArcSlack + float64(o.Model.Class().MaxAngularVelocity)*t.Overdrive*age.Seconds()
-	if tol >= math.Pi || inArc(o, d, dir, tol) {
-		return fairplay.Verdict{}
+	turn := float64(o.Model.Class().MaxAngularVelocity) * t.Overdrive
+	from, end := at.UnixNano()-int64(t.Jitter), now.UnixNano()
+	idx := func(k int) int { return (r.next - 1 - k + 2*orientLen) % orientLen } // newest first
+	tol := 0.0
+	for k := range r.n {
+		i := idx(k)
+		ti := r.at[i]
+		// The moments of the window nearest to this orientation.
+		hi, lo := end, from
+		if k > 0 {
+			hi = min(hi, (ti+r.at[idx(k-1)])/2)
+		}
+		if k+1 < r.n {
+			lo = max(lo, (ti+r.at[idx(k+1)])/2)
+		}
+		if hi < from {
+			break // this and every older orientation stood before the bolt can have left
+		}
+		if lo > hi {
+			continue
+		}
+		far := max(hi-ti, ti-lo, 0)
+		tol = t.ArcSlack + turn*(float64(far)/1e9+t.Jitter.Seconds())
+		if tol >= math.Pi || inArcLocal(d, localDir(r.fwd[i], r.up[i], dir), tol) {
+			return fairplay.Verdict{}
+		}
 	}
 	// How far off the cannon's own forward it went, for the log.
 	fwd := toWorld(o, unit3(d.Forward, [3]float32{0, 1, 0}))
 	off := math.Acos(float64(max(-1, min(1, dot3(unit3(dir, fwd), fwd)))))
 	half := math.Max(math.Abs(float64(d.ArcWidth[0])), math.Abs(float64(d.ArcWidth[1])))
 	return fairplay.Verdict{Rule: fairplay.Arc, Value: off, Limit: half + tol}
+}
+
+// localDir turns a world direction into the frame of a ship facing fwd
+// with up vector up.
+func localDir(fwd, up codec.Dir3, v [3]float32) [3]float32 {
+	fx, fy, fz := fwd.Vector()
+	ux, uy, uz := up.Vector()
+	f, u := [3]float32{fx, fy, fz}, [3]float32{ux, uy, uz}
+	r := cross3(f, u)
+	return [3]float32{dot3(v, r), dot3(v, f), dot3(v, u)}
 }
 
 // JudgeTorpedo judges an owner's TorpedoFire 0x19 (arrived at now, could

@@ -436,13 +436,24 @@ func TestFairLateShots(t *testing.T) {
 	bop := w.spawn(0, 6, [3]float32{0, 0, 0}, [3]float32{0, 1, 0})
 	x := w.spawn(1, 3, [3]float32{0, 60, 0}, [3]float32{0, 1, 0})
 	c := systemID(t, bop, "Port Cannon")
-	// The bolt left 1.4 rad to starboard of where the nose now points: the
-	// ship has turned since. Sent 6 s ago, it is plausible; sent now, not.
-	dir := [3]float32{float32(math.Sin(1.4)), float32(math.Cos(1.4)), 0}
+	// The bolt left 2.2 rad to starboard of where the nose now points: the
+	// ship has turned since. Sent 6 s ago, it is plausible; sent now, not
+	// (a Bird of Prey turns 0.625 rad/s at most: its arc of 0.44 widens to
+	// 1.84 for the second of jitter either side).
+	dir := [3]float32{float32(math.Sin(2.2)), float32(math.Cos(2.2)), 0}
 	if v := w.pulseAt(0, c, x.ID, dir, w.now); v.Rule != fairplay.Arc {
-		t.Fatalf("a fresh bolt 1.4 rad off: %+v", v)
+		t.Fatalf("a fresh bolt 2.2 rad off: %+v", v)
 	}
 	if v := w.pulseAt(0, c, x.ID, dir, w.now.Add(-6*time.Second)); !v.OK() {
 		t.Fatalf("a bolt sent 6 s ago: %+v", v)
+	}
+	// A long silence does not excuse a bolt astern: the orientations the
+	// host kept show the ship facing ahead all along.
+	for range 16 {
+		w.advance(time.Second)
+		w.move(0, bop.ID, [3]float32{0, 0, 0}, codec.Dir3{0, 127, 0}, codec.Dir3{0, 0, 127})
+	}
+	if v := w.pulseAt(0, c, x.ID, [3]float32{0, -1, 0}, w.now.Add(-15*time.Second)); v.Rule != fairplay.Arc {
+		t.Fatalf("astern after 15 s of silence: %+v", v)
 	}
 }

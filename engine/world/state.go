@@ -30,7 +30,8 @@ type moveState struct {
 	fwdSeq, upSeq          uint32
 	speedSeq, cloakSeq     uint32
 	lastUpdate             time.Time
-	posAt, orientAt        time.Time // when the last absolute position and forward vector arrived
+	posAt, orientAt        time.Time   // when the last absolute position and forward vector arrived
+	orient                 orientTrack // the owner's recent orientations (fairplay.go)
 	ownerTime              float32
 	hasFwd, hasUp, hasSpd  bool
 	hasDelta, hasCloakFlag bool
@@ -122,6 +123,7 @@ func (w *World) StateUpdate(now time.Time, owner *Owner, m *codec.StateUpdate) (
 	}
 	if m.Flags&codec.StateForward != 0 {
 		st.fwd, st.hasFwd, st.orientAt = m.Forward, true, now
+		defer st.orient.add(now, st) // once the up vector, too, is taken
 		st.fwdSeq++
 	}
 	if m.Flags&codec.StateUp != 0 {
