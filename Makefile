@@ -79,10 +79,12 @@ test:
 # and fight for FAIRPLAY_MATCH at 10 and at 1 StateUpdate a second through
 # 30 % loss in bursts and 200 ms of jitter each way (zero violations
 # expected), and each bcbot -cheat mode is flown by ten bots at once (each
-# caught by its rule). `make test` runs the same for 15 s.
+# caught by its rule). `make test` runs the same for 15 s. FAIRPLAY_SEED
+# varies the bots' and the link's randomness.
 FAIRPLAY_MATCH ?= 10m
+FAIRPLAY_SEED  ?= 0
 fairplay:
-	FAIRPLAY_MATCH=$(FAIRPLAY_MATCH) $(GO) test -count=1 -v -timeout 90m -run 'TestHonestMatch|TestCheatsCaught' ./internal/skirmish
+	FAIRPLAY_MATCH=$(FAIRPLAY_MATCH) FAIRPLAY_SEED=$(FAIRPLAY_SEED) $(GO) test -count=1 -v -timeout 90m -run 'TestHonestMatch|TestCheatsCaught' ./internal/skirmish
 
 test-short:
 	$(GO) test -short ./...

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -76,16 +77,30 @@ func matchLength(t *testing.T) time.Duration {
 	return 15 * time.Second
 }
 
+// matchSeed varies the long runs' randomness (FAIRPLAY_SEED, a number;
+// default 0).
+func matchSeed(t *testing.T) uint64 {
+	if s := os.Getenv("FAIRPLAY_SEED"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("FAIRPLAY_SEED=%q: %v", s, err)
+		}
+		return n
+	}
+	return 0
+}
+
 // Sixteen honest bots flying and fighting through 30 % loss (in bursts)
 // and 200 ms of jitter each way, sending 10 and 1 StateUpdates a second:
 // not one violation.
 func TestHonestMatch(t *testing.T) {
 	d := matchLength(t)
+	seed := matchSeed(t)
 	for _, rate := range []float64{10, 1} {
 		t.Run(fmt.Sprintf("%gHz", rate), func(t *testing.T) {
 			srv, w := serve(t)
 			res, err := Run(context.Background(), Config{Server: srv.Addr(), Bots: 16, Duration: d, UpdateRate: rate,
-				Loss: 0.3, Burst: 3, Jitter: 200 * time.Millisecond, Seed: uint64(rate)}, nil)
+				Loss: 0.3, Burst: 3, Jitter: 200 * time.Millisecond, Seed: seed*100 + uint64(rate)}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
