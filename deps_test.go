@@ -19,7 +19,7 @@ const module = "github.com/bcserver/bcserver"
 var layers = [][]string{
 	{"codec", "config", "missions", "internal/vectors", "internal/timeq", "internal/tools", "internal/golit", "internal/background", "internal/httpserve"},
 	{"net", "internal/lossy"},
-	{"engine", "internal/bot", "internal/loadgen"},
+	{"engine", "internal/bot", "internal/loadgen", "internal/skirmish"},
 	{"lua", "plugins"},
 	{"server"},
 	{"internal/missiontest", "internal/replaytest"},

@@ -28,6 +28,10 @@ func (g *Game) admit(addr netip.AddrPort, req *bcnet.ConnectRequest) bcnet.BootR
 		g.refused(addr, "banned", "ban", e.String())
 		return bcnet.BootBanned
 	}
+	if g.fairBanned(addr.Addr()) {
+		g.refused(addr, "banned for a while (fair play)")
+		return bcnet.BootBanned
+	}
 	if !req.PasswordMatches(g.cfg.Password) {
 		g.refused(addr, "wrong password", "sent_password", req.HasPassword())
 		return bcnet.BootRefused

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/engine/fairplay"
 	"github.com/bcserver/bcserver/engine/scriptmsg"
 	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/engine/world"
@@ -155,6 +156,9 @@ type Config struct {
 	// the measurements contradict it (world.Options.CollisionPowerPlant,
 	// simulation.md 15).
 	CollisionPowerPlant bool
+	// FairPlay is the fair-play rules' configuration (README, "Fair
+	// play"): on by default, violations logged and dropped.
+	FairPlay fairplay.Config
 }
 
 // DefaultFlowBytes is the default byte rate a player may send: a stock
@@ -195,6 +199,7 @@ func DefaultConfig() Config {
 		ExplosionDamage: 50,
 		Integrity:       IntegrityLog,
 		IntegrityHashes: world.StockIntegrityHashes(),
+		FairPlay:        fairplay.DefaultConfig(),
 	}
 }
 
@@ -218,6 +223,13 @@ func (c *Config) Validate() error {
 		if *p.v <= 0 {
 			*p.v = p.dv
 		}
+	}
+	if c.FairPlay == (fairplay.Config{}) {
+		// A configuration built before the rules existed: the defaults.
+		c.FairPlay = fairplay.DefaultConfig()
+	}
+	if err := c.FairPlay.Validate(); err != nil {
+		return fmt.Errorf("fair play: %w", err)
 	}
 	switch {
 	case c.Push != checksum.PushOff && c.PushTree == nil:

@@ -12,6 +12,7 @@ import (
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/bans"
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/engine/fairplay"
 	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
@@ -35,6 +36,8 @@ type Stats struct {
 	Throttled        atomic.Uint64 // messages dropped by the per-player flow limit
 	Ticks            atomic.Uint64 // game ticks run
 	TicksDropped     atomic.Uint64 // ticks skipped because the game fell too far behind
+	// Violations counts fair-play violations by rule (index fairplay.Rule).
+	Violations [fairplay.NumRules + 1]atomic.Uint64
 	// PushWarningsThrottled counts file-push warnings not logged (at warn)
 	// because the same one was logged about the address recently.
 	PushWarningsThrottled atomic.Uint64
@@ -93,6 +96,7 @@ type Game struct {
 	obs          Observer
 	mod          modState // what the modded-game rules remember (push.go, modgame.go)
 	chatFilter   ChatFilter
+	fairBans     map[netip.Addr]time.Time // fair-play bans: address -> until (fair.go)
 
 	// Stats is updated by the game goroutine and safe to read anywhere.
 	Stats Stats
@@ -158,6 +162,9 @@ func NewGame(opts Options) (*Game, error) {
 		IntegrityHashes:     cfg.IntegrityHashes,
 		Stats:               &g.Stats.Stats,
 	})
+	if !cfg.FairPlay.Off {
+		g.world.SetFairPlay(&cfg.FairPlay.Tolerances)
+	}
 	g.host = bcnet.NewHost(bcnet.HostConfig{
 		Transport: cfg.Transport,
 		// Spare transport peers let a refused connect get its notice while

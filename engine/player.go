@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/bcserver/bcserver/engine/fairplay"
 	"github.com/bcserver/bcserver/engine/names"
 	"github.com/bcserver/bcserver/engine/world"
 	bcnet "github.com/bcserver/bcserver/net"
@@ -72,14 +73,16 @@ type Player struct {
 	flowTokens  float64   // flow-limit token buckets: messages ...
 	byteTokens  float64   // ... and bytes
 	flowAt      time.Time
-	overSince   time.Time  // throttled continuously since
-	modem       bool       // the client's "using modem" flag from 0x2A
-	nameCleaned bool       // the name had control or bidi characters: Settings renames it
-	push        *pushState // the round-0xFF file push in progress, or nil
-	unscored    bool       // points not counted (SetScored)
-	muted       bool       // chat held back (SetMuted)
-	scoreRaw    [3]int     // kills, deaths, score as the mission last reported them
-	scoreBase   [3]int     // what the mission had reported when the points began to count
+	overSince   time.Time       // throttled continuously since
+	modem       bool            // the client's "using modem" flag from 0x2A
+	nameCleaned bool            // the name had control or bidi characters: Settings renames it
+	push        *pushState      // the round-0xFF file push in progress, or nil
+	unscored    bool            // points not counted (SetScored)
+	muted       bool            // chat held back (SetMuted)
+	scoreRaw    [3]int          // kills, deaths, score as the mission last reported them
+	scoreBase   [3]int          // what the mission had reported when the points began to count
+	fair        fairplay.Ledger // fair-play violations (fair.go)
+	rates       fairplay.Rates  // fair-play message rates
 	// objDropLogged: a dropped ship creation of this player was logged at
 	// info (once per player, objdrop.go).
 	objDropLogged bool

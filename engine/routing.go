@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/bcserver/bcserver/codec"
+import (
+	"time"
+
+	"github.com/bcserver/bcserver/codec"
+)
 
 // In-game routing: what the host does with each message of a player in the
 // game. Chat and script messages have their own handlers (chat.go,
@@ -13,7 +17,7 @@ import "github.com/bcserver/bcserver/codec"
 // relay, other script messages to the mission layer, engine opcodes to the
 // routing table.
 func (g *Game) gameMessage(p *Player, payload []byte, reliable bool) {
-	if !g.allow(p, len(payload)) {
+	if !g.allow(p, len(payload)) || !g.fairRate(p, payload[0]) {
 		return
 	}
 	op := payload[0]
@@ -38,6 +42,9 @@ type route struct {
 	// its apply needs into in; it returns false for a message the sender
 	// may not send (and counts why).
 	check func(g *Game, p *Player, in *inbound) bool
+	// fair runs after check: the fair-play judgement of what check
+	// decoded (fair.go); it returns false for a message to drop.
+	fair func(g *Game, p *Player, in *inbound) bool
 	// apply runs after check, on what check decoded: the host's own use
 	// of the message (objects, state, events). For actRelay it runs
 	// before the relay.
@@ -51,11 +58,15 @@ type route struct {
 type inbound struct {
 	payload  []byte
 	reliable bool
+	// at is when the message could have arrived had nothing been lost
+	// (fair.go arrivedAt), set by the fair-play judgements of fire.
+	at time.Time
 
 	ev    codec.Event       // the event forwards (checkEventSource, checkWeaponEvent)
 	obj   codec.ObjCreate   // ObjCreate and ObjCreateTeam, decoded whole (checkObjCreate)
 	torp  codec.TorpedoFire // checkTorpedo
 	pulse codec.PulseFire   // checkPulse
+	state codec.StateUpdate // checkStateUpdate
 }
 
 // routes is the routing table for opcodes 0x00..0x2A; script messages
@@ -77,7 +88,7 @@ var routes = [codec.MaxMessageTypes]route{
 	codec.OpPythonEvent2:       {action: actConsume, check: checkEventSource}, // relaying it duplicates the host's own 0x06
 	codec.OpStartCloaking:      {action: actRelay, check: checkEventSource},
 	codec.OpStopCloaking:       {action: actRelay, check: checkEventSource},
-	codec.OpStartWarp:          {action: actRelay, check: checkEventSource},
+	codec.OpStartWarp:          {action: actRelay, check: checkEventSource, apply: applyStartWarp},
 	codec.OpRepairListPriority: {action: actRelay, check: checkEventSource, apply: applyRepairPriority},
 	codec.OpSetPhaserLevel:     {action: actRelay, check: checkWeaponEvent, apply: applyPhaserLevel},
 	codec.OpHostMsg:            {action: actConsume, apply: applySelfDestruct},
@@ -86,10 +97,10 @@ var routes = [codec.MaxMessageTypes]route{
 	codec.OpUICollisionSetting: {action: actDrop},
 	codec.OpPlayerListEvent:    {action: actDrop},
 	codec.OpDeletePlayerAnim:   {action: actDrop},
-	codec.OpTorpedoFire:        {action: actRelay, check: checkTorpedo, apply: applyTorpedoFire},
-	codec.OpPulseFire:          {action: actRelay, check: checkPulse, apply: applyPulseFire},
+	codec.OpTorpedoFire:        {action: actRelay, check: checkTorpedo, fair: fairTorpedo, apply: applyTorpedoFire},
+	codec.OpPulseFire:          {action: actRelay, check: checkPulse, fair: fairPulse, apply: applyPulseFire},
 	codec.OpTorpedoTypeChange:  {action: actRelay, check: checkEventSource, apply: applyTorpedoType},
-	codec.OpStateUpdate:        {action: actConsume, apply: applyStateUpdate},
+	codec.OpStateUpdate:        {action: actConsume, check: checkStateUpdate, fair: fairMove, apply: applyStateUpdate},
 	codec.OpObjectPrompt:       {action: actDrop},
 	codec.OpRequestObject:      {action: actConsume, apply: applyRequestObject},
 	codec.OpEnterSet:           {action: actDrop},
@@ -116,8 +127,11 @@ func (g *Game) route(p *Player, payload []byte, reliable bool) {
 		return
 	}
 	in := &g.in
-	in.payload, in.reliable = payload, reliable
+	in.payload, in.reliable, in.at = payload, reliable, g.now
 	if r.check != nil && !r.check(g, p, in) {
+		return
+	}
+	if r.fair != nil && !r.fair(g, p, in) {
 		return
 	}
 	if r.apply != nil {

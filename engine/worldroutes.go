@@ -19,25 +19,33 @@ func applyObjCreate(g *Game, p *Player, in *inbound) {
 	g.world.CreateFrom(g.now, &p.Owner, in.payload, &in.obj)
 }
 
-// applyStateUpdate takes an owner's StateUpdate (opcodes.md 2, 0x1C): only
-// for an object the sender owns; an update carrying only the subsystem flag
-// is dropped, subsystem health being the host's.
-func applyStateUpdate(g *Game, p *Player, in *inbound) {
+// checkStateUpdate decodes an owner's StateUpdate (opcodes.md 2, 0x1C):
+// only for an object the sender owns; an update carrying only the
+// subsystem flag is dropped, subsystem health being the host's.
+func checkStateUpdate(g *Game, p *Player, in *inbound) bool {
 	payload := in.payload
-	m, err := codec.DecodeStateUpdate(payload, codec.SubsystemsToEnd)
-	if err != nil {
-		g.malformed(p, payload[0], err)
-		return
+	if !decodeInto(g, p, in, &in.state, decodeStateUpdate) {
+		return false
 	}
+	m := &in.state
 	if !owns(p, m.ObjectID) {
 		g.violation(p, payload[0], "state update for an object the sender does not own", m.ObjectID)
-		return
+		return false
 	}
 	if m.Flags == codec.StateSubsystems {
 		g.Stats.RelayDropped.Add(1)
-		return
+		return false
 	}
-	if mm, bad := g.world.StateUpdate(g.now, &p.Owner, &m); bad {
+	return true
+}
+
+func decodeStateUpdate(b []byte) (codec.StateUpdate, error) {
+	return codec.DecodeStateUpdate(b, codec.SubsystemsToEnd)
+}
+
+// applyStateUpdate takes the owner's movement fields into the world.
+func applyStateUpdate(g *Game, p *Player, in *inbound) {
+	if mm, bad := g.world.StateUpdate(g.now, &p.Owner, &in.state); bad {
 		g.integrityMismatch(p, mm)
 	}
 }
@@ -104,7 +112,7 @@ func applyTorpedoFire(g *Game, p *Player, in *inbound) {
 		target = m.Target
 	}
 	g.weaponFired(p, codec.OpTorpedoFire, m.TubeID, target)
-	g.world.TorpedoFired(g.now, &p.Owner, m)
+	g.world.TorpedoFiredAt(g.now, in.at, &p.Owner, m)
 }
 
 // applyPulseFire: an owner's pulse bolt (0x1A) flies in the host's world.
@@ -115,7 +123,7 @@ func applyPulseFire(g *Game, p *Player, in *inbound) {
 		target = m.Target
 	}
 	g.weaponFired(p, codec.OpPulseFire, m.CannonID, target)
-	g.world.PulseFired(g.now, &p.Owner, m)
+	g.world.PulseFiredAt(g.now, in.at, &p.Owner, m)
 }
 
 // weaponFired raises weapon_fired when anyone listens: only the event

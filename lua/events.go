@@ -4,6 +4,7 @@ import (
 	glua "github.com/yuin/gopher-lua"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/fairplay"
 )
 
 // Payload tables are built by hand (no reflection): events such as tick
@@ -159,6 +160,19 @@ func (m *mission) payload(ev engine.Event) *glua.LTable {
 		return t
 	case *engine.GameRestarted:
 		return L.CreateTable(0, 0)
+	case *engine.Violation:
+		t := m.tbl("player", m.playerTable(e.Player))
+		t.RawSetString("rule", glua.LString(e.Rule.String()))
+		t.RawSetString("detail", glua.LString(e.Detail()))
+		t.RawSetString("value", glua.LNumber(e.Value))
+		t.RawSetString("limit", glua.LNumber(e.Limit))
+		t.RawSetString("unit", glua.LString(e.Rule.Unit()))
+		t.RawSetString("opcode", glua.LNumber(e.Opcode))
+		t.RawSetString("object", glua.LNumber(e.Object))
+		t.RawSetString("score", glua.LNumber(e.Score))
+		t.RawSetString("count", glua.LNumber(e.Count))
+		t.RawSetString("action", glua.LString(e.Action.String()))
+		return t
 	}
 	return L.CreateTable(0, 0)
 }
@@ -171,7 +185,8 @@ func (m *mission) tbl(k string, v glua.LValue) *glua.LTable {
 
 // dispatch calls the handlers of an engine event. Return values: a chat
 // handler returning false cancels the relay (engine.Chat.Cancel); a
-// script_message handler returning true marks the message handled.
+// script_message handler returning true marks the message handled; a
+// violation handler returning a step's name decides what happens.
 func (m *mission) dispatch(ev engine.Event) {
 	name := ev.Name()
 	hs := m.handlers[name]
@@ -213,6 +228,17 @@ func (m *mission) dispatch(ev engine.Event) {
 		case *engine.ScriptMessage:
 			if ret == glua.LTrue {
 				e.Handled = true
+			}
+		case *engine.Violation:
+			// A league decides itself: a handler returning a step's name
+			// ("log", "drop", "notify", "kick", "ban") replaces what the
+			// thresholds chose.
+			if s, ok := ret.(glua.LString); ok {
+				if a, ok := fairplay.ParseAction(string(s)); ok {
+					e.Action = a
+				} else {
+					m.h.log.Warn("violation handler returned an unknown action", "action", string(s))
+				}
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/fairplay"
 	"github.com/bcserver/bcserver/engine/world"
 	"github.com/bcserver/bcserver/lua"
 )
@@ -42,5 +43,36 @@ func TestWeaponEventDetails(t *testing.T) {
 		if got := kill.Get(i + 1); got != w {
 			t.Errorf("ship_destroyed field %d = %v, want %v", i+1, got, w)
 		}
+	}
+}
+
+// A league mode sees every fair-play violation and may decide itself: a
+// handler's returned step replaces the configured one.
+func TestViolationEvent(t *testing.T) {
+	e := mustOpen(t, `
+		bc.on("violation", function(ev)
+			bc.storage.v = { ev.rule, ev.value, ev.limit, ev.unit, ev.object, ev.score, ev.count, ev.action, ev.player.id }
+			if ev.count >= 3 then return "kick" end
+		end)
+	`, lua.Options{}, nil)
+	p := &engine.Player{Name: "Cheater"}
+	p.ID = 2
+	ev := &engine.Violation{Player: p, Rule: fairplay.Teleport, Value: 900, Limit: 63, Opcode: codec.OpStateUpdate,
+		Object: 0x3FFFFFFF, Score: 1, Count: 1, Action: fairplay.ActDrop}
+	e.Emit(ev)
+	if ev.Action != fairplay.ActDrop {
+		t.Fatalf("no return changed the action to %s", ev.Action)
+	}
+	v := e.host.Storage().Get("v").(*lua.Table)
+	want := []any{"teleport", 900.0, 63.0, "GU", float64(0x3FFFFFFF), 1.0, 1.0, "drop", 2.0}
+	for i, w := range want {
+		if got := v.Get(i + 1); got != w {
+			t.Errorf("field %d = %v, want %v", i+1, got, w)
+		}
+	}
+	ev.Count = 3
+	e.Emit(ev)
+	if ev.Action != fairplay.ActKick {
+		t.Fatalf("the handler returned kick, the action is %s", ev.Action)
 	}
 }

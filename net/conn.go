@@ -44,6 +44,7 @@ type outMsg struct {
 type held struct {
 	typ     byte
 	payload []byte
+	at      time.Time // when it arrived
 }
 
 // Conn is the reliable-transport state of one peer pair, seen from our
@@ -73,7 +74,12 @@ type Conn struct {
 	// epoch is the origin of the Conn's mono times.
 	epoch time.Time
 
-	pending      [2]map[uint16]held // reorder buffers per channel
+	pending [2]map[uint16]held // reorder buffers per channel
+	// deliveredAt is DeliveredAt of the message being delivered;
+	// arrivedAt per reliable channel the arrival (as DeliveredAt reckons
+	// it) of the last message delivered on it.
+	deliveredAt  time.Time
+	arrivedAt    [2]time.Time
 	pendingBytes int
 	reasm        reassembler
 
@@ -232,6 +238,7 @@ func (c *Conn) handle(now time.Time, m *Message, r Receiver) {
 		// Unreliable messages are delivered as they arrive: no order, no
 		// duplicate suppression (transport.md 5.1).
 		c.Stats.Delivered++
+		c.deliveredAt = now
 		r.Deliver(m.Type, m.Payload, false)
 		return
 	}
@@ -295,6 +302,16 @@ func (c *Conn) accept(ch int, d uint16, typ byte, seq uint16, payload []byte, r 
 	if d == 0 {
 		c.recvSeq[ch]++
 		c.Stats.Delivered++
+		// A message that fills a gap was sent before every message held
+		// behind it: it would have arrived by the first of their arrivals
+		// had it not been lost.
+		at := now
+		for _, h := range c.pending[ch] {
+			if h.at.Before(at) {
+				at = h.at
+			}
+		}
+		c.delivering(ch, at)
 		r.Deliver(typ, payload, true)
 		c.drain(ch, r)
 		return true
@@ -311,7 +328,7 @@ func (c *Conn) accept(ch int, d uint16, typ byte, seq uint16, payload []byte, r 
 		return false
 	}
 	c.pendingBytes += len(payload)
-	c.pending[ch][seq] = held{typ: typ, payload: append([]byte(nil), payload...)}
+	c.pending[ch][seq] = held{typ: typ, payload: append([]byte(nil), payload...), at: now}
 	return true
 }
 
@@ -325,9 +342,32 @@ func (c *Conn) drain(ch int, r Receiver) {
 		c.pendingBytes -= len(h.payload)
 		c.recvSeq[ch]++
 		c.Stats.Delivered++
+		c.delivering(ch, h.at)
 		r.Deliver(h.typ, h.payload, true)
 	}
 }
+
+// delivering sets DeliveredAt for a reliable message of channel ch that
+// arrived (or would have, but for a loss) at at.
+func (c *Conn) delivering(ch int, at time.Time) {
+	c.deliveredAt = at
+	if prev := c.arrivedAt[ch]; !prev.IsZero() && prev.Before(at) {
+		c.deliveredAt = prev
+	}
+	c.arrivedAt[ch] = at
+}
+
+// DeliveredAt is, during a Deliver, the earliest time the message being
+// delivered could have arrived had nothing been lost. A reliable message
+// was sent after the one before it on its channel, so it could have
+// arrived as soon as that one did; and that one arrived when it did, or,
+// held back behind a lost message, when it arrived and was held, or, lost
+// itself, when the first message held behind it arrived. An unreliable
+// message arrived when it arrived. Rate checks read a shot's time from
+// it, not from the burst a loss releases; how much earlier than its
+// delivery it may be is theirs to bound (a message after a long silence
+// gets the time of the one before the silence).
+func (c *Conn) DeliveredAt() time.Time { return c.deliveredAt }
 
 // mono is a time on a Conn's clock: nanoseconds since its epoch. Queued
 // messages and ACK repeats keep their times in this form, 8 bytes against

@@ -494,3 +494,44 @@ func BenchmarkReliableSendAck(b *testing.B) {
 type nopReceiver struct{}
 
 func (nopReceiver) Deliver(byte, []byte, bool) {}
+
+// atRecorder records each delivery's DeliveredAt.
+type atRecorder struct {
+	c   *Conn
+	got []time.Time
+	seq []byte
+}
+
+func (r *atRecorder) Deliver(typ byte, payload []byte, reliable bool) {
+	r.got = append(r.got, r.c.DeliveredAt())
+	r.seq = append(r.seq, payload[0])
+}
+
+// A reliable message lost and resent arrives after the ones sent behind
+// it: it is delivered then, but DeliveredAt reckons it arrived with the
+// first of them, each held one when it did, not with the burst; and each
+// message could have arrived as soon as the one before it.
+func TestDeliveredAt(t *testing.T) {
+	c := NewConn(Config{}, PeerHost, t0)
+	r := &atRecorder{c: c}
+	msg := func(seq uint16) []byte {
+		m := Message{Type: TypeGame, Reliable: true, HasSeq: true, Seq: seq, Payload: []byte{byte(seq)}}
+		return AppendMessage([]byte{2, 1}, &m)
+	}
+	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
+	_ = c.Receive(ms(0), msg(0), r)
+	// 1 is lost; 2 and 3 arrive and are held; 1 comes back at 900 ms.
+	_ = c.Receive(ms(100), msg(2), r)
+	_ = c.Receive(ms(200), msg(3), r)
+	_ = c.Receive(ms(900), msg(1), r)
+	_ = c.Receive(ms(1000), msg(4), r)
+	want := []time.Time{ms(0), ms(0), ms(100), ms(100), ms(200)}
+	if !bytes.Equal(r.seq, []byte{0, 1, 2, 3, 4}) || len(r.got) != len(want) {
+		t.Fatalf("delivered %v", r.seq)
+	}
+	for i := range want {
+		if !r.got[i].Equal(want[i]) {
+			t.Errorf("message %d: DeliveredAt %v, want %v", r.seq[i], r.got[i].Sub(t0), want[i].Sub(t0))
+		}
+	}
+}

@@ -56,6 +56,11 @@ func (p *Peer) Send(payload []byte, reliable bool) error {
 // host with no peers answering).
 func (p *Peer) SetLastReceived(t time.Time) { p.conn.lastRecv = t }
 
+// DeliveredAt is, during the delivery of one of the peer's messages, the
+// earliest time it could have arrived had nothing been lost
+// (Conn.DeliveredAt).
+func (p *Peer) DeliveredAt() time.Time { return p.conn.DeliveredAt() }
+
 // Queued returns the number of messages waiting to be sent or ACKed.
 func (p *Peer) Queued() int { return p.conn.Queued() }
 

@@ -42,6 +42,7 @@ type Config struct {
 	Checksum ChecksumSection  `toml:"checksum"`
 	Limits   LimitsSection    `toml:"limits"`
 	Sim      SimSection       `toml:"simulation"`
+	FairPlay FairPlaySection  `toml:"fairplay"`
 	Plugins  PluginsSection   `toml:"plugins"`
 	Admin    admin.Section    `toml:"admin"`
 	Store    store.Section    `toml:"store"`
@@ -359,6 +360,11 @@ func (c Config) Runtime() (engine.Config, error) {
 	rc.ExplosionRadius, rc.ExplosionDamage = c.Sim.ExplosionRadius, c.Sim.ExplosionDamage
 	rc.NoWeaponDamage = !c.Sim.WeaponDamage
 	rc.CollisionPowerPlant = c.Sim.CollisionPowerPlant
+	if fp, err := c.FairPlay.runtime(); err != nil {
+		errs = append(errs, err)
+	} else {
+		rc.FairPlay = fp
+	}
 	if len(c.Sim.DataFolders) > 0 {
 		reg, err := ships.Vanilla()
 		for _, dir := range c.Sim.DataFolders {

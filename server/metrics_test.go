@@ -110,6 +110,9 @@ func TestMetrics(t *testing.T) {
 	if _, ok := value(mf, "bcserver_dropped_total", "reason", "throttled"); !ok {
 		t.Fatal("no throttled drop series")
 	}
+	if _, ok := value(mf, "bcserver_fairplay_violations_total", "rule", "teleport"); !ok {
+		t.Fatal("no fair-play violation series")
+	}
 
 	if code := a.call(t, "POST", "/api/v1/mission/reload", testToken, nil, nil); code != 200 {
 		t.Fatalf("reload: %d", code)

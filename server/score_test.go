@@ -50,13 +50,14 @@ func TestKillingHitScores(t *testing.T) {
 				m.SetHull(float32(tt.shots)*500*tt.scale - 1000)
 			})
 			hits := watchHits(t, r)
-			tube := shipA + int32(weaponOffset(t, 1, "Forward Torp 1"))
 			for i := range tt.shots {
+				// Each from its own tube: a tube reloads in 40 s, and the
+				// fair-play rules refuse a torpedo sooner.
+				tube := shipA + int32(weaponOffset(t, 1, []string{"Forward Torp 1", "Forward Torp 2"}[i]))
 				if err := a.Send(bot.TorpedoFire(tube, shipB, [3]float32{0, 1, 0}, a.ID()), true); err != nil {
 					t.Fatal(err)
 				}
-				// The next torpedo once this one has landed (the tube is
-				// then ready again).
+				// The next torpedo once this one has landed.
 				select {
 				case <-hits:
 				case <-time.After(10 * time.Second):

@@ -92,7 +92,8 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		respawn  = fs.Bool("respawn", true, "fly a new ship after a death (once the explosion is over) and after a restart of the game")
 		destruct = fs.Duration("self-destruct", 0, "self-destruct this long after joining (0 = never)")
 		moveTo   = fs.String("move-to", "", "fly from -pos to this point x,y,z and back, for ever (play-testing)")
-		speed    = fs.Float64("speed", 20, "with -move-to: world units a second")
+		cheatArg = fs.String("cheat", "", "fly the -spawn ship as a modified client would: speed, teleport, firerate, ammo or arc (at -fire-at's ship; the host's fair-play rules should catch it, README \"Fair play\")")
+		speed    = fs.Float64("speed", 0, "with -move-to: world units a second (0: the -spawn class's max_speed; beyond 1.25 times it the host's fair-play rules drop the updates)")
 		chatEach = fs.Duration("chat-every", 0, "say the -chat lines one at a time, in turn, this often (0: each once, at join)")
 		chat     chatLines
 	)
@@ -212,6 +213,15 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if play.FireEvery <= 0 {
 		play.FireEvery = time.Second
 	}
+	if *cheatArg != "" {
+		if play.Cheat, err = bot.ParseCheat(*cheatArg); err != nil || *spawn == "" {
+			if err == nil {
+				err = errors.New("needs -spawn (the class to cheat with)")
+			}
+			fmt.Fprintf(stderr, "bcbot: -cheat: %v\n", err)
+			return 2
+		}
+	}
 	if err := mod.apply(&cfg, &play, log); err != nil {
 		fmt.Fprintf(stderr, "bcbot: %v\n", err)
 		return 2
@@ -282,7 +292,6 @@ func join(ctx context.Context, cfg bot.Config, idle, timeout time.Duration, play
 		defer t.Stop()
 		lines = t.C
 	}
-	flying := time.Now()
 	health := &healthWatch{log: log}
 	// Ten position updates a second, as a stock client sends them; the
 	// respawn after an explosion waits on the same beat.
@@ -291,7 +300,9 @@ func join(ctx context.Context, cfg bot.Config, idle, timeout time.Duration, play
 	for {
 		select {
 		case now := <-shots:
-			pl.fire(now)
+			if pl.pilot == nil {
+				pl.fire(now)
+			}
 		case <-lines:
 			if line, ok := chat.say(); ok {
 				if err := b.Chat(line, false); err != nil {
@@ -301,8 +312,13 @@ func join(ctx context.Context, cfg bot.Config, idle, timeout time.Duration, play
 		case now := <-ticks.C:
 			health.tick(now, pl.ship, pl.species, pl.spawnedAt)
 			pl.respawn(now)
-			if play.Patrol != nil {
-				pl.move(*play.Patrol, now.Sub(flying))
+			switch {
+			case pl.pilot != nil:
+				pl.flyPilot(now)
+			case play.Patrol != nil:
+				// Each ship starts its patrol where it appears: a new
+				// ship that began mid-way would jump there.
+				pl.move(*play.Patrol, now.Sub(pl.spawnedAt))
 			}
 		case <-destruct:
 			log.Info("self-destructing")

@@ -25,6 +25,7 @@ type playOptions struct {
 	SelfDestruct time.Duration // after joining; 0 = never
 	Chat         chatter       // lines to say (playtest.go)
 	Patrol       *patrol       // flying back and forth; nil = stay at Pos
+	Cheat        bot.Cheat     // fly as a modified client (cheat.go); CheatNone = honestly
 
 	// Ships are the classes Spawn names (-pack, mod.go); nil means the
 	// stock ones.
@@ -118,6 +119,7 @@ type player struct {
 	// ship select). refused: the host refused our class.
 	spawnedAt, due time.Time
 	refused        bool
+	pilot          *bot.Pilot // the cheating pilot of -cheat, nil without
 }
 
 type seenObject struct {
@@ -197,12 +199,21 @@ func (p *player) spawn() error {
 	p.pos[id] = p.o.Pos
 	p.arms.Reloaded()
 	p.log.Info("ship spawned", "id", id, "species", p.species, "team", p.o.Team)
+	if p.o.Cheat != bot.CheatNone {
+		if err := p.newPilot(id); err != nil {
+			return err
+		}
+		p.log.Warn("flying as a modified client", "cheat", p.o.Cheat.String())
+	}
 	return p.b.Send(bot.Move(id, p.o.Pos, [3]float32{0, 1, 0}), false)
 }
 
 // seen tracks other players' ships and deaths, and the end and restart of
 // the game, from what the server sends.
 func (p *player) seen(m []byte, now time.Time) {
+	if p.pilot != nil {
+		p.pilot.Observe(m)
+	}
 	switch m[0] {
 	case codec.OpObjCreate, codec.OpObjCreateTeam:
 		o, err := codec.DecodeObjCreate(m)

@@ -77,6 +77,12 @@ func (p *player) move(pt patrol, t time.Duration) {
 	if p.ship == 0 {
 		return
 	}
+	if pt.speed <= 0 {
+		pt.speed = 5 // a slow ship's speed, for a class without data
+		if c, ok := p.reg.Class(p.species); ok && c.MaxSpeed > 0 {
+			pt.speed = c.MaxSpeed
+		}
+	}
 	pos, fwd := pt.at(t)
 	p.pos[p.ship] = pos
 	_ = p.b.Send(bot.Move(p.ship, pos, fwd), false)

@@ -81,6 +81,9 @@ type weaponBank struct {
 	// A tube: torpedoes ready and the time to the next.
 	loaded int
 	reload float32
+	// debt counts a player's torpedoes fired on a reload not yet done
+	// (within the fair-play FireLag): the reloads pay them first.
+	debt int
 	// lastShot is the time of the weapon's last shot, for the rate check
 	// of a player's torpedoes and a host ship's cannons.
 	lastShot time.Time
@@ -113,7 +116,7 @@ func newArms(c *ships.Class) []weaponSystem {
 		s.banks = make([]weaponBank, 0, len(members))
 		for _, i := range members {
 			if d := c.Subsystems[i].Data; d != nil {
-				s.banks = append(s.banks, weaponBank{sub: i, charge: d.MaxCharge, loaded: d.MaxReady})
+				s.banks = append(s.banks, weaponBank{sub: i, charge: d.MaxCharge, loaded: d.MaxReady, reload: d.ReloadDelay})
 			}
 		}
 		if len(s.banks) > 0 {
@@ -252,13 +255,21 @@ func (w *World) chargeBanks(o *Object, s *weaponSystem, dt float32) {
 		d := bankData(o, b)
 		switch {
 		case s.kind == ships.KindTorpedoSystem:
-			if b.loaded >= d.MaxReady || (o.host != nil && s.ammoLeft() <= s.loadedTubes()) {
+			// A player's tubes are tracked only while the fair-play rules
+			// judge them: they reload, like a host ship's, while the
+			// magazine has torpedoes beyond those loaded.
+			tracked := o.host != nil || w.fair != nil && len(s.ammo) > 0
+			if b.loaded >= d.MaxReady && b.debt == 0 || tracked && s.ammoLeft() <= s.loadedTubes() {
 				b.reload = d.ReloadDelay
 				continue
 			}
 			b.reload -= dt * m.ConditionFraction(b.sub)
 			if b.reload <= 0 {
-				b.loaded++
+				if b.debt > 0 {
+					b.debt--
+				} else {
+					b.loaded++
+				}
 				b.reload = d.ReloadDelay
 			}
 		case b.state == bankIdle:
@@ -331,7 +342,11 @@ func inArc(ship *Object, d *ships.SubsystemData, world [3]float32, tol float64) 
 	if _, _, ok := ship.axes(); !ok || d.ArcWidth == [2]float32{} {
 		return true
 	}
-	v := toLocal(ship, world)
+	return inArcLocal(d, toLocal(ship, world), tol)
+}
+
+// inArcLocal is inArc for a direction v already in the ship's frame.
+func inArcLocal(d *ships.SubsystemData, v [3]float32, tol float64) bool {
 	f := unit3(d.Forward, [3]float32{0, 1, 0})
 	u := unit3(d.Up, [3]float32{0, 0, 1})
 	r := cross3(f, u)

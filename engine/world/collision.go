@@ -80,6 +80,10 @@ func (w *World) Collision(now time.Time, owner *Owner, ce *codec.CollisionEffect
 		hit = hitInfo{cause: CauseCollision, attacker: other, attackerID: other.OwnerID(), weapon: weaponRef{sub: -1, kind: KindCollision}}
 	}
 	w.stats.Collisions.Add(1)
+	target.sim.collidedAt = now
+	if other != nil {
+		other.sim.collidedAt = now
+	}
 	if !target.noCollisionDamage() {
 		points := make([][3]float32, 0, 4)
 		for i := range n {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/fairplay"
 	"github.com/bcserver/bcserver/engine/ships"
 )
 
@@ -41,6 +42,10 @@ type Object struct {
 	views []viewEntry
 	sim   simState
 	host  *hostShip // nil for every object a player created
+	// track is the fair-play rules' record of the ship's positions, and
+	// warpUntil the end of the warp its owner last started (fairplay.go).
+	track     fairplay.Track
+	warpUntil time.Time
 }
 
 // IsShip reports whether the object is a ship or station.

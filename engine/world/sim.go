@@ -42,6 +42,9 @@ type simState struct {
 	// tractoredAt (TractoredBy).
 	tractoredBy int32
 	tractoredAt time.Time
+	// collidedAt is when a collision last damaged the ship: the push
+	// exempts its movement from the fair-play rules for a while.
+	collidedAt  time.Time
 	nebulaClock time.Duration // game time toward the next nebula damage step
 }
 

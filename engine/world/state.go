@@ -30,6 +30,8 @@ type moveState struct {
 	fwdSeq, upSeq          uint32
 	speedSeq, cloakSeq     uint32
 	lastUpdate             time.Time
+	posAt, orientAt        time.Time   // when the last absolute position and forward vector arrived
+	orient                 orientTrack // the owner's recent orientations (fairplay.go)
 	ownerTime              float32
 	hasFwd, hasUp, hasSpd  bool
 	hasDelta, hasCloakFlag bool
@@ -97,11 +99,15 @@ func (w *World) StateUpdate(now time.Time, owner *Owner, m *codec.StateUpdate) (
 	if o == nil {
 		return HashMismatch{}, false
 	}
+	// The fair-play track takes the position the update adds (fairplay.go).
+	if mo, judged := w.motion(o, now, m); judged {
+		o.track.Accept(&mo)
+	}
 	st := &o.state
 	st.lastUpdate = now
 	st.ownerTime = m.GameTime
 	if m.Flags&codec.StatePosition != 0 {
-		st.pos, st.hasPos = m.Position, true
+		st.pos, st.hasPos, st.posAt = m.Position, true, now
 		st.posSeq++
 		// A new absolute position restarts the delta chain.
 		st.hasDelta = false
@@ -116,7 +122,8 @@ func (w *World) StateUpdate(now time.Time, owner *Owner, m *codec.StateUpdate) (
 		}
 	}
 	if m.Flags&codec.StateForward != 0 {
-		st.fwd, st.hasFwd = m.Forward, true
+		st.fwd, st.hasFwd, st.orientAt = m.Forward, true, now
+		defer st.orient.add(now, st) // once the up vector, too, is taken
 		st.fwdSeq++
 	}
 	if m.Flags&codec.StateUp != 0 {

@@ -171,13 +171,22 @@ func (w *World) SetPhaserLevel(owner *Owner, ev *codec.Event) {
 // owner's ship, no sooner after the tube's last than the stock spacing
 // allows, with the selected ammo type's projectile.
 func (w *World) TorpedoFired(now time.Time, owner *Owner, m *codec.TorpedoFire) {
+	w.TorpedoFiredAt(now, now, owner, m)
+}
+
+// TorpedoFiredAt is TorpedoFired for a message that could have arrived at
+// at had nothing been lost (net.Conn.DeliveredAt). While the fair-play
+// rules judge the world (SetFairPlay), the tube must also be loaded (or
+// within FireLag of it) and the magazine hold the selected type: each
+// torpedo takes one from both.
+func (w *World) TorpedoFiredAt(now, at time.Time, owner *Owner, m *codec.TorpedoFire) {
 	w.now = now
 	o, s, b := w.ownedWeapon(owner, m.TubeID, ships.KindTorpedoSystem)
 	if b == nil {
 		return
 	}
 	d := bankData(o, b)
-	if !b.lastShot.IsZero() && now.Sub(b.lastShot).Seconds() < float64(d.ImmediateDelay)*tubeSpacing {
+	if !b.lastShot.IsZero() && at.Sub(b.lastShot).Seconds() < float64(d.ImmediateDelay)*tubeSpacing {
 		w.stats.WeaponRejected.Add(1)
 		return
 	}
@@ -186,7 +195,28 @@ func (w *World) TorpedoFired(now time.Time, owner *Owner, m *codec.TorpedoFire) 
 		w.stats.WeaponRejected.Add(1)
 		return
 	}
-	b.lastShot = now
+	if w.fair != nil {
+		if len(s.ammo) > 0 && s.ammoLeft() <= 0 || w.tubeWait(o, b, now) > w.fair.FireLag.Seconds() {
+			w.stats.WeaponRejected.Add(1)
+			return
+		}
+		full := b.loaded >= d.MaxReady && b.debt == 0
+		if b.loaded > 0 {
+			b.loaded--
+		} else {
+			b.debt++
+		}
+		if full && at.Before(now) {
+			// The tube began its reload when the torpedo was sent, at the
+			// earliest at: a tube that sat loaded meanwhile is credited
+			// the reload it could not do.
+			b.reload -= float32(now.Sub(at).Seconds()) * o.Model.ConditionFraction(b.sub)
+		}
+		if len(s.ammo) > 0 {
+			s.ammo[s.ammoType]--
+		}
+	}
+	b.lastShot = at
 	var target int32
 	var aim *[3]float32
 	if m.HasTarget() {
@@ -207,6 +237,16 @@ func (w *World) TorpedoFired(now time.Time, owner *Owner, m *codec.TorpedoFire) 
 // Correction 44). A bolt the charge does not cover is refused: a stock
 // Warbird cannon fires 2 bolts per full charge, 8 for the ship.
 func (w *World) PulseFired(now time.Time, owner *Owner, m *codec.PulseFire) {
+	w.PulseFiredAt(now, now, owner, m)
+}
+
+// PulseFiredAt is PulseFired for a message that could have arrived at at
+// had nothing been lost (net.Conn.DeliveredAt). While the fair-play rules
+// judge the world (SetFairPlay), a cannon may pay a bolt with the
+// recharge of FireLag it does not have yet, its charge falling below 0,
+// and a bolt that arrived late is credited the recharge a full cannon
+// could not take meanwhile (fairplay.go).
+func (w *World) PulseFiredAt(now, at time.Time, owner *Owner, m *codec.PulseFire) {
 	w.now = now
 	o, _, b := w.ownedWeapon(owner, m.CannonID, ships.KindPulseSystem)
 	if b == nil {
@@ -214,11 +254,12 @@ func (w *World) PulseFired(now time.Time, owner *Owner, m *codec.PulseFire) {
 	}
 	d := bankData(o, b)
 	proj, ok := w.ships.ProjectileByStem(d.Projectile)
-	if !ok || !pulseCharged(b, d) {
+	charge, allow, credit := w.pulseCover(o, b, d, now, at)
+	if !ok || charge+credit+allow < pulseCost(d) {
 		w.stats.WeaponRejected.Add(1)
 		return
 	}
-	b.charge -= pulseCost(d)
+	b.charge = min(d.MaxCharge, b.charge+credit-pulseCost(d))
 	b.lastShot = now
 	var target int32
 	if m.HasTarget() {

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/bcserver/bcserver/engine/fairplay"
 	"github.com/bcserver/bcserver/engine/ships"
 )
 
@@ -141,11 +142,12 @@ type World struct {
 	checkHash      bool
 	explRadius     float32
 	explDamage     float32
-	buf            []byte   // scratch for building messages
-	viewers        []*Owner // scratch for Host.Viewers
-	hostSlot       int      // owner byte of host objects
-	hostNext       int32    // next host object id to try
-	hostCount      int      // host objects in objects
+	buf            []byte               // scratch for building messages
+	viewers        []*Owner             // scratch for Host.Viewers
+	hostSlot       int                  // owner byte of host objects
+	fair           *fairplay.Tolerances // nil: players are not judged (SetFairPlay)
+	hostNext       int32                // next host object id to try
+	hostCount      int                  // host objects in objects
 	// hitCheck, when set (the fuzz target's invariants), sees every
 	// application of damage with the hull as it stood before.
 	hitCheck func(o *Object, h *hit, res hitResult, dead bool, hullBefore float32)

@@ -67,9 +67,10 @@ func (w Kinds) String() string {
 // Arms are the weapons of one ship class as a client fires them: the
 // phaser system's id offset, and each torpedo tube and pulse cannon with
 // the time its next shot is ready. A stock client fires a tube only when
-// it has reloaded (the class's reload delay; the host does not check) and
-// a cannon while it has charge (the host checks), so Arms keeps a tube's
-// reload itself: a play-tester fires no faster than a player could.
+// it has reloaded (the class's reload delay) and a cannon while it has
+// charge, and the host checks both (README, "Fair play"), so Arms keeps a
+// tube's reload and a cannon's charge itself: a play-tester fires no
+// faster than a player could.
 type Arms struct {
 	Class   string
 	Has     Kinds // the kinds the class carries
@@ -83,6 +84,31 @@ type launcher struct {
 	at     [3]float32    // where it sits on the ship (ship frame: +X right, +Y forward, +Z up)
 	reload time.Duration // 0: as often as the host takes it
 	ready  time.Time
+	// A cannon's charge at chargedAt, and its data (nil for a tube).
+	d         *ships.SubsystemData
+	charge    float32
+	chargedAt time.Time
+}
+
+// cannonMargin keeps a cannon's own recharge a little behind the host's:
+// Arms does not know the cannon's condition, which slows the host's.
+const cannonMargin = 0.9
+
+// charged brings a cannon's charge up to now and reports whether it pays
+// a bolt; if it does, the bolt is paid.
+func (l *launcher) charged(now time.Time) bool {
+	if l.d == nil {
+		return true
+	}
+	if !l.chargedAt.IsZero() {
+		l.charge = min(l.d.MaxCharge, l.charge+l.d.RechargeRate*cannonMargin*float32(now.Sub(l.chargedAt).Seconds()))
+	}
+	l.chargedAt = now
+	if l.charge < l.d.DischargeRate*1.001 {
+		return false
+	}
+	l.charge -= l.d.DischargeRate
+	return true
 }
 
 // ArmsOf returns the weapons of a species' class in reg.
@@ -108,6 +134,9 @@ func ArmsOf(reg *ships.Registry, species int) (*Arms, error) {
 				}
 				if ws.Type == "pulse_system" {
 					a.Has |= Pulse
+					if s.Data != nil {
+						l.d, l.charge = s.Data, s.Data.MaxCharge
+					}
 					a.cannons = append(a.cannons, l)
 					continue
 				}
@@ -143,7 +172,7 @@ type Shot struct {
 // target's position to (world space, as Move turns it), at time now:
 // StartFiring for the phaser system (its banks then beam by themselves),
 // one TorpedoFire from every tube that has reloaded, one PulseFire from
-// every cannon — each aimed from where it sits on the hull, as a stock
+// every cannon whose charge pays a bolt — each aimed from where it sits on the hull, as a stock
 // client's weapon aims (a bolt flies straight: from a cannon on a wing,
 // "straight ahead" passes beside a small target). player is the firing
 // player's id.
@@ -174,6 +203,9 @@ func (a *Arms) Volley(want Kinds, ship, target int32, from, to [3]float32, playe
 	if want&Pulse != 0 {
 		for i := range a.cannons {
 			c := &a.cannons[i]
+			if !c.charged(now) {
+				continue
+			}
 			out = append(out, Shot{Kind: Pulse, Payload: PulseFire(ship+int32(c.offset), target, aim(c), player), Reliable: true})
 		}
 	}
@@ -189,9 +221,15 @@ func (a *Arms) StopPhasers(ship int32) []byte {
 	return StopFiring(ship + int32(a.phasers))
 }
 
-// Reloaded makes every tube ready at once: a new ship starts loaded.
+// Reloaded makes every tube ready and every cannon charged at once: a new
+// ship starts loaded.
 func (a *Arms) Reloaded() {
 	for i := range a.tubes {
 		a.tubes[i].ready = time.Time{}
+	}
+	for i := range a.cannons {
+		if c := &a.cannons[i]; c.d != nil {
+			c.charge, c.chargedAt = c.d.MaxCharge, time.Time{}
+		}
 	}
 }

@@ -19,8 +19,15 @@ type Config struct {
 	// Reorder is the probability that a datagram is held back and
 	// delivered after the next one.
 	Reorder float64
-	// Delay is added to every datagram (Proxy only; a Filter has no clock).
-	Delay time.Duration
+	// Delay is added to every datagram (Proxy only; a Filter has no clock),
+	// and Jitter at most on top: each datagram's share is drawn uniformly
+	// from [0, Jitter], so jitter also reorders.
+	Delay, Jitter time.Duration
+	// Burst is the mean length, in datagrams, of a run of losses: above 1
+	// the losses come in bursts (a two-state Gilbert model: in a burst
+	// every datagram is lost), still Loss of all datagrams on average; 0
+	// or 1 loses each datagram on its own.
+	Burst float64
 }
 
 // Stats counts what a Filter did.
@@ -36,6 +43,7 @@ type Filter struct {
 	cfg      Config
 	rng      *rand.Rand
 	blackout bool
+	inBurst  bool // the Gilbert model's "bad" state
 	held     []byte
 	hasHeld  bool
 	Stats    Stats
@@ -68,7 +76,7 @@ func (f *Filter) Pass(d []byte, out [][]byte) [][]byte {
 		f.Stats.Blackouts++
 		return out
 	}
-	if f.cfg.Loss > 0 && f.rng.Float64() < f.cfg.Loss {
+	if f.lose() {
 		f.Stats.Lost++
 		return out
 	}
@@ -98,6 +106,39 @@ func (f *Filter) Pass(d []byte, out [][]byte) [][]byte {
 		out = append(out, f.held)
 	}
 	return out
+}
+
+// lose decides whether the next datagram is lost.
+func (f *Filter) lose() bool {
+	loss := f.cfg.Loss
+	if !(loss > 0) {
+		f.inBurst = false
+		return false
+	}
+	if f.cfg.Burst <= 1 || loss >= 1 {
+		return f.rng.Float64() < loss
+	}
+	// A burst ends with probability 1/Burst a datagram, so it lasts Burst
+	// datagrams on average; one starts with the probability that makes
+	// the share of datagrams in bursts Loss.
+	end := 1 / f.cfg.Burst
+	start := loss * end / (1 - loss)
+	if f.inBurst {
+		f.inBurst = f.rng.Float64() >= end
+	} else {
+		f.inBurst = f.rng.Float64() < start
+	}
+	return f.inBurst
+}
+
+// Delay returns the delay of the next datagram that leaves: Delay plus a
+// uniform share of Jitter.
+func (f *Filter) Delay() time.Duration {
+	d := f.cfg.Delay
+	if f.cfg.Jitter > 0 {
+		d += time.Duration(f.rng.Int64N(int64(f.cfg.Jitter) + 1))
+	}
+	return d
 }
 
 // Release appends the held-back datagram, if any, to out: the caller's

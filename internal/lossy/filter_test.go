@@ -16,6 +16,7 @@ func TestFilterRates(t *testing.T) {
 		{"loss 30%", Config{Loss: 0.3}},
 		{"duplicate 20%", Config{Duplicate: 0.2}},
 		{"reorder 25%", Config{Reorder: 0.25}},
+		{"loss 30% in bursts of 4", Config{Loss: 0.3, Burst: 4}},
 	}
 	const n = 20000
 	for _, tc := range cases {
@@ -83,5 +84,37 @@ func TestFilterReorderAndBlackout(t *testing.T) {
 	}
 	if f.Stats.Blackouts != 2 {
 		t.Fatalf("blackout drops %d, want 2", f.Stats.Blackouts)
+	}
+}
+
+// Bursty loss: the same share lost, in runs whose mean length is Burst;
+// jitter spreads each datagram's delay over [Delay, Delay+Jitter].
+func TestFilterBurstsAndJitter(t *testing.T) {
+	f := NewFilter(Config{Loss: 0.3, Burst: 4, Delay: 10e6, Jitter: 200e6}, 3)
+	var out [][]byte
+	runs, inRun, lost := 0, false, 0
+	const n = 40000
+	for i := range n {
+		out = f.Pass([]byte{byte(i)}, out[:0])
+		if len(out) == 0 {
+			lost++
+			if !inRun {
+				runs++
+			}
+			inRun = true
+		} else {
+			inRun = false
+		}
+	}
+	if mean := float64(lost) / float64(runs); math.Abs(float64(lost)/n-0.3) > 0.02 || math.Abs(mean-4) > 0.4 {
+		t.Fatalf("lost %.3f in runs of %.2f on average, want 0.3 in runs of 4", float64(lost)/n, mean)
+	}
+	lo, hi := f.Delay(), f.Delay()
+	for range 10000 {
+		d := f.Delay()
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	if lo < 10e6 || hi > 210e6 || hi-lo < 190e6 {
+		t.Fatalf("delays from %v to %v, want 10 ms to 210 ms", lo, hi)
 	}
 }

@@ -244,12 +244,11 @@ func (s *session) readServer() {
 func (s *session) forward(mu *sync.Mutex, f *Filter, d []byte, send func([]byte)) {
 	var outs [4][]byte
 	mu.Lock()
-	delay := f.cfg.Delay
 	out := f.Pass(d, outs[:0])
 	holding := f.Holding()
 	emit := func(out [][]byte) {
 		for _, b := range out {
-			if delay > 0 {
+			if delay := f.Delay(); delay > 0 {
 				c := append([]byte(nil), b...)
 				time.AfterFunc(delay, func() { send(c) })
 				continue

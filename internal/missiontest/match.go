@@ -149,6 +149,9 @@ func (w *Match) start(o Options) error {
 	cfg.Game.Mode, cfg.Game.Addons = o.Mode, o.Addons
 	cfg.Mission = server.MissionSection(o.Config)
 	cfg.Bans.File = "" // nothing on disk
+	// Scripted players move by hand (a move is a jump) and fire on
+	// command: the fair-play rules would drop both (README, "Fair play").
+	cfg.FairPlay.Enabled = false
 	if o.MaxPlayers > 0 {
 		cfg.Server.MaxPlayers = o.MaxPlayers
 	}

@@ -28,6 +28,7 @@
 ---| "game_ended"       # END_GAME was sent
 ---| "game_restarted"   # RESTART_GAME was sent
 ---| "teams_balanced"   # the server assigned teams from ratings: {teams = {[player id] = team}}
+---| "violation"        # a player's message broke a fair-play rule; return "log", "drop", "notify", "kick" or "ban" to decide
 ---| string             # a custom event "namespace:name" (bc.emit)
 
 ---@class bc.Player

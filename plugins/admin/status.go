@@ -59,6 +59,9 @@ type PlayerInfo struct {
 	Account  string `json:"account,omitempty"`
 	Role     string `json:"role,omitempty"`
 	Unscored bool   `json:"unscored,omitempty"`
+	// Violations counts the player's fair-play violations (README, "Fair
+	// play"); each is also a line of the log.
+	Violations uint64 `json:"violations,omitempty"`
 }
 
 // ShipInfo is one ship on the tactical map.
@@ -78,7 +81,7 @@ type ShipInfo struct {
 func playerInfo(p *engine.Player) PlayerInfo {
 	pi := PlayerInfo{ID: int(p.ID), Slot: p.Slot, Name: p.Name, State: p.State.String(), Team: p.Team,
 		Kills: p.Kills, Deaths: p.Deaths, Score: p.Score, Address: p.Addr.String(), ShipID: p.ShipID,
-		Account: p.Account, Role: p.Role, Unscored: !p.Scored()}
+		Account: p.Account, Role: p.Role, Unscored: !p.Scored(), Violations: p.Violations()}
 	if d, ok := p.RTT(); ok {
 		ms := math.Round(float64(d)/float64(time.Millisecond)*10) / 10
 		pi.Ping = &ms

@@ -4,6 +4,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/fairplay"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -74,6 +75,7 @@ var (
 	dGSLimited    = desc("bcserver_gamespy_rate_limited_total", "GameSpy queries dropped by the per-source rate limit.")
 	dStoreDropped = desc("bcserver_store_writes_dropped_total", "Match-history writes dropped (queue full) or refused by the database.", "reason")
 	dWebhook      = desc("bcserver_webhook_messages_total", "Webhook announcements by result: sent, failed (out of tries), dropped (queue full), retried (tries after the first).", "result")
+	dViolations   = desc("bcserver_fairplay_violations_total", "Fair-play violations, by rule (README, \"Fair play\").", "rule")
 	dRecDropped   = desc("bcserver_record_dropped_total", "Parts of match recordings dropped: blocks (the disk fell behind, or the size limit), records (a flood between two keyframes) and chat (lines over a player's chat allowance).", "what")
 )
 
@@ -81,7 +83,7 @@ type collector struct{ m *Metrics }
 
 func (c collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{dPlayers, dJoining, dGames, dGameOver, dShips, dDgIn, dDgOut, dBytesIn, dBytesOut, dDrops,
-		dRetransmits, dJoins, dRefused, dChecksumFail, dTicks, dTicksDropped, dRelayed, dWeaponHits, dGSQueries, dGSLimited, dStoreDropped, dRecDropped, dWebhook} {
+		dRetransmits, dJoins, dRefused, dChecksumFail, dTicks, dTicksDropped, dRelayed, dWeaponHits, dGSQueries, dGSLimited, dStoreDropped, dRecDropped, dWebhook, dViolations} {
 		ch <- d
 	}
 }
@@ -149,6 +151,9 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	counter(dTicksDropped, gs.TicksDropped.Load())
 	counter(dRelayed, gs.Relayed.Load())
 	counter(dWeaponHits, gs.WeaponHits.Load())
+	for _, r := range fairplay.Rules() {
+		counter(dViolations, gs.Violations[r].Load(), r.String())
+	}
 	if m.opts.Gamespy != nil {
 		q, l := m.opts.Gamespy()
 		counter(dGSQueries, q)

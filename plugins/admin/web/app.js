@@ -107,6 +107,11 @@ function renderPlayers(players) {
       acc.title = "a registered name, not logged in: scores nothing until !login, then renamed (guest)";
       name.append(acc);
     }
+    if (p.violations) {
+      const v = el("span", " \u26a0 " + p.violations, "violations");
+      v.title = p.violations + " fair-play violations (each is a line of the log)";
+      name.append(v);
+    }
     tr.append(el("td", p.id, "num"), name, el("td", teamName(p.team)),
       el("td", p.score, "num score"), el("td", p.kills, "num"), el("td", p.deaths, "num"),
       el("td", p.ping === null ? "–" : p.ping.toFixed(0) + " ms", "num"), el("td", p.address), el("td", p.state));
