@@ -203,17 +203,6 @@ func systemDown(o *Object, s *weaponSystem) bool {
 	return m.ConditionFraction(s.sub) < systemDisabled
 }
 
-// SubsystemDisabled reports whether subsystem i of a ship is below its
-// disabled fraction (subsystems.json disabled_pct; weapon system
-// containers, which the file does not list, at 0.75) or destroyed.
-func SubsystemDisabled(m *ships.Ship, i int) bool {
-	pct := systemDisabled
-	if d := m.Class().Subsystems[i].Data; d != nil {
-		pct = d.DisabledPct
-	}
-	return m.Condition(i) <= 0 || m.ConditionFraction(i) < pct
-}
-
 // bankDown reports a weapon that cannot fire: below its disabled fraction.
 func bankDown(o *Object, b *weaponBank) bool {
 	m := o.Model
@@ -223,66 +212,6 @@ func bankDown(o *Object, b *weaponBank) bool {
 
 func bankData(o *Object, b *weaponBank) *ships.SubsystemData {
 	return o.Model.Class().Subsystems[b.sub].Data
-}
-
-// armsTick runs a ship's weapon systems for dt seconds: charge and
-// reload, the phaser systems' pass and beams, and a host ship's cannons
-// and tubes.
-func (w *World) armsTick(o *Object, dt float32) {
-	for i := range o.sim.arms {
-		s := &o.sim.arms[i]
-		w.chargeBanks(o, s, dt)
-		switch s.kind {
-		case ships.KindPhaserSystem:
-			w.phaserTick(o, s, dt)
-		case ships.KindTractorSystem:
-			w.tractorTick(o, s, dt)
-		case ships.KindPulseSystem, ships.KindTorpedoSystem:
-			if o.host != nil && s.firing {
-				w.hostLauncherTick(o, s)
-			}
-		}
-	}
-}
-
-// chargeBanks recharges the weapons that are not beaming (simulation.md
-// 5.5: RechargeRate × condition fraction, × the multiplayer multiplier for
-// phaser banks, clamped to MaxCharge) and reloads the tubes.
-func (w *World) chargeBanks(o *Object, s *weaponSystem, dt float32) {
-	m := o.Model
-	for k := range s.banks {
-		b := &s.banks[k]
-		d := bankData(o, b)
-		switch {
-		case s.kind == ships.KindTorpedoSystem:
-			// A player's tubes are tracked only while the fair-play rules
-			// judge them: they reload, like a host ship's, while the
-			// magazine has torpedoes beyond those loaded.
-			tracked := o.host != nil || w.fair != nil && len(s.ammo) > 0
-			if b.loaded >= d.MaxReady && b.debt == 0 || tracked && s.ammoLeft() <= s.loadedTubes() {
-				b.reload = d.ReloadDelay
-				continue
-			}
-			b.reload -= dt * m.ConditionFraction(b.sub)
-			if b.reload <= 0 {
-				if b.debt > 0 {
-					b.debt--
-				} else {
-					b.loaded++
-				}
-				b.reload = d.ReloadDelay
-			}
-		case b.state == bankIdle:
-			// Only phaser banks take the multiplayer multiplier [code:
-			// FUN_00572b80 has it, the energy-weapon base FUN_0056fd70
-			// that pulse cannons use has none; Correction 44].
-			k := float32(1)
-			if s.kind == ships.KindPhaserSystem {
-				k = rechargeMultiplier
-			}
-			b.charge = min(d.MaxCharge, b.charge+d.RechargeRate*m.ConditionFraction(b.sub)*dt*k)
-		}
-	}
 }
 
 // ammoLeft is the selected ammo type's torpedoes not yet fired (the
@@ -301,24 +230,6 @@ func (s *weaponSystem) loadedTubes() int {
 		n += s.banks[i].loaded
 	}
 	return n
-}
-
-// purgeTargets drops targets that are gone, dead or cloaked (simulation.md
-// 3.6: FUN_00584cc0 purges cloaked ones every frame) and stops the beams
-// that were started at them.
-func (w *World) purgeTargets(o *Object, s *weaponSystem) {
-	keep := s.targets[:0]
-	for _, t := range s.targets {
-		if x := w.objects[t.id]; x != nil && x.Alive() && !x.Cloaked() {
-			keep = append(keep, t)
-		}
-	}
-	s.targets = keep
-	for k := range s.banks {
-		if b := &s.banks[k]; b.target != 0 && s.find(b.target) < 0 {
-			w.stopBank(o, s, b)
-		}
-	}
 }
 
 // find returns the index of a target in the list, -1 if absent.
@@ -377,3 +288,48 @@ func weaponPos(o *Object, b *weaponBank) [3]float32 {
 // mountPos is a weapon's hardpoint position in the world, the origin of
 // its firing arc: inArc finds the strip's edge from there itself.
 func mountPos(o *Object, b *weaponBank) [3]float32 { return worldPoint(o, bankData(o, b).Position) }
+
+// factionTorpedo is the projectile assumed for a ship's torpedoes when its
+// data has no torpedo_ammo list (older or mod data; net type ids,
+// SpeciesToTorp).
+var factionTorpedo = map[string]int{
+	"Federation": 2,  // PhotonTorpedo
+	"Klingon":    6,  // KlingonTorpedo
+	"Romulan":    12, // PhasedPlasma
+	"Ferengi":    2,
+	"Cardassian": 5, // CardassianTorpedo
+	"Kessok":     7, // PositronTorpedo
+}
+
+// torpedoFor returns the projectile net type a class fires with ammo type
+// ammo selected: the TorpedoTypeChange value (and the ObjCreate tail's
+// ammo byte) indexes the class's torpedo_ammo list (simulation.md 5.5).
+// Without a list, or for an index outside it, the faction's torpedo is
+// used.
+func torpedoFor(c *ships.Class, ammo int) int {
+	if ammo >= 0 && ammo < len(c.TorpedoAmmo) {
+		return c.TorpedoAmmo[ammo].NetTypeID
+	}
+	if len(c.TorpedoAmmo) > 0 {
+		return c.TorpedoAmmo[0].NetTypeID
+	}
+	if t, ok := factionTorpedo[c.Faction]; ok {
+		return t
+	}
+	return 2
+}
+
+// pulseCost is the charge one bolt of a cannon costs at MED, the setting
+// every peer models (simulation.md 5.5): its NormalDischargeRate.
+func pulseCost(d *ships.SubsystemData) float32 { return d.DischargeRate * pulseCostFactor[LevelMed] }
+
+// pulseChargeSlack forgives float rounding between the client's charge and
+// the host's copy: a Warbird cannon's second bolt leaves 0.03 of 2.0.
+const pulseChargeSlack float32 = 1e-3
+
+// pulseCharged reports whether a cannon's charge covers one bolt: a cannon
+// fires while it does, not from MinFiringCharge or after CooldownTime
+// [measured P1, P4; Correction 44].
+func pulseCharged(b *weaponBank, d *ships.SubsystemData) bool {
+	return b.charge+pulseChargeSlack >= pulseCost(d)
+}

@@ -219,22 +219,6 @@ func (w *World) beamHits(o *Object, s *weaponSystem, b *weaponBank, dt float32) 
 	}
 }
 
-// nearestOnPath returns the first live modelled ship other than self that
-// the path meets, and where.
-func (w *World) nearestOnPath(self *Object, from, dir [3]float32, length, inflate float32) (*Object, trace) {
-	var best *Object
-	var bestTr trace
-	for _, x := range w.fleet {
-		if x == self || x.sim.dead || x.host == nil && !x.state.hasPos {
-			continue
-		}
-		if tr, ok := traceShip(x, from, dir, length, inflate); ok && (best == nil || tr.t < bestTr.t) {
-			best, bestTr = x, tr
-		}
-	}
-	return best, bestTr
-}
-
 // flushBeam lands the hitting time a bank has gathered as one quantum.
 func (w *World) flushBeam(o *Object, s *weaponSystem, b *weaponBank) {
 	t := b.accum
@@ -272,4 +256,29 @@ func (w *World) stopBanks(o *Object, s *weaponSystem) {
 	for k := range s.banks {
 		w.stopBank(o, s, &s.banks[k])
 	}
+}
+
+// purgeTargets drops targets that are gone, dead or cloaked (simulation.md
+// 3.6: FUN_00584cc0 purges cloaked ones every frame) and stops the beams
+// that were started at them.
+func (w *World) purgeTargets(o *Object, s *weaponSystem) {
+	keep := s.targets[:0]
+	for _, t := range s.targets {
+		if x := w.objects[t.id]; x != nil && x.Alive() && !x.Cloaked() {
+			keep = append(keep, t)
+		}
+	}
+	s.targets = keep
+	for k := range s.banks {
+		if b := &s.banks[k]; b.target != 0 && s.find(b.target) < 0 {
+			w.stopBank(o, s, b)
+		}
+	}
+}
+
+// stopSystem is the stock StopFiring: no targets, no beams.
+func (w *World) stopSystem(o *Object, s *weaponSystem) {
+	s.targets = s.targets[:0]
+	s.firing = false
+	w.stopBanks(o, s)
 }

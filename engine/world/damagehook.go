@@ -50,43 +50,6 @@ func (w *World) SetDamageHook(fn DamageHook) { w.damageHook = fn }
 // DamageHook returns the hook in force (nil for none).
 func (w *World) DamageHook() DamageHook { return w.damageHook }
 
-// hookHit runs the damage hook on a weapon hit about to be applied; it
-// reports false when the hook cancelled it (or the target did not
-// survive the hook: it may deal damage itself).
-func (w *World) hookHit(shooter *Object, firing int, x *Object, h *hit, ref weaponRef) bool {
-	dh := &w.hookScratch
-	*dh = DamageHit{Shooter: shooter, ShooterID: firing, Target: x, Kind: ref.kind, Weapon: ref.id,
-		WeaponName: weaponName(shooter, ref), Subsystem: nearestSubsystem(x, h.point), Damage: h.damage}
-	d := w.damageHook(dh)
-	*dh = DamageHit{} // keeps no object alive
-	if !(d > 0) || math.IsInf(float64(d), 0) || !x.Alive() {
-		return false
-	}
-	h.damage = d
-	return true
-}
-
-// nearestSubsystem is the live subsystem of x whose centre is nearest p
-// (model frame), -1 for none.
-func nearestSubsystem(x *Object, p [3]float32) int {
-	if x.Model == nil {
-		return -1
-	}
-	c := x.Model.Class()
-	best, bestD := -1, float32(math.MaxFloat32)
-	for i := range c.Subsystems {
-		d := c.Subsystems[i].Data
-		if d == nil || !d.IsTargetable || x.Model.Condition(i) <= 0 {
-			continue
-		}
-		v := sub3(c.Subsystems[i].Position, p)
-		if dd := dot3(v, v); dd < bestD {
-			best, bestD = i, dd
-		}
-	}
-	return best
-}
-
 // MissionDamage is damage a mission deals to a ship.
 type MissionDamage struct {
 	// Amount is in hit points (the class's max_condition scale), taken

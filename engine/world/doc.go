@@ -56,16 +56,27 @@
 //
 // # Files
 //
-// objects.go (objects, creation, removal), state.go (movement and the
-// host's StateUpdates), sim.go (the tick: repair, shields, power),
-// constants.go (the combat constants and their sources), geometry.go
-// (ship frames, the approximate hull and where a shot lands), damage.go
-// (the hit pipeline: shields, hull, footprint), collision.go, arms.go
-// (every ship's weapon systems), beams.go (phaser beams), projectiles.go
-// (torpedoes and bolts in flight), weapons.go (the players' weapon
-// messages), modifiers.go (custom-rule factors), death.go (the death
-// sequence and self-destruct), controls.go (subsystem power, repair
-// priority, torpedo type), integrity.go (ship integrity hashes),
-// hostships.go (host-created ships: ids, ObjCreate, removal), hostmove.go
-// (flying them) and hostweapons.go (their orders to fire).
+// In the order a call runs through them: each file calls only files below
+// it, but for one arrow (a new ship's weapon systems, objects.go →
+// arms.go), so a torpedo's hit reads top to bottom — projectiles.go,
+// damage.go, death.go, with geometry.go's paths and helpers last.
+//
+// sim.go (the tick: repair, shields, power, the weapon systems' charge
+// and each system's pass), weapons.go (the players' weapon messages),
+// controls.go (subsystem power, repair priority, torpedo type,
+// self-destruct), state.go (the owners' movement in, the host's
+// StateUpdates out), integrity.go (ship integrity hashes), fairplay.go
+// (the fair-play judgements), hostships.go (host-created ships: ids,
+// ObjCreate, removal), hostweapons.go (their orders to fire, their
+// cannons and tubes), hostmove.go (flying them), damagehook.go (a
+// mission's damage rules and the damage it deals), collision.go
+// (collision reports), tractors.go (tractor beams and the Multi6 nebula),
+// projectiles.go (torpedoes and bolts in flight), beams.go (phaser beams,
+// target lists), damage.go (one hit: the shooter's modifiers, the
+// mission's rule, the shield facing, hull and footprint, the repair
+// queue), modifiers.go (custom-rule factors), death.go (the death
+// sequence), arms.go (every ship's weapon systems), objects.go (objects,
+// creation, removal), world.go (the World, its options and its Env),
+// events.go, constants.go (the combat constants and their sources) and
+// geometry.go (ship shapes, the paths that meet them, frames, vectors).
 package world

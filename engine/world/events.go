@@ -28,6 +28,18 @@ const (
 	CauseEnvironment  DeathCause = "environment"
 )
 
+// WeaponKind says what kind of weapon dealt a hit or a death.
+type WeaponKind string
+
+// Weapon kinds (rule 11 of the custom-rules API: "kills by weapon").
+const (
+	KindPhaser       WeaponKind = "phaser" // beams: phasers, disruptor and compressor beams
+	KindPulse        WeaponKind = "pulse"  // pulse cannon bolts
+	KindTorpedo      WeaponKind = "torpedo"
+	KindCollision    WeaponKind = "collision"
+	KindSelfDestruct WeaponKind = "self_destruct"
+)
+
 // ShipDestroyed is the stock "object exploding" (simulation.md 9,
 // missions.md 3.5): the host model decided the ship died. KillerID is the
 // firing player's id, 0 for none (self-destruct, environment, AI).

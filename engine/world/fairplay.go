@@ -216,16 +216,6 @@ func (w *World) judgeArc(o *Object, d *ships.SubsystemData, dir [3]float32, now,
 	return fairplay.Verdict{Rule: fairplay.Arc, Value: off, Limit: half + tol}
 }
 
-// localDir turns a world direction into the frame of a ship facing fwd
-// with up vector up.
-func localDir(fwd, up codec.Dir3, v [3]float32) [3]float32 {
-	fx, fy, fz := fwd.Vector()
-	ux, uy, uz := up.Vector()
-	f, u := [3]float32{fx, fy, fz}, [3]float32{ux, uy, uz}
-	r := cross3(f, u)
-	return [3]float32{dot3(v, r), dot3(v, f), dot3(v, u)}
-}
-
 // JudgeTorpedo judges an owner's TorpedoFire 0x19 (arrived at now, could
 // have arrived at at): the tube must be loaded, or be within FireLag of
 // the end of its reload, and the selected type must have torpedoes left.

@@ -3,6 +3,7 @@ package world
 import (
 	"math"
 
+	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/ships"
 )
 
@@ -16,6 +17,10 @@ import (
 //
 // The model frame is the stock one: +X starboard, +Y forward, +Z up
 // (data/README.md); the world frame is the owners' StateUpdates'.
+//
+// Top to bottom: a class's shape, the paths that meet ships (a beam's ray,
+// a projectile's flight), where a shot enters and lands, the ship frames,
+// and the vector helpers every file of the package uses.
 
 // shape is a class's approximate geometry in its model frame.
 type shape struct {
@@ -75,40 +80,21 @@ func boundingRadius(c *ships.Class) float32 {
 	return max(r, measuredRadius[c.Name])
 }
 
-// frame returns a ship's axes in the world: starboard, forward and up. A
-// player's ship whose owner has not reported its orientation yet has the
-// world's axes.
-func (o *Object) frame() (right, fwd, up [3]float32) {
-	f, u, ok := o.axes()
-	if !ok {
-		return [3]float32{1, 0, 0}, [3]float32{0, 1, 0}, [3]float32{0, 0, 1}
+// nearestOnPath returns the first live modelled ship other than self that
+// the path meets, and where.
+func (w *World) nearestOnPath(self *Object, from, dir [3]float32, length, inflate float32) (*Object, trace) {
+	var best *Object
+	var bestTr trace
+	for _, x := range w.fleet {
+		if x == self || x.sim.dead || x.host == nil && !x.state.hasPos {
+			continue
+		}
+		if tr, ok := traceShip(x, from, dir, length, inflate); ok && (best == nil || tr.t < bestTr.t) {
+			best, bestTr = x, tr
+		}
 	}
-	return cross3(f, u), f, u
+	return best, bestTr
 }
-
-// toLocal turns a world direction into the ship frame (+X right, +Y
-// forward, +Z up) from its orientation; without one it returns the
-// direction unchanged.
-func toLocal(o *Object, v [3]float32) [3]float32 {
-	r, f, u := o.frame()
-	return [3]float32{dot3(v, r), dot3(v, f), dot3(v, u)}
-}
-
-// toWorld turns a ship-frame direction into the world.
-func toWorld(o *Object, v [3]float32) [3]float32 {
-	r, f, u := o.frame()
-	return [3]float32{
-		v[0]*r[0] + v[1]*f[0] + v[2]*u[0],
-		v[0]*r[1] + v[1]*f[1] + v[2]*u[1],
-		v[0]*r[2] + v[1]*f[2] + v[2]*u[2],
-	}
-}
-
-// modelPoint turns a world position into a point of the ship's model.
-func modelPoint(o *Object, p [3]float32) [3]float32 { return toLocal(o, sub3(p, o.pos())) }
-
-// worldPoint turns a point of the ship's model into a world position.
-func worldPoint(o *Object, p [3]float32) [3]float32 { return add3(o.pos(), toWorld(o, p)) }
 
 // trace is where a straight path meets a ship.
 type trace struct {
@@ -255,12 +241,145 @@ func pointToward(o *Object, src [3]float32) [3]float32 {
 	return o.sim.shape.centre
 }
 
+// frame returns a ship's axes in the world: starboard, forward and up. A
+// player's ship whose owner has not reported its orientation yet has the
+// world's axes.
+func (o *Object) frame() (right, fwd, up [3]float32) {
+	f, u, ok := o.axes()
+	if !ok {
+		return [3]float32{1, 0, 0}, [3]float32{0, 1, 0}, [3]float32{0, 0, 1}
+	}
+	return cross3(f, u), f, u
+}
+
+// axes is the ship's orientation: exact for a host ship, the owner's last
+// Dir3 vectors for a player's.
+func (o *Object) axes() (fwd, up [3]float32, ok bool) {
+	if o.host != nil {
+		return o.host.move.fwd, o.host.move.up, true
+	}
+	st := &o.state
+	if !st.hasFwd || !st.hasUp {
+		return fwd, up, false
+	}
+	fx, fy, fz := codec.DecodeDir3(st.fwd)
+	ux, uy, uz := codec.DecodeDir3(st.up)
+	return [3]float32{fx, fy, fz}, [3]float32{ux, uy, uz}, true
+}
+
+// pos is where the world places a ship: exact for a host ship; for a
+// player's, the owner's last absolute position plus the last delta sent
+// from it (StateUpdate flag 0x02, opcodes.md 3.3), as a client places it.
+func (o *Object) pos() [3]float32 {
+	if o.host != nil {
+		return o.host.move.pos
+	}
+	return add3(o.state.pos, o.state.offset)
+}
+
+// toLocal turns a world direction into the ship frame (+X right, +Y
+// forward, +Z up) from its orientation; without one it returns the
+// direction unchanged.
+func toLocal(o *Object, v [3]float32) [3]float32 {
+	r, f, u := o.frame()
+	return [3]float32{dot3(v, r), dot3(v, f), dot3(v, u)}
+}
+
+// toWorld turns a ship-frame direction into the world.
+func toWorld(o *Object, v [3]float32) [3]float32 {
+	r, f, u := o.frame()
+	return [3]float32{
+		v[0]*r[0] + v[1]*f[0] + v[2]*u[0],
+		v[0]*r[1] + v[1]*f[1] + v[2]*u[1],
+		v[0]*r[2] + v[1]*f[2] + v[2]*u[2],
+	}
+}
+
+// localDir turns a world direction into the frame of a ship facing fwd
+// with up vector up.
+func localDir(fwd, up codec.Dir3, v [3]float32) [3]float32 {
+	fx, fy, fz := fwd.Vector()
+	ux, uy, uz := up.Vector()
+	f, u := [3]float32{fx, fy, fz}, [3]float32{ux, uy, uz}
+	r := cross3(f, u)
+	return [3]float32{dot3(v, r), dot3(v, f), dot3(v, u)}
+}
+
+// modelPoint turns a world position into a point of the ship's model.
+func modelPoint(o *Object, p [3]float32) [3]float32 { return toLocal(o, sub3(p, o.pos())) }
+
+// worldPoint turns a point of the ship's model into a world position.
+func worldPoint(o *Object, p [3]float32) [3]float32 { return add3(o.pos(), toWorld(o, p)) }
+
 func add3(a, b [3]float32) [3]float32 { return [3]float32{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
+
+func sub3(a, b [3]float32) [3]float32 { return [3]float32{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+
+func scale3(v [3]float32, k float32) [3]float32 { return [3]float32{v[0] * k, v[1] * k, v[2] * k} }
+
+func dot3(a, b [3]float32) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+
+func cross3(a, b [3]float32) [3]float32 {
+	return [3]float32{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
 
 func norm(v [3]float32) float32 {
 	return float32(math.Sqrt(float64(v[0]*v[0] + v[1]*v[1] + v[2]*v[2])))
 }
 
-func sub3(a, b [3]float32) [3]float32 { return [3]float32{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+func unit3(v, fallback [3]float32) [3]float32 {
+	n := norm(v)
+	if !(n > 1e-6) || !finite(n) {
+		return fallback
+	}
+	return [3]float32{v[0] / n, v[1] / n, v[2] / n}
+}
+
+func finite(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
 
 func abs32(f float32) float32 { return float32(math.Abs(float64(f))) }
+
+// rotate turns v about the unit axis k by a radians (Rodrigues).
+func rotate(v, k [3]float32, a float32) [3]float32 {
+	s, c := float32(math.Sin(float64(a))), float32(math.Cos(float64(a)))
+	kxv := cross3(k, v)
+	kv := dot3(k, v) * (1 - c)
+	return [3]float32{v[0]*c + kxv[0]*s + k[0]*kv, v[1]*c + kxv[1]*s + k[1]*kv, v[2]*c + kxv[2]*s + k[2]*kv}
+}
+
+// orthonormalUp makes up perpendicular to the unit fwd (Gram-Schmidt).
+func orthonormalUp(fwd, up [3]float32) [3]float32 {
+	d := dot3(up, fwd)
+	u := unit3([3]float32{up[0] - d*fwd[0], up[1] - d*fwd[1], up[2] - d*fwd[2]}, [3]float32{})
+	if u != ([3]float32{}) {
+		return u
+	}
+	// up was along fwd: any perpendicular will do.
+	alt := [3]float32{0, 0, 1}
+	if abs32(fwd[2]) > 0.9 {
+		alt = [3]float32{1, 0, 0}
+	}
+	d = dot3(alt, fwd)
+	return unit3([3]float32{alt[0] - d*fwd[0], alt[1] - d*fwd[1], alt[2] - d*fwd[2]}, [3]float32{0, 0, 1})
+}
+
+// normQuat returns q normalised; a zero or invalid quaternion is the
+// identity.
+func normQuat(q [4]float32) [4]float32 {
+	n := math.Sqrt(float64(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3]))
+	if !(n > 1e-6) || math.IsInf(n, 0) {
+		return [4]float32{1, 0, 0, 0}
+	}
+	k := float32(1 / n)
+	return [4]float32{q[0] * k, q[1] * k, q[2] * k, q[3] * k}
+}
+
+// quatAxes returns the forward (+Y) and up (+Z) axes of the ship frame
+// rotated by the unit quaternion q (w, x, y, z).
+func quatAxes(q [4]float32) (fwd, up [3]float32) {
+	w, x, y, z := q[0], q[1], q[2], q[3]
+	// Columns 2 and 3 of the rotation matrix of q.
+	fwd = [3]float32{2 * (x*y - w*z), 1 - 2*(x*x+z*z), 2 * (y*z + w*x)}
+	up = [3]float32{2 * (x*z + w*y), 2 * (y*z - w*x), 1 - 2*(x*x+y*y)}
+	return unit3(fwd, [3]float32{0, 1, 0}), unit3(up, [3]float32{0, 0, 1})
+}

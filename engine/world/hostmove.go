@@ -136,57 +136,6 @@ func (w *World) Stop(o *Object) error {
 	return nil
 }
 
-// Velocity returns a ship's velocity in world units per second: exact for
-// a host ship, from the owner's last speed and heading for a player's.
-func (o *Object) Velocity() [3]float32 {
-	fwd, _, ok := o.axes()
-	if !ok {
-		return [3]float32{}
-	}
-	s := o.Speed()
-	return [3]float32{fwd[0] * s, fwd[1] * s, fwd[2] * s}
-}
-
-// Speed returns a ship's speed along its nose, world units per second.
-func (o *Object) Speed() float32 {
-	if o.host != nil {
-		return o.host.move.speed
-	}
-	if !o.state.hasSpd {
-		return 0
-	}
-	return codec.DecodeCF16(o.state.speed)
-}
-
-// Forward returns a ship's nose and up directions, and whether they are
-// known.
-func (o *Object) Forward() (fwd, up [3]float32, ok bool) { return o.axes() }
-
-// axes is the ship's orientation: exact for a host ship, the owner's last
-// Dir3 vectors for a player's.
-func (o *Object) axes() (fwd, up [3]float32, ok bool) {
-	if o.host != nil {
-		return o.host.move.fwd, o.host.move.up, true
-	}
-	st := &o.state
-	if !st.hasFwd || !st.hasUp {
-		return fwd, up, false
-	}
-	fx, fy, fz := codec.DecodeDir3(st.fwd)
-	ux, uy, uz := codec.DecodeDir3(st.up)
-	return [3]float32{fx, fy, fz}, [3]float32{ux, uy, uz}, true
-}
-
-// pos is where the world places a ship: exact for a host ship; for a
-// player's, the owner's last absolute position plus the last delta sent
-// from it (StateUpdate flag 0x02, opcodes.md 3.3), as a client places it.
-func (o *Object) pos() [3]float32 {
-	if o.host != nil {
-		return o.host.move.pos
-	}
-	return add3(o.state.pos, o.state.offset)
-}
-
 // moveTick flies a host ship for dt seconds.
 func (w *World) moveTick(o *Object, dt float32) {
 	m := &o.host.move
@@ -302,35 +251,3 @@ func turnToward(fwd, up, want [3]float32, step float32) ([3]float32, [3]float32)
 	up = orthonormalUp(fwd, rotate(up, axis, a))
 	return fwd, up
 }
-
-// rotate turns v about the unit axis k by a radians (Rodrigues).
-func rotate(v, k [3]float32, a float32) [3]float32 {
-	s, c := float32(math.Sin(float64(a))), float32(math.Cos(float64(a)))
-	kxv := cross3(k, v)
-	kv := dot3(k, v) * (1 - c)
-	return [3]float32{v[0]*c + kxv[0]*s + k[0]*kv, v[1]*c + kxv[1]*s + k[1]*kv, v[2]*c + kxv[2]*s + k[2]*kv}
-}
-
-// orthonormalUp makes up perpendicular to the unit fwd (Gram-Schmidt).
-func orthonormalUp(fwd, up [3]float32) [3]float32 {
-	d := dot3(up, fwd)
-	u := unit3([3]float32{up[0] - d*fwd[0], up[1] - d*fwd[1], up[2] - d*fwd[2]}, [3]float32{})
-	if u != ([3]float32{}) {
-		return u
-	}
-	// up was along fwd: any perpendicular will do.
-	alt := [3]float32{0, 0, 1}
-	if abs32(fwd[2]) > 0.9 {
-		alt = [3]float32{1, 0, 0}
-	}
-	d = dot3(alt, fwd)
-	return unit3([3]float32{alt[0] - d*fwd[0], alt[1] - d*fwd[1], alt[2] - d*fwd[2]}, [3]float32{0, 0, 1})
-}
-
-func dot3(a, b [3]float32) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
-
-func cross3(a, b [3]float32) [3]float32 {
-	return [3]float32{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
-}
-
-func scale3(v [3]float32, k float32) [3]float32 { return [3]float32{v[0] * k, v[1] * k, v[2] * k} }

@@ -67,25 +67,6 @@ type hostShip struct {
 // HostOwned reports whether the host created the object (a host ship).
 func (o *Object) HostOwned() bool { return o.host != nil }
 
-// Team returns the mission's team of a ship: its owner's for a player's
-// ship, the one it was created with for a host ship; -1 for none.
-func (o *Object) Team() int {
-	switch {
-	case o.host != nil:
-		return o.host.team
-	case o.Owner != nil:
-		return o.Owner.Team
-	}
-	return -1
-}
-
-// SetTeam changes a host ship's team (player ships take their owner's).
-func (o *Object) SetTeam(team int) {
-	if o.host != nil {
-		o.host.team = team
-	}
-}
-
 // HostShips counts the host-created objects the world holds, wrecks whose
 // explosion is not over included.
 func (w *World) HostShips() int { return w.hostCount }
@@ -259,34 +240,3 @@ func (w *World) LocationFree(pos [3]float32, r float32) bool {
 // maxCoordinate bounds host-chosen positions: far beyond any stock map,
 // well inside float32 precision for the wire's deltas.
 const maxCoordinate = 1e6
-
-func finite(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
-
-// normQuat returns q normalised; a zero or invalid quaternion is the
-// identity.
-func normQuat(q [4]float32) [4]float32 {
-	n := math.Sqrt(float64(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3]))
-	if !(n > 1e-6) || math.IsInf(n, 0) {
-		return [4]float32{1, 0, 0, 0}
-	}
-	k := float32(1 / n)
-	return [4]float32{q[0] * k, q[1] * k, q[2] * k, q[3] * k}
-}
-
-// quatAxes returns the forward (+Y) and up (+Z) axes of the ship frame
-// rotated by the unit quaternion q (w, x, y, z).
-func quatAxes(q [4]float32) (fwd, up [3]float32) {
-	w, x, y, z := q[0], q[1], q[2], q[3]
-	// Columns 2 and 3 of the rotation matrix of q.
-	fwd = [3]float32{2 * (x*y - w*z), 1 - 2*(x*x+z*z), 2 * (y*z + w*x)}
-	up = [3]float32{2 * (x*z + w*y), 2 * (y*z - w*x), 1 - 2*(x*x+y*y)}
-	return unit3(fwd, [3]float32{0, 1, 0}), unit3(up, [3]float32{0, 0, 1})
-}
-
-func unit3(v, fallback [3]float32) [3]float32 {
-	n := norm(v)
-	if !(n > 1e-6) || !finite(n) {
-		return fallback
-	}
-	return [3]float32{v[0] / n, v[1] / n, v[2] / n}
-}

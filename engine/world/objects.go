@@ -80,6 +80,60 @@ func (o *Object) HullFraction() (float32, bool) {
 // bottom, left, right).
 func (o *Object) Shields() [6]float32 { return o.sim.shields }
 
+// Position returns the ship's latest position — from its owner's updates
+// (or its creation message) for a player's ship, exact for a host ship —
+// and whether one is known.
+func (o *Object) Position() ([3]float32, bool) { return o.pos(), o.state.hasPos }
+
+// Cloaked reports whether the ship's owner last reported its cloak on
+// (StateUpdate flag 0x40).
+func (o *Object) Cloaked() bool { return o.state.hasCloakFlag && o.state.cloak }
+
+// Velocity returns a ship's velocity in world units per second: exact for
+// a host ship, from the owner's last speed and heading for a player's.
+func (o *Object) Velocity() [3]float32 {
+	fwd, _, ok := o.axes()
+	if !ok {
+		return [3]float32{}
+	}
+	s := o.Speed()
+	return [3]float32{fwd[0] * s, fwd[1] * s, fwd[2] * s}
+}
+
+// Speed returns a ship's speed along its nose, world units per second.
+func (o *Object) Speed() float32 {
+	if o.host != nil {
+		return o.host.move.speed
+	}
+	if !o.state.hasSpd {
+		return 0
+	}
+	return codec.DecodeCF16(o.state.speed)
+}
+
+// Forward returns a ship's nose and up directions, and whether they are
+// known.
+func (o *Object) Forward() (fwd, up [3]float32, ok bool) { return o.axes() }
+
+// Team returns the mission's team of a ship: its owner's for a player's
+// ship, the one it was created with for a host ship; -1 for none.
+func (o *Object) Team() int {
+	switch {
+	case o.host != nil:
+		return o.host.team
+	case o.Owner != nil:
+		return o.Owner.Team
+	}
+	return -1
+}
+
+// SetTeam changes a host ship's team (player ships take their owner's).
+func (o *Object) SetTeam(team int) {
+	if o.host != nil {
+		o.host.team = team
+	}
+}
+
 // Create keeps the creation message of an owner's object (ship select,
 // respawn) and builds the host's model of it (opcodes.md 2,
 // simulation.md 3.1, 11). A new ship replaces the owner's previous one.
@@ -156,6 +210,23 @@ func (w *World) CreateFrom(now time.Time, owner *Owner, payload []byte, m *codec
 		w.env.Emit(&ShipCreated{Ship: o})
 	}
 	return o
+}
+
+// initSim prepares a new ship's simulation state.
+func (w *World) initSim(o *Object) {
+	if o.Model == nil {
+		return
+	}
+	c := o.Model.Class()
+	for i := range o.sim.shields {
+		if i < len(c.ShieldHP) {
+			o.sim.shields[i] = c.ShieldHP[i]
+		}
+	}
+	o.sim.shape = shapeOf(c)
+	o.sim.arms = newArms(c)
+	o.sim.lastPower = w.now
+	o.sim.lastTick = w.now
 }
 
 // add makes an object live; a modelled ship joins the fleet in id order.

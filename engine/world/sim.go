@@ -7,6 +7,12 @@ import (
 	"github.com/bcserver/bcserver/engine/ships"
 )
 
+// The tick (Tick): every ship in id order takes its repair, shields, the
+// Multi6 nebula, its power, a host ship's flight and its weapon systems —
+// charge and reload, then each system's pass (phasers: beams.go, tractors:
+// tractors.go, a host ship's cannons and tubes: hostweapons.go) — and then
+// the projectiles in flight move (projectiles.go).
+
 // Simulation constants (simulation.md). Values the sources do not pin down
 // are documented where they are chosen.
 const (
@@ -46,23 +52,6 @@ type simState struct {
 	// exempts its movement from the fair-play rules for a while.
 	collidedAt  time.Time
 	nebulaClock time.Duration // game time toward the next nebula damage step
-}
-
-// initSim prepares a new ship's simulation state.
-func (w *World) initSim(o *Object) {
-	if o.Model == nil {
-		return
-	}
-	c := o.Model.Class()
-	for i := range o.sim.shields {
-		if i < len(c.ShieldHP) {
-			o.sim.shields[i] = c.ShieldHP[i]
-		}
-	}
-	o.sim.shape = shapeOf(c)
-	o.sim.arms = newArms(c)
-	o.sim.lastPower = w.now
-	o.sim.lastTick = w.now
 }
 
 // Tick advances every ship's simulation to now (one game tick), in object
@@ -105,6 +94,66 @@ func (w *World) Tick(now time.Time) {
 	}
 	if dt > 0 {
 		w.projectileTick(float32(dt.Seconds()))
+	}
+}
+
+// armsTick runs a ship's weapon systems for dt seconds: charge and
+// reload, the phaser systems' pass and beams, and a host ship's cannons
+// and tubes.
+func (w *World) armsTick(o *Object, dt float32) {
+	for i := range o.sim.arms {
+		s := &o.sim.arms[i]
+		w.chargeBanks(o, s, dt)
+		switch s.kind {
+		case ships.KindPhaserSystem:
+			w.phaserTick(o, s, dt)
+		case ships.KindTractorSystem:
+			w.tractorTick(o, s, dt)
+		case ships.KindPulseSystem, ships.KindTorpedoSystem:
+			if o.host != nil && s.firing {
+				w.hostLauncherTick(o, s)
+			}
+		}
+	}
+}
+
+// chargeBanks recharges the weapons that are not beaming (simulation.md
+// 5.5: RechargeRate × condition fraction, × the multiplayer multiplier for
+// phaser banks, clamped to MaxCharge) and reloads the tubes.
+func (w *World) chargeBanks(o *Object, s *weaponSystem, dt float32) {
+	m := o.Model
+	for k := range s.banks {
+		b := &s.banks[k]
+		d := bankData(o, b)
+		switch {
+		case s.kind == ships.KindTorpedoSystem:
+			// A player's tubes are tracked only while the fair-play rules
+			// judge them: they reload, like a host ship's, while the
+			// magazine has torpedoes beyond those loaded.
+			tracked := o.host != nil || w.fair != nil && len(s.ammo) > 0
+			if b.loaded >= d.MaxReady && b.debt == 0 || tracked && s.ammoLeft() <= s.loadedTubes() {
+				b.reload = d.ReloadDelay
+				continue
+			}
+			b.reload -= dt * m.ConditionFraction(b.sub)
+			if b.reload <= 0 {
+				if b.debt > 0 {
+					b.debt--
+				} else {
+					b.loaded++
+				}
+				b.reload = d.ReloadDelay
+			}
+		case b.state == bankIdle:
+			// Only phaser banks take the multiplayer multiplier [code:
+			// FUN_00572b80 has it, the energy-weapon base FUN_0056fd70
+			// that pulse cannons use has none; Correction 44].
+			k := float32(1)
+			if s.kind == ships.KindPhaserSystem {
+				k = rechargeMultiplier
+			}
+			b.charge = min(d.MaxCharge, b.charge+d.RechargeRate*m.ConditionFraction(b.sub)*dt*k)
+		}
 	}
 }
 
@@ -221,47 +270,4 @@ func (w *World) repairTick(o *Object, dt float32) {
 		}
 		k++
 	}
-}
-
-// repairEvent sends a repair notification (PythonEvent 0x06, factory 0x101)
-// naming the subsystem and the ship's repair subsystem by object id.
-func (w *World) repairEvent(o *Object, code uint32, i int) {
-	m := o.Model
-	var repairID int32
-	if r := m.Class().Repair; r >= 0 {
-		repairID = m.SubsystemID(r)
-	}
-	w.buf = codec.SubsystemEvent{Op: codec.OpPythonEvent, Code: code, Src: m.SubsystemID(i), Dst: repairID}.AppendTo(w.buf[:0])
-	w.broadcast()
-}
-
-// subsystemHit queues a damaged subsystem for repair (SUBSYSTEM_HIT,
-// simulation.md 5.3 step 6, 8): at the tail, no duplicates, never at 0.
-func (w *World) subsystemHit(o *Object, i int) {
-	st := &o.sim
-	if o.Model.Condition(i) <= 0 {
-		return
-	}
-	for _, q := range st.repair {
-		if q == i {
-			return
-		}
-	}
-	st.repair = append(st.repair, i)
-	w.repairEvent(o, codec.EventAddToRepairList, i)
-}
-
-// hp returns subsystem i's condition in the damage scale: subsystems.json's
-// max_condition, which data/README.md says to use for damage and repair,
-// while the model keeps serialization.json's for the wire byte.
-func hp(m *ships.Ship, i int) float32 { return m.Condition(i) / hpScale(m, i) }
-
-func setHP(m *ships.Ship, i int, hp float32) { m.SetCondition(i, hp*hpScale(m, i)) }
-
-func hpScale(m *ships.Ship, i int) float32 {
-	sub := &m.Class().Subsystems[i]
-	if sub.Data != nil && sub.Data.MaxCondition > 0 {
-		return sub.MaxCondition / sub.Data.MaxCondition
-	}
-	return 1
 }

@@ -74,15 +74,6 @@ func (o *Object) viewFor(receiver byte) *view {
 	return v
 }
 
-// Position returns the ship's latest position — from its owner's updates
-// (or its creation message) for a player's ship, exact for a host ship —
-// and whether one is known.
-func (o *Object) Position() ([3]float32, bool) { return o.pos(), o.state.hasPos }
-
-// Cloaked reports whether the ship's owner last reported its cloak on
-// (StateUpdate flag 0x40).
-func (o *Object) Cloaked() bool { return o.state.hasCloakFlag && o.state.cloak }
-
 // StateUpdate takes an owner's StateUpdate (opcodes.md 2, 0x1C) for one of
 // its objects; the engine has checked that the sender owns the id and
 // refused updates carrying only the subsystem flag, subsystem health being

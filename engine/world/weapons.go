@@ -16,57 +16,6 @@ import (
 // world checks the weapon is on the sender's live ship and able to fire,
 // and counts what it refuses in Stats.WeaponRejected.
 
-// WeaponKind says what kind of weapon dealt a hit or a death.
-type WeaponKind string
-
-// Weapon kinds (rule 11 of the custom-rules API: "kills by weapon").
-const (
-	KindPhaser       WeaponKind = "phaser" // beams: phasers, disruptor and compressor beams
-	KindPulse        WeaponKind = "pulse"  // pulse cannon bolts
-	KindTorpedo      WeaponKind = "torpedo"
-	KindCollision    WeaponKind = "collision"
-	KindSelfDestruct WeaponKind = "self_destruct"
-)
-
-// weaponRef names the weapon behind a hit: its object id, its subsystem
-// index on the firing ship (-1 for none) and its kind.
-type weaponRef struct {
-	id   int32
-	sub  int
-	kind WeaponKind
-}
-
-// weaponHit applies one weapon hit of a shooter (nil when it is gone) to
-// x, raises weapon_hit and ship_damaged, and then, if the hit was lethal,
-// destroys x: the stock scripts book the killing hit's damage before they
-// see the object exploding (missions.md 3.4-3.5).
-func (w *World) weaponHit(shooter *Object, firing int, x *Object, h *hit, ref weaponRef) {
-	if w.noWeaponDamage || !x.Alive() {
-		return
-	}
-	h.damage *= w.mod(shooter, dealt)
-	if w.damageHook != nil && !w.hookHit(shooter, firing, x, h, ref) {
-		return // the mission's damage rule cancelled it (damagehook.go)
-	}
-	res := w.applyHit(x, h)
-	w.stats.WeaponHits.Add(1)
-	name := weaponName(shooter, ref)
-	w.env.Emit(&WeaponHit{ShooterID: firing, Shooter: shooter, Target: x, Damage: float64(h.damage), HullHit: res.hull,
-		Absorbed: float64(res.absorbed), Weapon: ref.id, WeaponName: name, Kind: ref.kind})
-	w.env.Emit(&ShipDamaged{Ship: x, Attacker: shooter, AttackerID: firing, Cause: CauseWeapon, Damage: float64(h.damage), HullHit: res.hull, Kind: ref.kind})
-	if res.lethal {
-		w.killShip(x, hitInfo{cause: CauseWeapon, attacker: shooter, attackerID: firing, weapon: ref, weaponName: name})
-	}
-}
-
-// weaponName is the subsystem name of the weapon behind a hit.
-func weaponName(o *Object, ref weaponRef) string {
-	if o == nil || o.Model == nil || ref.sub < 0 || ref.sub >= len(o.Model.Class().Subsystems) {
-		return ""
-	}
-	return o.Model.Class().Subsystems[ref.sub].Name
-}
-
 // ownedSystem returns the owner's live modelled ship and its weapon system
 // with container id id, or nils.
 func (w *World) ownedSystem(owner *Owner, id int32) (*Object, *weaponSystem) {
@@ -133,13 +82,6 @@ func (w *World) OwnerStopFiringAt(now time.Time, owner *Owner, system, target in
 	if len(s.targets) == 0 {
 		s.firing = false
 	}
-}
-
-// stopSystem is the stock StopFiring: no targets, no beams.
-func (w *World) stopSystem(o *Object, s *weaponSystem) {
-	s.targets = s.targets[:0]
-	s.firing = false
-	w.stopBanks(o, s)
 }
 
 // SetPhaserLevel applies an owner's SetPhaserLevel 0x12 (CharEvent, one
@@ -288,49 +230,4 @@ func (w *World) ownedWeapon(owner *Owner, id int32, kind ships.Kind) (*Object, *
 		return nil, nil, nil
 	}
 	return o, s, b
-}
-
-// factionTorpedo is the projectile assumed for a ship's torpedoes when its
-// data has no torpedo_ammo list (older or mod data; net type ids,
-// SpeciesToTorp).
-var factionTorpedo = map[string]int{
-	"Federation": 2,  // PhotonTorpedo
-	"Klingon":    6,  // KlingonTorpedo
-	"Romulan":    12, // PhasedPlasma
-	"Ferengi":    2,
-	"Cardassian": 5, // CardassianTorpedo
-	"Kessok":     7, // PositronTorpedo
-}
-
-// torpedoFor returns the projectile net type a class fires with ammo type
-// ammo selected: the TorpedoTypeChange value (and the ObjCreate tail's
-// ammo byte) indexes the class's torpedo_ammo list (simulation.md 5.5).
-// Without a list, or for an index outside it, the faction's torpedo is
-// used.
-func torpedoFor(c *ships.Class, ammo int) int {
-	if ammo >= 0 && ammo < len(c.TorpedoAmmo) {
-		return c.TorpedoAmmo[ammo].NetTypeID
-	}
-	if len(c.TorpedoAmmo) > 0 {
-		return c.TorpedoAmmo[0].NetTypeID
-	}
-	if t, ok := factionTorpedo[c.Faction]; ok {
-		return t
-	}
-	return 2
-}
-
-// pulseCost is the charge one bolt of a cannon costs at MED, the setting
-// every peer models (simulation.md 5.5): its NormalDischargeRate.
-func pulseCost(d *ships.SubsystemData) float32 { return d.DischargeRate * pulseCostFactor[LevelMed] }
-
-// pulseChargeSlack forgives float rounding between the client's charge and
-// the host's copy: a Warbird cannon's second bolt leaves 0.03 of 2.0.
-const pulseChargeSlack float32 = 1e-3
-
-// pulseCharged reports whether a cannon's charge covers one bolt: a cannon
-// fires while it does, not from MinFiringCharge or after CooldownTime
-// [measured P1, P4; Correction 44].
-func pulseCharged(b *weaponBank, d *ships.SubsystemData) bool {
-	return b.charge+pulseChargeSlack >= pulseCost(d)
 }
