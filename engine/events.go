@@ -105,6 +105,9 @@ type WeaponFired struct {
 	Opcode  byte
 	Weapon  int32 // the weapon system (0x07), cannon (0x1A) or tube (0x19)
 	Target  int32 // 0 when none
+	// Kind is the kind of weapon that fired (world.FiredKind): phaser,
+	// pulse, torpedo or tractor.
+	Kind WeaponKind
 }
 
 // GameEnded: the mission ended the game with a stock END_GAME reason and,

@@ -167,7 +167,7 @@ func TestWeaponsOverTheWire(t *testing.T) {
 	if n := len(filterOp(got[0], codec.OpTorpedoFire)); n != 0 {
 		t.Fatal("torpedo echoed to its sender")
 	}
-	if len(fired) != 1 || fired[0].Shooter != l.g.Player(2) || fired[0].Target != akiraB || len(hits) != 0 {
+	if len(fired) != 1 || fired[0].Shooter != l.g.Player(2) || fired[0].Target != akiraB || fired[0].Kind != world.KindTorpedo || len(hits) != 0 {
 		t.Fatalf("weapon_fired %+v, %d hits at once", fired, len(hits))
 	}
 	for range 30 { // 40 units at 19 units/s

@@ -131,7 +131,8 @@ func applyPulseFire(g *Game, p *Player, in *inbound) {
 // allocates nothing.
 func (g *Game) weaponFired(p *Player, op byte, weapon, target int32) {
 	if g.bus.has(EvWeaponFired) {
-		g.bus.emit(&WeaponFired{Shooter: p, Opcode: op, Weapon: weapon, Target: target})
+		g.bus.emit(&WeaponFired{Shooter: p, Opcode: op, Weapon: weapon, Target: target,
+			Kind: world.FiredKind(g.world.ShipOf(&p.Owner), op, weapon)})
 	}
 }
 

@@ -138,7 +138,7 @@ func (m *mission) ruleArg(dh *world.DamageHit) *glua.LTable {
 	t.RawSetString("target", m.ruleHandle(dh.Target))
 	t.RawSetString("target_id", glua.LNumber(dh.Target.OwnerID()))
 	t.RawSetString("target_team", team(dh.Target))
-	t.RawSetString("kind", m.rule.name(string(dh.Kind)))
+	t.RawSetString("kind", m.rule.name(dh.Kind.String()))
 	t.RawSetString("weapon", glua.LNumber(dh.Weapon))
 	t.RawSetString("weapon_name", m.rule.name(dh.WeaponName))
 	var sub glua.LValue = glua.LNil
@@ -236,7 +236,7 @@ func (m *mission) damageSubsystem(L *glua.LState, o *engine.Object, v glua.LValu
 		return i
 	}
 	for i := range c.Subsystems {
-		if strings.EqualFold(c.Subsystems[i].Name, string(key)) || c.Subsystems[i].Type() == string(key) {
+		if strings.EqualFold(c.Subsystems[i].Name, string(key)) || c.Subsystems[i].Type().String() == string(key) {
 			return i
 		}
 	}

@@ -121,7 +121,7 @@ func (m *mission) payload(ev engine.Event) *glua.LTable {
 		t.RawSetString("lifetime", glua.LNumber(e.Lifetime))
 		t.RawSetString("weapon", glua.LNumber(e.Weapon))
 		t.RawSetString("weapon_name", glua.LString(e.WeaponName))
-		t.RawSetString("kind", glua.LString(e.Kind))
+		t.RawSetString("kind", glua.LString(e.Kind.String()))
 		return t
 	case *engine.ObjectDestroyed:
 		return m.tbl("object", m.handle(e.Object))
@@ -133,6 +133,7 @@ func (m *mission) payload(ev engine.Event) *glua.LTable {
 		t.RawSetString("opcode", glua.LNumber(e.Opcode))
 		t.RawSetString("weapon", glua.LNumber(e.Weapon))
 		t.RawSetString("target", glua.LNumber(e.Target))
+		t.RawSetString("kind", glua.LString(e.Kind.String()))
 		return t
 	case *engine.WeaponHit:
 		t := m.tbl("target", m.handle(e.Target))
@@ -143,7 +144,7 @@ func (m *mission) payload(ev engine.Event) *glua.LTable {
 		t.RawSetString("hull_hit", glua.LBool(e.HullHit))
 		t.RawSetString("weapon", glua.LNumber(e.Weapon))
 		t.RawSetString("weapon_name", glua.LString(e.WeaponName))
-		t.RawSetString("kind", glua.LString(e.Kind))
+		t.RawSetString("kind", glua.LString(e.Kind.String()))
 		return t
 	case *engine.ShipDamaged:
 		t := m.tbl("ship", m.handle(e.Ship))
@@ -152,7 +153,7 @@ func (m *mission) payload(ev engine.Event) *glua.LTable {
 		t.RawSetString("cause", glua.LString(e.Cause))
 		t.RawSetString("damage", glua.LNumber(e.Damage))
 		t.RawSetString("hull_hit", glua.LBool(e.HullHit))
-		t.RawSetString("kind", glua.LString(e.Kind))
+		t.RawSetString("kind", glua.LString(e.Kind.String()))
 		return t
 	case *engine.GameEnded:
 		t := m.tbl("reason", glua.LNumber(e.Reason))

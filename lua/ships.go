@@ -296,9 +296,9 @@ func subsystemTable(L *glua.LState, s *ships.Ship, i int) *glua.LTable {
 	sub := &s.Class().Subsystems[i]
 	t := L.CreateTable(0, 8)
 	t.RawSetString("name", glua.LString(sub.Name))
-	typ := sub.Type()
-	if typ == "" {
-		typ = s.Class().Entries[sub.Entry].Kind.String()
+	typ := sub.Type().String()
+	if sub.Type() == ships.NoType {
+		typ = s.Class().Entries[sub.Entry].Tail.String()
 	}
 	t.RawSetString("type", glua.LString(typ))
 	t.RawSetString("id", glua.LNumber(s.SubsystemID(i)))
@@ -346,7 +346,7 @@ func (m *mission) subsystem(L *glua.LState) int {
 		return 1
 	}
 	for i := range c.Subsystems {
-		if strings.EqualFold(c.Subsystems[i].Name, key) || c.Subsystems[i].Type() == key {
+		if strings.EqualFold(c.Subsystems[i].Name, key) || c.Subsystems[i].Type().String() == key {
 			L.Push(subsystemTable(L, o.Model, i))
 			return 1
 		}

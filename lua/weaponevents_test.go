@@ -21,6 +21,9 @@ func TestWeaponEventDetails(t *testing.T) {
 		bc.on("ship_destroyed", function(ev)
 			bc.storage.kill = { ev.weapon, ev.weapon_name, ev.kind, ev.killer_id }
 		end)
+		bc.on("weapon_fired", function(ev)
+			bc.storage.fired = { ev.weapon, ev.opcode, ev.kind }
+		end)
 	`, lua.Options{}, nil)
 	ship := &engine.Object{ID: 0x4003FFFF, ClassID: codec.ClassShip, Species: 1}
 	e.Emit(&engine.WeaponHit{ShooterID: 2, Target: ship, Damage: 80, Absorbed: 30, HullHit: true,
@@ -42,6 +45,17 @@ func TestWeaponEventDetails(t *testing.T) {
 	for i, w := range want {
 		if got := kill.Get(i + 1); got != w {
 			t.Errorf("ship_destroyed field %d = %v, want %v", i+1, got, w)
+		}
+	}
+	e.Emit(&engine.WeaponFired{Opcode: codec.OpPulseFire, Weapon: 0x40000011, Kind: world.KindPulse})
+	fired, _ := e.host.Storage().Get("fired").(*lua.Table)
+	if fired == nil {
+		t.Fatal("no weapon_fired")
+	}
+	want = []any{float64(0x40000011), float64(codec.OpPulseFire), "pulse"}
+	for i, w := range want {
+		if got := fired.Get(i + 1); got != w {
+			t.Errorf("weapon_fired field %d = %v, want %v", i+1, got, w)
 		}
 	}
 }

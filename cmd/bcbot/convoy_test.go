@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/world"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/store"
 	"github.com/bcserver/bcserver/server"
@@ -65,7 +66,7 @@ func TestBotPlaysConvoyLive(t *testing.T) {
 	dctx, dcancel := context.WithTimeout(ctx, 5*time.Second)
 	err = game.Do(dctx, func(g *engine.Game) {
 		g.On(engine.EvWeaponHit, func(e engine.Event) {
-			if h := e.(*engine.WeaponHit); h.Target != nil && h.Target.Name == "Freighter" && h.Kind == "torpedo" {
+			if h := e.(*engine.WeaponHit); h.Target != nil && h.Target.Name == "Freighter" && h.Kind == world.KindTorpedo {
 				mu.Lock()
 				torpedoes = append(torpedoes, h.Damage)
 				mu.Unlock()

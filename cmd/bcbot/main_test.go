@@ -11,6 +11,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/world"
 	"github.com/bcserver/bcserver/plugins/gamespy"
 )
 
@@ -206,7 +207,7 @@ func TestBotPlaysTeamObjective(t *testing.T) {
 			}
 		})
 		g.On(engine.EvWeaponHit, func(e engine.Event) {
-			if h := e.(*engine.WeaponHit); h.ShooterID == 2 && h.Kind == "torpedo" && h.Target.ID == freighter {
+			if h := e.(*engine.WeaponHit); h.ShooterID == 2 && h.Kind == world.KindTorpedo && h.Target.ID == freighter {
 				hitOnce.Do(func() { close(torpedoHit) })
 			}
 		})

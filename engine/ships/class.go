@@ -61,8 +61,8 @@ type Entry struct {
 	NormalPower float32
 	// PowerMode is 0 for main-battery-first consumers (data/README.md).
 	PowerMode int
-	// Kind is how the ObjCreate tail writes the entry (simulation.md 3.4).
-	Kind Kind
+	// Tail is how the ObjCreate tail writes the entry (simulation.md 3.4).
+	Tail TailKind
 }
 
 // Subsystem is one subsystem of a class, listed in creation order.
@@ -91,15 +91,18 @@ type Subsystem struct {
 	// hardpoint's position, except that a phaser bank sits on its firing
 	// strip (RuntimePosition). Zero when Data is nil.
 	Position [3]float32
+
+	typ    SubsystemType // Data.Type, parsed
+	weapon Weapon        // what the subsystem is or holds (Weapon)
 }
 
-// Type returns the subsystems.json type, or "" when Data is nil.
-func (s *Subsystem) Type() string {
-	if s.Data == nil {
-		return ""
-	}
-	return s.Data.Type
-}
+// Type returns the subsystems.json type, parsed when the class loaded;
+// NoType when Data is nil (a weapon system's container among them).
+func (s *Subsystem) Type() SubsystemType { return s.typ }
+
+// Weapon returns the kind of weapon the subsystem is or, for a weapon
+// system's container, holds; NoWeapon for every other subsystem.
+func (s *Subsystem) Weapon() Weapon { return s.weapon }
 
 // Class is one loaded ship class. It is read-only after loading.
 type Class struct {
@@ -136,19 +139,13 @@ type Class struct {
 // resolved: the container StartFiring names and its weapons.
 type WeaponSystem struct {
 	WeaponSystemData
+	// Weapon is the system's kind of weapon: its Type, parsed.
+	Weapon Weapon
 	// Subsystem is the index in Class.Subsystems of the system container.
 	Subsystem int
 	// Members are the indices in Class.Subsystems of the system's weapons,
 	// in the data's creation order (WeaponSystemData.Weapons).
 	Members []int
-}
-
-// weaponTypeOf is the subsystems.json type of a weapon system's members.
-var weaponTypeOf = map[string]string{
-	"phaser_system":  "phaser",
-	"pulse_system":   "pulse_weapon",
-	"torpedo_system": "torpedo_tube",
-	"tractor_system": "tractor_beam",
 }
 
 // WeaponSystemOf returns the weapon system whose container is subsystem
@@ -234,8 +231,15 @@ func entryLen(e *Entry, receiverIsOwner bool) int {
 // ventral banks, which share one hardpoint position, sit apart on the
 // saucer rim.
 func RuntimePosition(d *SubsystemData) [3]float32 {
+	typ, _ := ParseSubsystemType(d.Type)
+	return runtimePosition(d, typ)
+}
+
+// runtimePosition is RuntimePosition for data whose type, typ, the caller
+// parsed.
+func runtimePosition(d *SubsystemData, typ SubsystemType) [3]float32 {
 	p := d.Position
-	if d.Type != "phaser" || d.StripWidth == 0 && d.StripLength == 0 {
+	if typ != TypePhaser || d.StripWidth == 0 && d.StripLength == 0 {
 		return p
 	}
 	f, u := d.Forward, d.Up

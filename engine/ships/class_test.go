@@ -90,13 +90,13 @@ func checkLayout(t *testing.T, c *Class) {
 	if c.Subsystems[c.Hull].Name != "Hull" {
 		t.Errorf("Hull index names %q", c.Subsystems[c.Hull].Name)
 	}
-	if c.PowerEntry < 0 || c.Entries[c.PowerEntry].Subsystem != c.Reactor || c.Subsystems[c.Reactor].Type() != "power" {
+	if c.PowerEntry < 0 || c.Entries[c.PowerEntry].Subsystem != c.Reactor || c.Subsystems[c.Reactor].Type().String() != "power" {
 		t.Errorf("reactor: entry %d, subsystem %d", c.PowerEntry, c.Reactor)
 	}
-	if c.Repair < 0 || c.Subsystems[c.Repair].Type() != "repair" || c.Subsystems[c.Repair].Child != -1 {
+	if c.Repair < 0 || c.Subsystems[c.Repair].Type().String() != "repair" || c.Subsystems[c.Repair].Child != -1 {
 		t.Errorf("repair subsystem %d", c.Repair)
 	}
-	if c.ShieldGenerator < 0 || c.Subsystems[c.ShieldGenerator].Type() != "shield" {
+	if c.ShieldGenerator < 0 || c.Subsystems[c.ShieldGenerator].Type().String() != "shield" {
 		t.Errorf("shield generator %d", c.ShieldGenerator)
 	}
 	for i, s := range c.Subsystems {
@@ -245,7 +245,7 @@ func TestEnginesAreSubsystems(t *testing.T) {
 	}
 	for _, c := range r.Classes() {
 		for _, e := range c.Entries {
-			typ := c.Subsystems[e.Subsystem].Type()
+			typ := c.Subsystems[e.Subsystem].Type().String()
 			if typ != "impulse_engine" && typ != "warp_engine" {
 				continue
 			}

@@ -56,24 +56,26 @@ func buildClass(f *classFiles, dir string) (*Class, error) {
 		return nil, fmt.Errorf("%s: %w", powerFile, err)
 	}
 
-	data := make(map[string]*SubsystemData, len(f.subs))
+	data := make(map[string]subsystemData, len(f.subs))
 	for i := range f.subs {
 		s := &f.subs[i]
+		// The type is parsed here, once: the class keeps it typed.
+		typ, ok := ParseSubsystemType(s.Type)
 		switch {
 		case s.Name == "":
 			return nil, fmt.Errorf("%s: subsystem %d has no name", subsFile, i)
-		case data[s.Name] != nil:
+		case data[s.Name].d != nil:
 			return nil, fmt.Errorf("%s: subsystem name %q is used twice", subsFile, s.Name)
-		case !validSubsystemType(s.Type):
+		case !ok || typ.IsWeaponSystem():
 			return nil, fmt.Errorf("%s: subsystem %q: unknown type %q", subsFile, s.Name, s.Type)
 		case !(s.MaxCondition > 0):
 			return nil, fmt.Errorf("%s: subsystem %q: max_condition %v must be positive", subsFile, s.Name, s.MaxCondition)
-		case s.Type == "engine" && engineSystemType(s.EngineType) == "":
+		case typ == TypeEngine && engineSystemType(s.EngineType) == NoType:
 			return nil, fmt.Errorf("%s: engine %q: engine_type %q, want impulse or warp", subsFile, s.Name, s.EngineType)
-		case s.Type != "engine" && s.EngineType != "":
+		case typ != TypeEngine && s.EngineType != "":
 			return nil, fmt.Errorf("%s: subsystem %q: engine_type is only for type engine", subsFile, s.Name)
 		}
-		data[s.Name] = s
+		data[s.Name] = subsystemData{s, typ}
 	}
 
 	// The start index is one byte on the wire (simulation.md 4.3).
@@ -122,8 +124,14 @@ func buildClass(f *classFiles, dir string) (*Class, error) {
 	return c, nil
 }
 
+// subsystemData is a subsystems.json record and its type, parsed.
+type subsystemData struct {
+	d   *SubsystemData
+	typ SubsystemType
+}
+
 // addEntry appends one serialization entry and its children.
-func (c *Class) addEntry(e *serialEntryFile, data map[string]*SubsystemData) error {
+func (c *Class) addEntry(e *serialEntryFile, data map[string]subsystemData) error {
 	format, err := parseFormat(e.Format)
 	if err != nil {
 		return err
@@ -136,7 +144,7 @@ func (c *Class) addEntry(e *serialEntryFile, data map[string]*SubsystemData) err
 	typ := c.Subsystems[own].Type()
 	// The power format carries the battery bytes, so it and the reactor
 	// type must go together or the client reads the wrong byte count.
-	if (format == FormatPower) != (typ == "power") && typ != "" {
+	if (format == FormatPower) != (typ == TypePower) && typ != NoType {
 		return fmt.Errorf("format %s does not fit subsystems.json type %q", format, typ)
 	}
 	if format == FormatPower {
@@ -161,24 +169,29 @@ func (c *Class) addEntry(e *serialEntryFile, data map[string]*SubsystemData) err
 		// An engine is a child of its system (data/README.md): one listed
 		// under the other system would be damaged and repaired as a part
 		// of the wrong one.
-		if d := c.Subsystems[i].Data; d != nil && d.Type == "engine" && engineSystemType(d.EngineType) != typ {
+		if d := c.Subsystems[i].Data; d != nil && c.Subsystems[i].typ == TypeEngine && engineSystemType(d.EngineType) != typ {
 			return fmt.Errorf("child %d: %s engine %q under a %q entry", ci, d.EngineType, ch.Name, typ)
 		}
 	}
-	kind, err := entryKind(format, c.Subsystems[own:])
+	tail, err := entryTail(format, c.Subsystems[own:])
 	if err != nil {
 		return err
 	}
+	// A weapon system's container has no data of its own: its kind is its
+	// weapons' (entryTail checked they agree).
+	if w := tail.Weapon(); w != NoWeapon {
+		c.Subsystems[own].weapon = w
+	}
 	c.Entries = append(c.Entries, Entry{
 		Name: e.Name, Format: format, Subsystem: own, Children: len(e.Children),
-		NormalPower: e.NormalPower, PowerMode: e.PowerMode, Kind: kind,
+		NormalPower: e.NormalPower, PowerMode: e.PowerMode, Tail: tail,
 	})
 	c.maxEntryLen = max(c.maxEntryLen, entryLen(&c.Entries[ei], false))
 	return nil
 }
 
 // addSubsystem appends one subsystem and records the well-known ones.
-func (c *Class) addSubsystem(name string, maxCond *float32, idOffset int, data map[string]*SubsystemData, entry, child int) (int, error) {
+func (c *Class) addSubsystem(name string, maxCond *float32, idOffset int, data map[string]subsystemData, entry, child int) (int, error) {
 	if name == "" {
 		return 0, errors.New("subsystem without a name")
 	}
@@ -186,7 +199,7 @@ func (c *Class) addSubsystem(name string, maxCond *float32, idOffset int, data m
 		// Names key repair events and lookups; a repeat would be ambiguous.
 		return 0, fmt.Errorf("subsystem %q listed twice", name)
 	}
-	d := data[name]
+	d, typ := data[name].d, data[name].typ
 	var mc float32
 	switch {
 	case maxCond != nil:
@@ -200,20 +213,19 @@ func (c *Class) addSubsystem(name string, maxCond *float32, idOffset int, data m
 		return 0, fmt.Errorf("subsystem %q: max_condition %v must be positive", name, mc)
 	}
 	i := len(c.Subsystems)
-	c.Subsystems = append(c.Subsystems, Subsystem{Name: name, Entry: entry, Child: child, MaxCondition: mc, Data: d, IDOffset: idOffset})
+	c.Subsystems = append(c.Subsystems, Subsystem{Name: name, Entry: entry, Child: child, MaxCondition: mc, Data: d, IDOffset: idOffset,
+		typ: typ, weapon: typ.Weapon()})
 	if d != nil {
-		c.Subsystems[len(c.Subsystems)-1].Position = RuntimePosition(d)
+		c.Subsystems[len(c.Subsystems)-1].Position = runtimePosition(d, typ)
 	}
 	c.byName[name] = i
-	if d != nil {
-		switch {
-		case d.Type == "hull" && c.Hull < 0:
-			c.Hull = i // "Hull" precedes "Bridge", which is also type hull
-		case d.Type == "repair" && c.Repair < 0:
-			c.Repair = i
-		case d.Type == "shield" && c.ShieldGenerator < 0:
-			c.ShieldGenerator = i
-		}
+	switch {
+	case typ == TypeHull && c.Hull < 0:
+		c.Hull = i // "Hull" precedes "Bridge", which is also type hull
+	case typ == TypeRepair && c.Repair < 0:
+		c.Repair = i
+	case typ == TypeShield && c.ShieldGenerator < 0:
+		c.ShieldGenerator = i
 	}
 	return i, nil
 }
@@ -261,9 +273,11 @@ func (c *Class) resolveWeaponSystems() error {
 	c.WeaponSystems = make([]WeaponSystem, 0, len(c.ShipData.WeaponSystems))
 	for k := range c.ShipData.WeaponSystems {
 		d := &c.ShipData.WeaponSystems[k]
-		if !validWeaponSystemType(d.Type) {
+		typ, ok := ParseSubsystemType(d.Type)
+		if !ok || !typ.IsWeaponSystem() {
 			return fmt.Errorf("weapon_systems[%d] %q: unknown type %q", k, d.Name, d.Type)
 		}
+		want := typ.Weapon().WeaponType()
 		si, ok := c.byName[d.Name]
 		switch {
 		case !ok:
@@ -273,7 +287,7 @@ func (c *Class) resolveWeaponSystems() error {
 		case d.IDOffset != c.Subsystems[si].IDOffset:
 			return fmt.Errorf("weapon_systems[%d] %q: id_offset %d, but serialization.json gives %d", k, d.Name, d.IDOffset, c.Subsystems[si].IDOffset)
 		}
-		ws := WeaponSystem{WeaponSystemData: *d, Subsystem: si, Members: make([]int, 0, len(d.Weapons))}
+		ws := WeaponSystem{WeaponSystemData: *d, Weapon: typ.Weapon(), Subsystem: si, Members: make([]int, 0, len(d.Weapons))}
 		for _, w := range d.Weapons {
 			wi, ok := c.byName[w]
 			switch {
@@ -281,8 +295,8 @@ func (c *Class) resolveWeaponSystems() error {
 				return fmt.Errorf("weapon_systems[%d] %q: weapon %q is not a subsystem", k, d.Name, w)
 			case c.Subsystems[wi].Entry != c.Subsystems[si].Entry || c.Subsystems[wi].Child < 0:
 				return fmt.Errorf("weapon_systems[%d] %q: weapon %q is not a child of the system", k, d.Name, w)
-			case c.Subsystems[wi].Data != nil && c.Subsystems[wi].Data.Type != weaponTypeOf[d.Type]:
-				return fmt.Errorf("weapon_systems[%d] %q: weapon %q has type %q, want %q", k, d.Name, w, c.Subsystems[wi].Data.Type, weaponTypeOf[d.Type])
+			case c.Subsystems[wi].Data != nil && c.Subsystems[wi].typ != want:
+				return fmt.Errorf("weapon_systems[%d] %q: weapon %q has type %q, want %q", k, d.Name, w, c.Subsystems[wi].typ, want)
 			}
 			ws.Members = append(ws.Members, wi)
 		}

@@ -92,15 +92,6 @@ type WeaponSystemData struct {
 	Weapons []string `json:"weapons"`
 }
 
-// validWeaponSystemType reports whether t is a WeaponSystemData.Type value.
-func validWeaponSystemType(t string) bool {
-	switch t {
-	case "phaser_system", "pulse_system", "torpedo_system", "tractor_system":
-		return true
-	}
-	return false
-}
-
 // SubsystemData is one entry of ships/<name>/subsystems.json. Type-specific
 // fields are zero for types that do not carry them (data/README.md).
 type SubsystemData struct {
@@ -165,27 +156,16 @@ type SubsystemData struct {
 	EngineType string `json:"engine_type"`
 }
 
-// validSubsystemType reports whether t is a SubsystemData.Type value
-// (data/README.md).
-func validSubsystemType(t string) bool {
-	switch t {
-	case "hull", "shield", "sensor", "power", "impulse_engine", "warp_engine", "engine",
-		"repair", "cloak", "phaser", "pulse_weapon", "torpedo_tube", "tractor_beam":
-		return true
-	}
-	return false
-}
-
 // engineSystemType is the system type an engine of engine_type t is a
-// child of ("" for a t that is neither impulse nor warp).
-func engineSystemType(t string) string {
+// child of (NoType for a t that is neither impulse nor warp).
+func engineSystemType(t string) SubsystemType {
 	switch t {
 	case "impulse":
-		return "impulse_engine"
+		return TypeImpulseEngine
 	case "warp":
-		return "warp_engine"
+		return TypeWarpEngine
 	}
-	return ""
+	return NoType
 }
 
 // serialEntryFile is one top-level entry of serialization.json.

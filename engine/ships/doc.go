@@ -37,5 +37,5 @@
 //
 // AppendTail writes the subsystem state that ends a ship's ObjCreate body
 // (simulation.md 3.4), which the host needs for the objects it creates
-// itself; each Entry's Kind says which full-state form it takes.
+// itself; each Entry's Tail says which full-state form it takes.
 package ships

@@ -6,87 +6,80 @@ import (
 	"github.com/bcserver/bcserver/codec"
 )
 
-// Kind is how the ObjCreate subsystem tail writes one top-level entry: its
+// TailKind is how the ObjCreate subsystem tail writes one top-level entry: its
 // "full state" writer (simulation.md 3.4). It refines Format, which only
 // says how the 0x20 block writes it.
-type Kind uint8
+type TailKind uint8
 
 const (
-	// KindBase is [condition] and each child's [condition]: hull, bridge.
-	KindBase Kind = iota
-	// KindPowered adds [power]: sensors, engines, repair.
-	KindPowered
-	// KindReactor adds [main battery][backup battery].
-	KindReactor
-	// KindShield is base, [power], then one byte per shield facing.
-	KindShield
-	// KindCloak is powered, then a packed bit: cloak wanted.
-	KindCloak
-	// KindPhaserSystem is a weapon system (powered + packed bit), then
+	// TailBase is [condition] and each child's [condition]: hull, bridge.
+	TailBase TailKind = iota
+	// TailPowered adds [power]: sensors, engines, repair.
+	TailPowered
+	// TailReactor adds [main battery][backup battery].
+	TailReactor
+	// TailShield is base, [power], then one byte per shield facing.
+	TailShield
+	// TailCloak is powered, then a packed bit: cloak wanted.
+	TailCloak
+	// TailPhaserSystem is a weapon system (powered + packed bit), then
 	// [phaser level].
-	KindPhaserSystem
-	// KindTorpedoSystem is a weapon system, then [selected ammo type].
-	KindTorpedoSystem
-	// KindTractorSystem is a weapon system, then [tractor mode].
-	KindTractorSystem
-	// KindPulseSystem is a weapon system and nothing more.
-	KindPulseSystem
+	TailPhaserSystem
+	// TailTorpedoSystem is a weapon system, then [selected ammo type].
+	TailTorpedoSystem
+	// TailTractorSystem is a weapon system, then [tractor mode].
+	TailTractorSystem
+	// TailPulseSystem is a weapon system and nothing more.
+	TailPulseSystem
 )
 
-var kindNames = [...]string{"base", "powered", "reactor", "shield", "cloak", "phaser system", "torpedo system", "tractor system", "pulse system"}
+var tailNames = [...]string{"base", "powered", "reactor", "shield", "cloak", "phaser system", "torpedo system", "tractor system", "pulse system"}
 
 // String names the kind.
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
+func (k TailKind) String() string {
+	if int(k) < len(tailNames) {
+		return tailNames[k]
 	}
-	return fmt.Sprintf("Kind(%d)", uint8(k))
+	return fmt.Sprintf("TailKind(%d)", uint8(k))
 }
 
-// entryKind derives the tail form of an entry from its 0x20 format and the
-// subsystems.json types of the entry (subs[0]) and its children: weapon
-// system containers are not in subsystems.json, so their children's type
-// tells which system they are (data/README.md).
-func entryKind(f Format, subs []Subsystem) (Kind, error) {
+// entryTail derives the tail form of an entry from its 0x20 format and the
+// subsystem types of the entry (subs[0]) and its children: weapon system
+// containers are not in subsystems.json, so their children's type tells
+// which system they are (data/README.md).
+func entryTail(f Format, subs []Subsystem) (TailKind, error) {
 	own := subs[0].Type()
 	switch f {
 	case FormatPower:
-		return KindReactor, nil
+		return TailReactor, nil
 	case FormatBase:
-		if own == "shield" {
-			return KindShield, nil
+		if own == TypeShield {
+			return TailShield, nil
 		}
-		return KindBase, nil
+		return TailBase, nil
 	}
-	if own == "cloak" {
-		return KindCloak, nil
+	if own == TypeCloak {
+		return TailCloak, nil
 	}
-	if own != "" {
-		return KindPowered, nil
+	if own != NoType {
+		return TailPowered, nil
 	}
-	var child string
+	var child SubsystemType
 	for _, s := range subs[1:] {
 		if s.Entry != subs[0].Entry {
 			break
 		}
 		t := s.Type()
-		if child == "" {
+		if child == NoType {
 			child = t
 		} else if t != child {
 			return 0, fmt.Errorf("weapon system mixes child types %q and %q", child, t)
 		}
 	}
-	switch child {
-	case "phaser":
-		return KindPhaserSystem, nil
-	case "torpedo_tube":
-		return KindTorpedoSystem, nil
-	case "tractor_beam":
-		return KindTractorSystem, nil
-	case "pulse_weapon":
-		return KindPulseSystem, nil
+	if w := child.Weapon(); w != NoWeapon && child == w.WeaponType() {
+		return weapons[w].tail, nil
 	}
-	return KindPowered, nil
+	return TailPowered, nil
 }
 
 // TailState is the part of a ship's full state the ObjCreate tail carries
@@ -123,10 +116,10 @@ func AppendTail(w *codec.Writer, s *Ship, st TailState) {
 	for i := range c.Entries {
 		e := &c.Entries[i]
 		w.Raw(s.condByte[e.Subsystem : e.Subsystem+1+e.Children])
-		switch e.Kind {
-		case KindBase:
+		switch e.Tail {
+		case TailBase:
 			continue
-		case KindReactor:
+		case TailReactor:
 			w.U8(s.mainByte)
 			w.U8(s.backupByte)
 			continue
@@ -134,23 +127,23 @@ func AppendTail(w *codec.Writer, s *Ship, st TailState) {
 		// Every other kind carries the power byte, with the sign bit as
 		// off; the 0x20 has_power bit has no place in this form.
 		w.U8(s.powerByte[i])
-		switch e.Kind {
-		case KindShield:
+		switch e.Tail {
+		case TailShield:
 			for f := range 6 {
 				w.U8(facingByte(c, st.Shields, f))
 			}
-		case KindCloak:
+		case TailCloak:
 			w.Bit(st.CloakWanted)
-		case KindPhaserSystem:
+		case TailPhaserSystem:
 			w.Bit(st.WeaponBits)
 			w.U8(st.PhaserLevel)
-		case KindTorpedoSystem:
+		case TailTorpedoSystem:
 			w.Bit(st.WeaponBits)
 			w.U8(st.AmmoType)
-		case KindTractorSystem:
+		case TailTractorSystem:
 			w.Bit(st.WeaponBits)
 			w.U8(st.TractorMode)
-		case KindPulseSystem:
+		case TailPulseSystem:
 			w.Bit(st.WeaponBits)
 		}
 	}

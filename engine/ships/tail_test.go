@@ -122,7 +122,7 @@ func TestCreationOrderIDs(t *testing.T) {
 	g, _ := r.ClassByName("Galaxy")
 	tubes := 0
 	for _, sub := range g.Subsystems {
-		if sub.Type() == "torpedo_tube" {
+		if sub.Type().String() == "torpedo_tube" {
 			tubes++
 			if sub.IDOffset < 6 || sub.IDOffset > 11 {
 				t.Errorf("Galaxy %s at +%d", sub.Name, sub.IDOffset)
@@ -157,9 +157,9 @@ func TestFedStarbaseObjCreate(t *testing.T) {
 	}
 }
 
-func TestKindString(t *testing.T) {
-	if KindTorpedoSystem.String() != "torpedo system" || Kind(99).String() != "Kind(99)" {
-		t.Error(KindTorpedoSystem.String(), Kind(99).String())
+func TestTailKindString(t *testing.T) {
+	if TailTorpedoSystem.String() != "torpedo system" || TailKind(99).String() != "TailKind(99)" {
+		t.Error(TailTorpedoSystem.String(), TailKind(99).String())
 	}
 }
 
@@ -174,7 +174,7 @@ func TestTailPhaserLevel(t *testing.T) {
 	for _, c := range r.Classes() {
 		hasPhasers := false
 		for _, e := range c.Entries {
-			hasPhasers = hasPhasers || e.Kind == KindPhaserSystem
+			hasPhasers = hasPhasers || e.Tail == TailPhaserSystem
 		}
 		for _, level := range []uint8{0, 2} {
 			st := DefaultTail()

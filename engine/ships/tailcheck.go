@@ -46,20 +46,20 @@ func TailLen(c *Class) int {
 	for i := range c.Entries {
 		e := &c.Entries[i]
 		n += 1 + e.Children
-		switch e.Kind {
-		case KindBase:
+		switch e.Tail {
+		case TailBase:
 			continue
-		case KindReactor:
+		case TailReactor:
 			n += 2
 			continue
 		}
 		n++
-		switch e.Kind {
-		case KindShield:
+		switch e.Tail {
+		case TailShield:
 			n += 6
-		case KindCloak, KindPulseSystem:
+		case TailCloak, TailPulseSystem:
 			bits++
-		case KindPhaserSystem, KindTorpedoSystem, KindTractorSystem:
+		case TailPhaserSystem, TailTorpedoSystem, TailTractorSystem:
 			bits++
 			n++
 		}
@@ -75,7 +75,7 @@ func TailPhaserLevel(c *Class, tail []byte) (level uint8, ok bool) {
 	var r codec.Reader
 	r.Reset(tail)
 	walkTail(c, &r, func(e *Entry, b byte) bool {
-		if e.Kind != KindPhaserSystem {
+		if e.Tail != TailPhaserSystem {
 			return true
 		}
 		level, ok = b, true
@@ -93,20 +93,20 @@ func walkTail(c *Class, r *codec.Reader, visit func(e *Entry, b byte) bool) {
 	for i := range c.Entries {
 		e := &c.Entries[i]
 		r.Raw(1 + e.Children) // conditions: the entry's, then its children's
-		switch e.Kind {
-		case KindBase:
+		switch e.Tail {
+		case TailBase:
 			continue
-		case KindReactor:
+		case TailReactor:
 			r.Raw(2)
 			continue
 		}
 		r.U8() // power
-		switch e.Kind {
-		case KindShield:
+		switch e.Tail {
+		case TailShield:
 			r.Raw(6)
-		case KindCloak, KindPulseSystem:
+		case TailCloak, TailPulseSystem:
 			r.Bit()
-		case KindPhaserSystem, KindTorpedoSystem, KindTractorSystem:
+		case TailPhaserSystem, TailTorpedoSystem, TailTractorSystem:
 			r.Bit()
 			if b := r.U8(); visit != nil && r.Err() == nil && !visit(e, b) {
 				return

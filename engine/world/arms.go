@@ -24,6 +24,22 @@ const (
 	GroupTractors  = "tractors"
 )
 
+// groupOf names the group of a kind of weapon's systems ("" for a kind the
+// host does not model). Tractors deal no damage (tractors.go).
+func groupOf(w ships.Weapon) string {
+	switch w {
+	case ships.WeaponPhaser:
+		return GroupPhasers
+	case ships.WeaponPulse:
+		return GroupPulse
+	case ships.WeaponTorpedo:
+		return GroupTorpedoes
+	case ships.WeaponTractor:
+		return GroupTractors
+	}
+	return ""
+}
+
 // systemDisabled is a weapon system container's disabled fraction:
 // containers are not in subsystems.json; the starbase's Phasers system has
 // 0.75 (simulation.md 3.6), as every stock bank does.
@@ -32,7 +48,7 @@ const systemDisabled float32 = 0.75
 // weaponSystem is one weapon system of a ship and its weapons.
 type weaponSystem struct {
 	entry, sub int // the container's entry and subsystem index
-	kind       ships.Kind
+	weapon     ships.Weapon
 	group      string
 	singleFire bool
 	firing     bool // the stock "firing" flag: StartFiring has run
@@ -93,22 +109,16 @@ type weaponBank struct {
 // data's weapon_systems, or for older data from the 0x20 entries' kinds.
 func newArms(c *ships.Class) []weaponSystem {
 	var out []weaponSystem
-	add := func(sub int, kind ships.Kind, single bool, members []int) {
-		s := weaponSystem{entry: c.Subsystems[sub].Entry, sub: sub, kind: kind, singleFire: single, level: LevelMed}
-		switch kind {
-		case ships.KindPhaserSystem:
-			s.group = GroupPhasers
-		case ships.KindPulseSystem:
-			s.group = GroupPulse
-		case ships.KindTorpedoSystem:
-			s.group = GroupTorpedoes
+	add := func(sub int, w ships.Weapon, single bool, members []int) {
+		s := weaponSystem{entry: c.Subsystems[sub].Entry, sub: sub, weapon: w, singleFire: single, level: LevelMed,
+			group: groupOf(w)}
+		if s.group == "" {
+			return // no weapon system, or a kind the host does not model
+		}
+		if w == ships.WeaponTorpedo {
 			for _, a := range c.TorpedoAmmo {
 				s.ammo = append(s.ammo, a.MaxTorpedoes)
 			}
-		case ships.KindTractorSystem:
-			s.group = GroupTractors // no damage: tractors.go
-		default:
-			return
 		}
 		// Sized ahead: a ship keeps these for its life (two to three
 		// kB of a player's memory), and growing them by appending left
@@ -127,7 +137,7 @@ func newArms(c *ships.Class) []weaponSystem {
 		out = make([]weaponSystem, 0, len(c.WeaponSystems))
 		for k := range c.WeaponSystems {
 			ws := &c.WeaponSystems[k]
-			add(ws.Subsystem, c.Entries[c.Subsystems[ws.Subsystem].Entry].Kind, ws.SingleFire, ws.Members)
+			add(ws.Subsystem, c.Entries[c.Subsystems[ws.Subsystem].Entry].Tail.Weapon(), ws.SingleFire, ws.Members)
 		}
 		return out
 	}
@@ -137,7 +147,7 @@ func newArms(c *ships.Class) []weaponSystem {
 		for i := en.Subsystem + 1; i <= en.Subsystem+en.Children; i++ {
 			members = append(members, i)
 		}
-		add(en.Subsystem, en.Kind, false, members)
+		add(en.Subsystem, en.Tail.Weapon(), false, members)
 	}
 	return out
 }

@@ -83,7 +83,7 @@ func (w *World) TorpedoType(owner *Owner, ev *codec.Event) {
 	owner.torpedoType = int(ev.Tail[0])
 	if o := w.ShipOf(owner); o != nil && o.Model != nil {
 		for k := range o.sim.arms {
-			if o.sim.arms[k].kind == ships.KindTorpedoSystem {
+			if o.sim.arms[k].weapon == ships.WeaponTorpedo {
 				o.sim.arms[k].ammoType = owner.torpedoType
 			}
 		}
@@ -145,9 +145,9 @@ func selfDestructRepairs(c *ships.Class) (first, later []int) {
 	if c.ShieldGenerator >= 0 {
 		first = append(first, c.ShieldGenerator)
 	}
-	for _, kind := range []string{"phaser", "pulse_weapon"} {
+	for _, w := range []ships.Weapon{ships.WeaponPhaser, ships.WeaponPulse} {
 		for _, e := range c.Entries {
-			if e.Children > 0 && c.Subsystems[e.Subsystem+1].Type() == kind {
+			if e.Children > 0 && c.Subsystems[e.Subsystem+1].Type() == w.WeaponType() {
 				first = append(first, e.Subsystem)
 				break
 			}

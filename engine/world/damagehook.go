@@ -14,9 +14,6 @@ import (
 // updates carry to every client, weapon_hit and ship_damaged, and the
 // death with its killer credited.
 
-// KindMission is the weapon kind of damage a mission dealt.
-const KindMission WeaponKind = "mission"
-
 // DamageHit is one weapon hit as a damage hook sees it, before the
 // target's shields, hull and subsystems take it.
 type DamageHit struct {

@@ -1,5 +1,7 @@
 package world
 
+import "github.com/bcserver/bcserver/engine/ships"
+
 // Event is something the world reports to missions and plugins through
 // Host.Emit; the engine's event bus carries it under its Name.
 type Event interface{ Name() string }
@@ -28,17 +30,59 @@ const (
 	CauseEnvironment  DeathCause = "environment"
 )
 
-// WeaponKind says what kind of weapon dealt a hit or a death.
-type WeaponKind string
+// WeaponKind says what dealt a hit or a death (rule 11 of the
+// custom-rules API: "kills by weapon"): one of the ship data's weapons —
+// the same value as its ships.Weapon, so a new kind of weapon needs no
+// row here — or a collision, a self-destruct or a mission's damage;
+// KindNone when nothing is named.
+type WeaponKind uint8
 
-// Weapon kinds (rule 11 of the custom-rules API: "kills by weapon").
+// The weapons' kinds, as ships.Weapon numbers them.
 const (
-	KindPhaser       WeaponKind = "phaser" // beams: phasers, disruptor and compressor beams
-	KindPulse        WeaponKind = "pulse"  // pulse cannon bolts
-	KindTorpedo      WeaponKind = "torpedo"
-	KindCollision    WeaponKind = "collision"
-	KindSelfDestruct WeaponKind = "self_destruct"
+	KindNone    = WeaponKind(ships.NoWeapon)
+	KindPhaser  = WeaponKind(ships.WeaponPhaser) // beams: phasers, disruptor and compressor beams
+	KindPulse   = WeaponKind(ships.WeaponPulse)  // pulse cannon bolts
+	KindTorpedo = WeaponKind(ships.WeaponTorpedo)
 )
+
+// The kinds that are no weapon of the ship data, numbered apart from the
+// weapons'.
+const (
+	KindCollision WeaponKind = otherKinds + iota
+	KindSelfDestruct
+	KindMission // damage a mission dealt (DealDamage)
+)
+
+// otherKinds is the first WeaponKind that is not a ships.Weapon.
+const otherKinds = 0x80
+
+// otherKindNames are the names of the kinds from otherKinds on.
+var otherKindNames = [...]string{"collision", "self_destruct", "mission"}
+
+// KindOf is the kind of a hit by a weapon of kind w.
+func KindOf(w ships.Weapon) WeaponKind { return WeaponKind(w) }
+
+// Weapon returns the ship data's weapon k names, ships.NoWeapon for the
+// other kinds.
+func (k WeaponKind) Weapon() ships.Weapon {
+	if k >= otherKinds {
+		return ships.NoWeapon
+	}
+	return ships.Weapon(k)
+}
+
+// String returns the kind's name, as the events give it to missions:
+// phaser, pulse, torpedo, ..., collision, self_destruct, mission ("" for
+// KindNone).
+func (k WeaponKind) String() string {
+	if k < otherKinds {
+		return ships.Weapon(k).String()
+	}
+	if i := int(k - otherKinds); i < len(otherKindNames) {
+		return otherKindNames[i]
+	}
+	return ""
+}
 
 // ShipDestroyed is the stock "object exploding" (simulation.md 9,
 // missions.md 3.5): the host model decided the ship died. KillerID is the

@@ -77,7 +77,7 @@ func (w *World) motion(o *Object, now time.Time, m *codec.StateUpdate) (mo fairp
 func warpWorks(m *ships.Ship) bool {
 	c := m.Class()
 	for i := range c.Subsystems {
-		if c.Subsystems[i].Type() == "warp_engine" {
+		if c.Subsystems[i].Type() == ships.TypeWarpEngine {
 			return !SubsystemDisabled(m, i)
 		}
 	}
@@ -100,7 +100,7 @@ func (w *World) JudgePulse(now, at time.Time, owner *Owner, m *codec.PulseFire) 
 	if w.fair == nil {
 		return fairplay.Verdict{}
 	}
-	o, _, b := w.playerWeapon(owner, m.CannonID, ships.KindPulseSystem)
+	o, _, b := w.playerWeapon(owner, m.CannonID, ships.WeaponPulse)
 	if b == nil {
 		return fairplay.Verdict{} // no such cannon or not able to fire: the damage gate refuses it
 	}
@@ -223,7 +223,7 @@ func (w *World) JudgeTorpedo(now, at time.Time, owner *Owner, m *codec.TorpedoFi
 	if w.fair == nil {
 		return fairplay.Verdict{}
 	}
-	o, s, b := w.playerWeapon(owner, m.TubeID, ships.KindTorpedoSystem)
+	o, s, b := w.playerWeapon(owner, m.TubeID, ships.WeaponTorpedo)
 	if b == nil {
 		return fairplay.Verdict{}
 	}
@@ -255,7 +255,7 @@ func (w *World) tubeWait(o *Object, b *weaponBank, now time.Time) float64 {
 // playerWeapon finds the weapon with object id id on the owner's live
 // ship in a system of the given kind, able to fire, without counting a
 // refusal.
-func (w *World) playerWeapon(owner *Owner, id int32, kind ships.Kind) (*Object, *weaponSystem, *weaponBank) {
+func (w *World) playerWeapon(owner *Owner, id int32, kind ships.Weapon) (*Object, *weaponSystem, *weaponBank) {
 	o := w.ShipOf(owner)
 	if o == nil || o.Model == nil || !o.Alive() || o.host != nil {
 		return nil, nil, nil
@@ -265,7 +265,7 @@ func (w *World) playerWeapon(owner *Owner, id int32, kind ships.Kind) (*Object, 
 		return nil, nil, nil
 	}
 	s, b := o.bankOf(i)
-	if b == nil || s.kind != kind || bankDown(o, b) || systemDown(o, s) {
+	if b == nil || s.weapon != kind || bankDown(o, b) || systemDown(o, s) {
 		return nil, nil, nil
 	}
 	return o, s, b

@@ -262,7 +262,7 @@ func TestFairMove(t *testing.T) {
 	// Warp engines destroyed: no warp.
 	c := a.Model.Class()
 	for i := range c.Subsystems {
-		if c.Subsystems[i].Type() == "warp_engine" {
+		if c.Subsystems[i].Type().String() == "warp_engine" {
 			a.Model.SetCondition(i, 0)
 		}
 	}
@@ -352,7 +352,7 @@ func FuzzJudge(f *testing.F) {
 			s := &a.sim.arms[k]
 			for j := range s.banks {
 				bk := &s.banks[j]
-				if d := bankData(a, bk); s.kind == ships.KindPulseSystem && !(bk.charge >= -d.RechargeRate*5-1e-3) {
+				if d := bankData(a, bk); s.weapon == ships.WeaponPulse && !(bk.charge >= -d.RechargeRate*5-1e-3) {
 					t.Fatalf("a cannon owes %v, more than the lag allowance", bk.charge)
 				}
 			}

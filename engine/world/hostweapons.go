@@ -66,7 +66,7 @@ func (w *World) FireAt(o, target *Object, group string) error {
 			return fmt.Errorf("fire at: %d targets already", maxTargets)
 		}
 		s.addTarget(o.ID, aimTarget{id: target.ID})
-		if s.kind == ships.KindPhaserSystem || s.kind == ships.KindTractorSystem {
+		if s.weapon == ships.WeaponPhaser || s.weapon == ships.WeaponTractor {
 			w.buf = codec.StartFiring{Op: codec.OpStartFiring, Code: codec.EventStartFiringNet,
 				Dst: o.Model.SubsystemID(s.sub), Target: target.ID}.AppendTo(w.buf[:0])
 			w.broadcast()
@@ -91,7 +91,7 @@ func (w *World) StopFiring(o *Object, group string) error {
 		if !groupMatches(s, group) {
 			continue
 		}
-		if s.firing && s.kind == ships.KindPhaserSystem {
+		if s.firing && s.weapon == ships.WeaponPhaser {
 			w.buf = codec.SubsystemEvent{Op: codec.OpStopFiring, Code: codec.EventStopFiringNet,
 				Dst: o.Model.SubsystemID(s.sub)}.AppendTo(w.buf[:0])
 			w.broadcast()
@@ -154,7 +154,7 @@ func (w *World) hostLauncherTick(o *Object, s *weaponSystem) {
 	if systemDown(o, s) || len(s.targets) == 0 {
 		return
 	}
-	if s.kind == ships.KindTorpedoSystem {
+	if s.weapon == ships.WeaponTorpedo {
 		w.fireTubes(o, s)
 		return
 	}
@@ -224,7 +224,7 @@ func (w *World) launcherCanHit(o *Object, s *weaponSystem, b *weaponBank, x *Obj
 	d := bankData(o, b)
 	delta := sub3(x.pos(), weaponPos(o, b))
 	dist := norm(delta)
-	if s.kind == ships.KindTorpedoSystem {
+	if s.weapon == ships.WeaponTorpedo {
 		proj, ok := w.ships.Projectile(torpedoFor(o.Model.Class(), s.ammoType))
 		if !ok || dist > proj.LaunchSpeed*max(proj.GuidanceLifetime, proj.Lifetime, 6) {
 			return false

@@ -190,12 +190,12 @@ func (w *World) CreateFrom(now time.Time, owner *Owner, payload []byte, m *codec
 			// The torpedo type is the owner's last TorpedoTypeChange.
 			lv, ok := ships.TailPhaserLevel(o.Model.Class(), tail)
 			for k := range o.sim.arms {
-				switch s := &o.sim.arms[k]; s.kind {
-				case ships.KindPhaserSystem:
+				switch s := &o.sim.arms[k]; s.weapon {
+				case ships.WeaponPhaser:
 					if ok && lv <= LevelHigh {
 						s.level = int(lv)
 					}
-				case ships.KindTorpedoSystem:
+				case ships.WeaponTorpedo:
 					s.ammoType = owner.torpedoType
 				}
 			}

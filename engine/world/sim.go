@@ -104,12 +104,12 @@ func (w *World) armsTick(o *Object, dt float32) {
 	for i := range o.sim.arms {
 		s := &o.sim.arms[i]
 		w.chargeBanks(o, s, dt)
-		switch s.kind {
-		case ships.KindPhaserSystem:
+		switch s.weapon {
+		case ships.WeaponPhaser:
 			w.phaserTick(o, s, dt)
-		case ships.KindTractorSystem:
+		case ships.WeaponTractor:
 			w.tractorTick(o, s, dt)
-		case ships.KindPulseSystem, ships.KindTorpedoSystem:
+		case ships.WeaponPulse, ships.WeaponTorpedo:
 			if o.host != nil && s.firing {
 				w.hostLauncherTick(o, s)
 			}
@@ -126,7 +126,7 @@ func (w *World) chargeBanks(o *Object, s *weaponSystem, dt float32) {
 		b := &s.banks[k]
 		d := bankData(o, b)
 		switch {
-		case s.kind == ships.KindTorpedoSystem:
+		case s.weapon == ships.WeaponTorpedo:
 			// A player's tubes are tracked only while the fair-play rules
 			// judge them: they reload, like a host ship's, while the
 			// magazine has torpedoes beyond those loaded.
@@ -149,7 +149,7 @@ func (w *World) chargeBanks(o *Object, s *weaponSystem, dt float32) {
 			// FUN_00572b80 has it, the energy-weapon base FUN_0056fd70
 			// that pulse cannons use has none; Correction 44].
 			k := float32(1)
-			if s.kind == ships.KindPhaserSystem {
+			if s.weapon == ships.WeaponPhaser {
 				k = rechargeMultiplier
 			}
 			b.charge = min(d.MaxCharge, b.charge+d.RechargeRate*m.ConditionFraction(b.sub)*dt*k)

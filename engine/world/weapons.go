@@ -16,6 +16,29 @@ import (
 // world checks the weapon is on the sender's live ship and able to fire,
 // and counts what it refuses in Stats.WeaponRejected.
 
+// FiredKind is the kind of weapon a fire message fired from ship o: op is
+// its opcode and id the weapon it names (the system of a StartFiring
+// 0x07, the cannon of a PulseFire 0x1A, the tube of a TorpedoFire 0x19).
+// The ship's data says, or — for a ship without a model, or an id its data
+// names no weapon by — the opcode: a tube fires torpedoes, a cannon bolts;
+// KindNone when neither says.
+func FiredKind(o *Object, op byte, id int32) WeaponKind {
+	if o != nil && o.Model != nil {
+		if i, ok := o.Model.SubsystemIndex(id); ok {
+			if w := o.Model.Class().Subsystems[i].Weapon(); w != ships.NoWeapon {
+				return KindOf(w)
+			}
+		}
+	}
+	switch op {
+	case codec.OpTorpedoFire:
+		return KindTorpedo
+	case codec.OpPulseFire:
+		return KindPulse
+	}
+	return KindNone
+}
+
 // ownedSystem returns the owner's live modelled ship and its weapon system
 // with container id id, or nils.
 func (w *World) ownedSystem(owner *Owner, id int32) (*Object, *weaponSystem) {
@@ -33,7 +56,7 @@ func (w *World) ownedSystem(owner *Owner, id int32) (*Object, *weaponSystem) {
 func (w *World) OwnerStartFiring(now time.Time, owner *Owner, m *codec.StartFiring) {
 	w.now = now
 	o, s := w.ownedSystem(owner, m.Dst)
-	if s == nil || s.kind != ships.KindPhaserSystem && s.kind != ships.KindTractorSystem {
+	if s == nil || s.weapon != ships.WeaponPhaser && s.weapon != ships.WeaponTractor {
 		return
 	}
 	x := w.objects[m.Target]
@@ -99,7 +122,7 @@ func (w *World) SetPhaserLevel(owner *Owner, ev *codec.Event) {
 	}
 	for k := range o.sim.arms {
 		s := &o.sim.arms[k]
-		if s.kind != ships.KindPhaserSystem {
+		if s.weapon != ships.WeaponPhaser {
 			continue
 		}
 		sys := o.Model.SubsystemID(s.sub)
@@ -123,7 +146,7 @@ func (w *World) TorpedoFired(now time.Time, owner *Owner, m *codec.TorpedoFire) 
 // torpedo takes one from both.
 func (w *World) TorpedoFiredAt(now, at time.Time, owner *Owner, m *codec.TorpedoFire) {
 	w.now = now
-	o, s, b := w.ownedWeapon(owner, m.TubeID, ships.KindTorpedoSystem)
+	o, s, b := w.ownedWeapon(owner, m.TubeID, ships.WeaponTorpedo)
 	if b == nil {
 		return
 	}
@@ -190,7 +213,7 @@ func (w *World) PulseFired(now time.Time, owner *Owner, m *codec.PulseFire) {
 // could not take meanwhile (fairplay.go).
 func (w *World) PulseFiredAt(now, at time.Time, owner *Owner, m *codec.PulseFire) {
 	w.now = now
-	o, _, b := w.ownedWeapon(owner, m.CannonID, ships.KindPulseSystem)
+	o, _, b := w.ownedWeapon(owner, m.CannonID, ships.WeaponPulse)
 	if b == nil {
 		return
 	}
@@ -214,7 +237,7 @@ func (w *World) PulseFiredAt(now, at time.Time, owner *Owner, m *codec.PulseFire
 
 // ownedWeapon finds the weapon with object id id on the owner's live ship,
 // in a system of the given kind and able to fire; it counts a refusal.
-func (w *World) ownedWeapon(owner *Owner, id int32, kind ships.Kind) (*Object, *weaponSystem, *weaponBank) {
+func (w *World) ownedWeapon(owner *Owner, id int32, kind ships.Weapon) (*Object, *weaponSystem, *weaponBank) {
 	o := w.ShipOf(owner)
 	if o == nil || o.Model == nil || !o.Alive() || w.noWeaponDamage {
 		return nil, nil, nil
@@ -225,7 +248,7 @@ func (w *World) ownedWeapon(owner *Owner, id int32, kind ships.Kind) (*Object, *
 		return nil, nil, nil
 	}
 	s, b := o.bankOf(i)
-	if b == nil || s.kind != kind || bankDown(o, b) || systemDown(o, s) {
+	if b == nil || s.weapon != kind || bankDown(o, b) || systemDown(o, s) {
 		w.stats.WeaponRejected.Add(1)
 		return nil, nil, nil
 	}

@@ -164,7 +164,7 @@ func PhasersAhead(reg *ships.Registry, species int) ([]int, error) {
 	var out []int
 	for _, s := range c.Subsystems {
 		d := s.Data
-		if s.Type() != "phaser" || d == nil {
+		if s.Type() != ships.TypePhaser || d == nil {
 			continue
 		}
 		// Straight ahead (0, 1, 0) in the bank's frame: forward f, up u,

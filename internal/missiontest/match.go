@@ -194,7 +194,7 @@ func (w *Match) start(o Options) error {
 	g.On(engine.EvWeaponHit, func(e engine.Event) {
 		if h := e.(*engine.WeaponHit); len(w.hits) < maxHits {
 			w.hits = append(w.hits, Hit{At: w.Now.Sub(Epoch), Shooter: h.Shooter, ShooterID: h.ShooterID, Target: h.Target,
-				Weapon: h.Weapon, WeaponName: h.WeaponName, Kind: string(h.Kind), Damage: h.Damage, Absorbed: h.Absorbed, HullHit: h.HullHit})
+				Weapon: h.Weapon, WeaponName: h.WeaponName, Kind: h.Kind.String(), Damage: h.Damage, Absorbed: h.Absorbed, HullHit: h.HullHit})
 		}
 	})
 	if o.Record {

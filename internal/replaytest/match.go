@@ -67,7 +67,7 @@ func Play(sinks ...record.Sink) (*Match, error) {
 	w.Game.On(engine.EvShipDestroyed, func(ev engine.Event) {
 		e := ev.(*engine.ShipDestroyed)
 		k := Kill{T: uint32(w.Game.Now().Sub(m.Started) / time.Millisecond), VictimShip: e.Victim.ID, KillerID: byte(e.KillerID), Cause: string(e.Cause),
-			Weapon: string(e.Kind)}
+			Weapon: e.Kind.String()}
 		if e.Killer != nil {
 			k.KillerShip = e.Killer.ID
 		}

@@ -258,6 +258,7 @@ function Ship:remove() end
 ---@field opcode integer  0x07 StartFiring, 0x1A PulseFire, 0x19 TorpedoFire
 ---@field weapon integer  the weapon system (0x07), cannon (0x1A) or tube (0x19): object id
 ---@field target integer  target object id, 0 for none
+---@field kind "phaser"|"pulse"|"torpedo"|"tractor"|""  the kind of weapon ("" when the ship data does not say)
 
 ---@class bc.ShipDamagedEvent
 ---@field ship bc.Ship

@@ -10,42 +10,9 @@ import (
 
 // weaponKind tells what kind of weapon the subsystem with id weapon of
 // ship o is, from the ship data; op is the fallback for a ship without a
-// model.
+// model (world.FiredKind).
 func weaponKind(o *engine.Object, weapon int32, op byte) WeaponKind {
-	if o != nil && o.Model != nil {
-		if i, ok := o.Model.SubsystemIndex(weapon); ok {
-			cl := o.Model.Class()
-			switch cl.Subsystems[i].Type() {
-			case "phaser":
-				return WeaponPhaser
-			case "pulse_weapon":
-				return WeaponPulse
-			case "torpedo_tube":
-				return WeaponTorpedo
-			case "tractor_beam":
-				return WeaponTractor
-			}
-			if ws := cl.WeaponSystemOf(i); ws != nil {
-				switch ws.Type {
-				case "phaser_system":
-					return WeaponPhaser
-				case "pulse_system":
-					return WeaponPulse
-				case "torpedo_system":
-					return WeaponTorpedo
-				case "tractor_system":
-					return WeaponTractor
-				}
-			}
-		}
-	}
-	switch op {
-	case opTorpedoFire:
-		return WeaponTorpedo
-	case opBoltFire:
-		return WeaponPulse
-	}
-	return WeaponUnknown
+	return kindOf(world.FiredKind(o, op, weapon))
 }
 
 func (c *Capture) fire(ship *engine.Object, player byte, weapon, target int32, op byte) {
@@ -109,17 +76,7 @@ func (c *Capture) weaponHit(ev engine.Event) {
 }
 
 // kindOf maps the host model's weapon kind to the recording's.
-func kindOf(k engine.WeaponKind) WeaponKind {
-	switch k {
-	case world.KindPhaser:
-		return WeaponPhaser
-	case world.KindPulse:
-		return WeaponPulse
-	case world.KindTorpedo:
-		return WeaponTorpedo
-	}
-	return WeaponUnknown
-}
+func kindOf(k engine.WeaponKind) WeaponKind { return recordedKind(k.Weapon()) }
 
 func (c *Capture) shipDamaged(ev engine.Event) {
 	e := ev.(*engine.ShipDamaged)

@@ -12,7 +12,11 @@
 // dropped and counted, never waited for.
 package record
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/bcserver/bcserver/engine/ships"
+)
 
 // Kind is the type of a record.
 type Kind uint8
@@ -71,10 +75,11 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind%d", k)
 }
 
-// WeaponKind says what kind of weapon fired or hit.
+// WeaponKind says what kind of weapon fired or hit: one of the ship data's
+// weapons (ships.Weapon) under its number in the file format.
 type WeaponKind uint8
 
-// Weapon kinds.
+// Weapon kinds. Numbers are part of the file format: never reuse one.
 const (
 	WeaponUnknown WeaponKind = iota
 	WeaponPhaser
@@ -83,11 +88,40 @@ const (
 	WeaponTractor
 )
 
-var weaponNames = [...]string{"unknown", "phaser", "pulse", "torpedo", "tractor"}
+// recordedWeapons is the recording's one table of the ship data's weapons:
+// each kind's number in the file format (docs/replay-format.md). A new
+// kind of weapon takes the next free number here.
+var recordedWeapons = [...]ships.Weapon{
+	WeaponPhaser:  ships.WeaponPhaser,
+	WeaponPulse:   ships.WeaponPulse,
+	WeaponTorpedo: ships.WeaponTorpedo,
+	WeaponTractor: ships.WeaponTractor,
+}
 
+// recordedKind is the file format's number of weapon kind w, WeaponUnknown
+// for none.
+func recordedKind(w ships.Weapon) WeaponKind {
+	for k, x := range recordedWeapons {
+		if x == w && w != ships.NoWeapon {
+			return WeaponKind(k)
+		}
+	}
+	return WeaponUnknown
+}
+
+// Weapon returns the ship data's weapon of kind k, ships.NoWeapon for
+// WeaponUnknown and numbers this version does not know.
+func (k WeaponKind) Weapon() ships.Weapon {
+	if int(k) < len(recordedWeapons) {
+		return recordedWeapons[k]
+	}
+	return ships.NoWeapon
+}
+
+// String returns the weapon's name, "unknown" for none.
 func (k WeaponKind) String() string {
-	if int(k) < len(weaponNames) {
-		return weaponNames[k]
+	if w := k.Weapon(); w != ships.NoWeapon {
+		return w.String()
 	}
 	return "unknown"
 }

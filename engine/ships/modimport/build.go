@@ -12,50 +12,34 @@ import (
 // exactly as the stock engine builds them (mods.md 3.6), and the field
 // mapping of mods.md 3.8.
 
-// Subsystem kinds: a property class, refined for weapon systems by their
-// WST_* type.
-const (
-	kHull        = "hull"
-	kShield      = "shield"
-	kSensor      = "sensor"
-	kPower       = "power"
-	kImpulse     = "impulse_engine"
-	kWarp        = "warp_engine"
-	kEngine      = "engine"
-	kRepair      = "repair"
-	kCloak       = "cloak"
-	kWeaponSys   = "weapon_system" // refined by SetWeaponSystemType
-	kPhaserSys   = "phaser_system"
-	kPulseSys    = "pulse_system"
-	kTractorSys  = "tractor_system"
-	kTorpedoSys  = "torpedo_system"
-	kPhaser      = "phaser"
-	kPulse       = "pulse_weapon"
-	kTractor     = "tractor_beam"
-	kTorpedoTube = "torpedo_tube"
-)
+// weaponSystemProperty is the kind of a WeaponSystemProperty until its
+// SetWeaponSystemType refines it to a weapon system's type.
+const weaponSystemProperty = ships.NoType
 
 // subsystemClasses are the property classes that create a subsystem (one
 // object id each); nonSubsystemClasses create none (mods.md 3.5).
-var subsystemClasses = map[string]string{
-	"HullProperty": kHull, "ShieldProperty": kShield, "SensorProperty": kSensor, "PowerProperty": kPower,
-	"ImpulseEngineProperty": kImpulse, "WarpEngineProperty": kWarp, "EngineProperty": kEngine,
-	"RepairSubsystemProperty": kRepair, "CloakingSubsystemProperty": kCloak,
-	"WeaponSystemProperty": kWeaponSys, "TorpedoSystemProperty": kTorpedoSys,
-	"PhaserProperty": kPhaser, "PulseWeaponProperty": kPulse, "TractorBeamProperty": kTractor,
-	"TorpedoTubeProperty": kTorpedoTube,
+var subsystemClasses = map[string]ships.SubsystemType{
+	"HullProperty": ships.TypeHull, "ShieldProperty": ships.TypeShield, "SensorProperty": ships.TypeSensor, "PowerProperty": ships.TypePower,
+	"ImpulseEngineProperty": ships.TypeImpulseEngine, "WarpEngineProperty": ships.TypeWarpEngine, "EngineProperty": ships.TypeEngine,
+	"RepairSubsystemProperty": ships.TypeRepair, "CloakingSubsystemProperty": ships.TypeCloak,
+	"WeaponSystemProperty": weaponSystemProperty, "TorpedoSystemProperty": ships.TypeTorpedoSystem,
+	"PhaserProperty": ships.TypePhaser, "PulseWeaponProperty": ships.TypePulseWeapon, "TractorBeamProperty": ships.TypeTractorBeam,
+	"TorpedoTubeProperty": ships.TypeTorpedoTube,
+}
+
+// isSubsystemClass reports whether a property class creates a subsystem.
+func isSubsystemClass(class string) bool {
+	_, ok := subsystemClasses[class]
+	return ok
 }
 
 var nonSubsystemClasses = map[string]bool{
 	"ShipProperty": true, "PositionOrientationProperty": true, "ObjectEmitterProperty": true, "BlinkingLightProperty": true,
 }
 
-// parentKind is the system pointer a weapon attaches to (mods.md 3.6 rule 3).
-var parentKind = map[string]string{kPhaser: kPhaserSys, kPulse: kPulseSys, kTractor: kTractorSys, kTorpedoTube: kTorpedoSys}
-
-// weaponSystemTypes maps WST_* to a system kind.
-var weaponSystemTypes = map[string]string{
-	"WST_PHASER": kPhaserSys, "WST_PULSE": kPulseSys, "WST_TRACTOR": kTractorSys, "WST_TORPEDO": kTorpedoSys,
+// weaponSystemTypes maps WST_* to a weapon system's type.
+var weaponSystemTypes = map[string]ships.SubsystemType{
+	"WST_PHASER": ships.TypePhaserSystem, "WST_PULSE": ships.TypePulseSystem, "WST_TRACTOR": ships.TypeTractorSystem, "WST_TORPEDO": ships.TypeTorpedoSystem,
 }
 
 // facings in the order of shield_hp (mods.md 3.8).
@@ -64,7 +48,7 @@ var facings = []string{"FRONT_SHIELDS", "REAR_SHIELDS", "TOP_SHIELDS", "BOTTOM_S
 // sub is one created subsystem.
 type sub struct {
 	p        *prop
-	kind     string
+	kind     ships.SubsystemType
 	k        int // id offset: 1-based creation index
 	primary  bool
 	parent   *sub
@@ -113,7 +97,7 @@ func (b *builder) warn(file string, line int, fix, format string, args ...any) {
 // create makes the subsystems of the added properties in order and links
 // them (mods.md 3.6).
 func (b *builder) create() {
-	pointers := map[string]*sub{}
+	pointers := map[ships.SubsystemType]*sub{}
 	seen := map[string]bool{}
 	for _, a := range b.h.adds {
 		if a.name == "" {
@@ -146,7 +130,7 @@ func (b *builder) create() {
 			}
 			continue
 		}
-		if kind == kWeaponSys {
+		if kind == weaponSystemProperty {
 			t, _ := p.enum("SetWeaponSystemType")
 			var ok bool
 			if kind, ok = weaponSystemTypes[t]; !ok {
@@ -171,32 +155,27 @@ func (b *builder) create() {
 		}
 	}
 	for _, s := range b.subs {
-		var pk string
+		var pk ships.SubsystemType
 		switch {
-		case s.kind == kEngine:
+		case s.kind == ships.TypeEngine:
 			switch t, _ := s.p.enum("SetEngineType"); t {
 			case "EP_IMPULSE":
-				pk = kImpulse
+				pk = ships.TypeImpulseEngine
 			case "EP_WARP":
-				pk = kWarp
+				pk = ships.TypeWarpEngine
 			default:
 				b.warn(s.p.file, s.p.line, "give it SetEngineType(EP_IMPULSE or EP_WARP)",
 					"engine %q has no SetEngineType: stays top level", s.p.name)
 			}
-		default:
-			pk = parentKind[s.kind]
+		case s.kind.Weapon() != ships.NoWeapon && !s.kind.IsWeaponSystem():
+			// A weapon attaches to its system's pointer (rule 3).
+			pk = s.kind.Weapon().SystemType()
 		}
-		if parent := pointers[pk]; pk != "" && parent != nil {
+		if parent := pointers[pk]; pk != ships.NoType && parent != nil {
 			s.parent = parent
 			parent.children = append(parent.children, s)
 		}
 	}
-}
-
-// isSystem reports whether a kind is a weapon-system container, which
-// subsystems.json leaves out (mods.md 3.8).
-func isSystem(kind string) bool {
-	return kind == kPhaserSys || kind == kPulseSys || kind == kTractorSys || kind == kTorpedoSys
 }
 
 // files builds the four class files.
@@ -204,7 +183,7 @@ func (b *builder) files() classFiles {
 	var f classFiles
 	f.subsystemCnt = len(b.subs)
 	for _, s := range b.subs {
-		if isSystem(s.kind) || s.kind == kEngine && s.parent == nil {
+		if s.kind.IsWeaponSystem() || s.kind == ships.TypeEngine && s.parent == nil {
 			// An engine without a system stays a bare top-level entry:
 			// the loader wants engine_type to name its parent.
 			continue
@@ -225,7 +204,7 @@ func (b *builder) subsystemEntry(s *sub) object {
 	p := s.p
 	typ := s.kind
 	o := object{
-		{"name", p.name}, {"type", typ}, {"position", p.vec3("SetPosition")},
+		{"name", p.name}, {"type", typ.String()}, {"position", p.vec3("SetPosition")},
 		{"radius", p.f32("SetRadius")}, {"max_condition", p.f32("SetMaxCondition")},
 		{"disabled_pct", p.f32("SetDisabledPercentage")}, {"is_critical", p.boolean("SetCritical")},
 		{"is_targetable", p.boolean("SetTargetable")}, {"repair_complexity", p.f32("SetRepairComplexity")},
@@ -240,15 +219,15 @@ func (b *builder) subsystemEntry(s *sub) object {
 			field{"arc_width", p.pair("SetArcWidthAngles")}, field{"arc_height", p.pair("SetArcHeightAngles")})
 	}
 	switch typ {
-	case kRepair:
+	case ships.TypeRepair:
 		o = append(o, field{"max_repair_points", p.f32("SetMaxRepairPoints")}, field{"num_repair_teams", p.integer("SetNumRepairTeams")})
-	case kCloak:
+	case ships.TypeCloak:
 		o = append(o, field{"cloak_strength", p.f32("SetCloakStrength")}, field{"normal_power", p.f32("SetNormalPowerPerSecond")})
-	case kPhaser:
+	case ships.TypePhaser:
 		weapon()
 		o = append(o, field{"damage_radius_factor", p.f32("SetDamageRadiusFactor")}, field{"groups", p.integer("SetGroups")},
 			field{"strip_width", p.f32("SetWidth")}, field{"strip_length", p.f32("SetLength")}, field{"phaser_width", p.f32("SetPhaserWidth")})
-	case kPulse:
+	case ships.TypePulseWeapon:
 		weapon()
 		module, _ := p.str("SetModuleName")
 		stem := ""
@@ -262,17 +241,17 @@ func (b *builder) subsystemEntry(s *sub) object {
 		}
 		o = append(o, field{"damage_radius_factor", p.f32("SetDamageRadiusFactor")}, field{"groups", p.integer("SetGroups")},
 			field{"module_name", module}, field{"projectile", stem}, field{"cooldown_time", p.f32("SetCooldownTime")})
-	case kTractor:
+	case ships.TypeTractorBeam:
 		weapon()
 		o = append(o, field{"normal_power", p.f32("SetNormalPowerPerSecond")},
 			field{"damage_radius_factor", p.f32("SetDamageRadiusFactor")}, field{"groups", p.integer("SetGroups")})
-	case kEngine:
+	case ships.TypeEngine:
 		et := "impulse"
-		if s.parent.kind == kWarp {
+		if s.parent.kind == ships.TypeWarpEngine {
 			et = "warp"
 		}
 		o = append(o, field{"engine_type", et})
-	case kTorpedoTube:
+	case ships.TypeTorpedoTube:
 		o = append(o, field{"reload_delay", p.f32("SetReloadDelay")}, field{"max_ready", p.integer("SetMaxReady")},
 			field{"immediate_delay", p.f32("SetImmediateDelay")}, field{"weapon_id", p.integer("SetWeaponID")},
 			field{"dumbfire", p.boolean("SetDumbfire")}, field{"direction", p.vec3("SetDirection")},
@@ -285,9 +264,9 @@ func (b *builder) subsystemEntry(s *sub) object {
 func (b *builder) serialEntry(s *sub) object {
 	format := "powered"
 	switch s.kind {
-	case kHull, kShield:
+	case ships.TypeHull, ships.TypeShield:
 		format = "base"
-	case kPower:
+	case ships.TypePower:
 		format = "power"
 	}
 	o := object{{"format", format}, {"name", s.p.name}, {"max_condition", s.p.f32("SetMaxCondition")}}
@@ -295,9 +274,9 @@ func (b *builder) serialEntry(s *sub) object {
 		// power_mode is no hardpoint value: the engine defaults.
 		mode := 0
 		switch s.kind {
-		case kTractorSys:
+		case ships.TypeTractorSystem:
 			mode = 1
-		case kCloak:
+		case ships.TypeCloak:
 			mode = 2
 		}
 		o = append(o, field{"normal_power", s.p.f32("SetNormalPowerPerSecond")}, field{"power_mode", mode})
@@ -314,7 +293,7 @@ func (b *builder) serialEntry(s *sub) object {
 
 // pointer returns the subsystem a kind's pointer holds: the last primary
 // one created (mods.md 3.6 rule 2).
-func (b *builder) pointer(kind string) *sub {
+func (b *builder) pointer(kind ships.SubsystemType) *sub {
 	var out *sub
 	for _, s := range b.subs {
 		if s.kind == kind && s.primary {
@@ -326,7 +305,7 @@ func (b *builder) pointer(kind string) *sub {
 
 func (b *builder) powerFile() object {
 	var p *prop
-	if s := b.pointer(kPower); s != nil {
+	if s := b.pointer(ships.TypePower); s != nil {
 		p = s.p
 	}
 	return object{
@@ -337,13 +316,13 @@ func (b *builder) powerFile() object {
 }
 
 func (b *builder) shipFile() object {
-	get := func(kind string) *prop {
+	get := func(kind ships.SubsystemType) *prop {
 		if s := b.pointer(kind); s != nil {
 			return s.p
 		}
 		return nil
 	}
-	count := func(kind string) int {
+	count := func(kind ships.SubsystemType) int {
 		n := 0
 		for _, s := range b.subs {
 			if s.kind == kind {
@@ -352,7 +331,7 @@ func (b *builder) shipFile() object {
 		}
 		return n
 	}
-	hull, imp, shield, repair, torps := get(kHull), get(kImpulse), get(kShield), get(kRepair), get(kTorpedoSys)
+	hull, imp, shield, repair, torps := get(ships.TypeHull), get(ships.TypeImpulseEngine), get(ships.TypeShield), get(ships.TypeRepair), get(ships.TypeTorpedoSystem)
 	hp, charge := make([]float32, 6), make([]float32, 6)
 	for i, f := range facings {
 		hp[i] = shield.indexedF32("SetMaxShields", f, i)
@@ -381,7 +360,7 @@ func (b *builder) shipFile() object {
 	}
 	systems := []object{}
 	for _, s := range b.subs {
-		if !isSystem(s.kind) {
+		if !s.kind.IsWeaponSystem() {
 			continue
 		}
 		weapons := make([]string, len(s.children))
@@ -389,7 +368,7 @@ func (b *builder) shipFile() object {
 			weapons[i] = c.p.name
 		}
 		chain, _ := s.p.str("SetFiringChainString")
-		systems = append(systems, object{{"name", s.p.name}, {"type", s.kind}, {"id_offset", s.k},
+		systems = append(systems, object{{"name", s.p.name}, {"type", s.kind.String()}, {"id_offset", s.k},
 			{"single_fire", s.p.boolean("SetSingleFire")}, {"aimed_weapon", s.p.boolean("SetAimedWeapon")},
 			{"firing_chain", chain}, {"weapons", weapons}})
 	}
@@ -400,9 +379,9 @@ func (b *builder) shipFile() object {
 		{"max_speed", imp.f32("SetMaxSpeed")}, {"max_accel", imp.f32("SetMaxAccel")},
 		{"max_angular_accel", imp.f32("SetMaxAngularAccel")}, {"max_angular_velocity", imp.f32("SetMaxAngularVelocity")},
 		{"shield_hp", hp}, {"shield_recharge", charge},
-		{"can_cloak", count(kCloak) > 0}, {"has_tractor", count(kTractorSys) > 0},
-		{"torpedo_tubes", count(kTorpedoTube)}, {"phaser_banks", count(kPhaser)},
-		{"pulse_weapons", count(kPulse)}, {"tractor_beams", count(kTractor)},
+		{"can_cloak", count(ships.TypeCloak) > 0}, {"has_tractor", count(ships.TypeTractorSystem) > 0},
+		{"torpedo_tubes", count(ships.TypeTorpedoTube)}, {"phaser_banks", count(ships.TypePhaser)},
+		{"pulse_weapons", count(ships.TypePulseWeapon)}, {"tractor_beams", count(ships.TypeTractorBeam)},
 		{"max_repair_points", repair.f32("SetMaxRepairPoints")}, {"num_repair_teams", repair.integer("SetNumRepairTeams")},
 		{"stationary", b.ship.boolean("SetStationary")}, {"subsystem_count", len(b.subs)},
 		{"num_ammo_types", nAmmo}, {"torpedo_ammo", ammo},

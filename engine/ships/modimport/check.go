@@ -3,6 +3,8 @@ package modimport
 import (
 	"maps"
 	"slices"
+
+	"github.com/bcserver/bcserver/engine/ships"
 )
 
 // What the server's class loader (engine/ships) refuses, checked on the
@@ -36,12 +38,12 @@ func (b *builder) check() {
 		if v := p.f32("SetNormalPowerPerSecond"); v < 0 {
 			b.fail(p.file, p.setterLine("SetNormalPowerPerSecond"), "make it 0 or more", "%q draws negative power (%v)", p.name, v)
 		}
-		if s.kind == kHull {
+		if s.kind == ships.TypeHull {
 			hulls++
 		}
 		if s.parent == nil {
 			top++
-			if s.kind == kPower {
+			if s.kind == ships.TypePower {
 				if reactor != nil {
 					b.fail(p.file, p.line, "keep one PowerProperty; until then the class is relayed",
 						"a second reactor %q (the first is %q): the server models one reactor per ship", p.name, reactor.p.name)
@@ -64,14 +66,14 @@ func (b *builder) check() {
 	} else if m := b.ship.f32("SetMass"); !(m > 0) {
 		b.fail(b.ship.file, b.ship.setterLine("SetMass"), "give the ShipProperty a positive SetMass", "the ship's mass is %v", m)
 	}
-	if s := b.pointer(kPower); s != nil {
+	if s := b.pointer(ships.TypePower); s != nil {
 		for _, setter := range []string{"SetPowerOutput", "SetMainBatteryLimit", "SetBackupBatteryLimit", "SetMainConduitCapacity", "SetBackupConduitCapacity"} {
 			if v := s.p.f32(setter); v < 0 {
 				b.fail(s.p.file, s.p.setterLine(setter), "make it 0 or more", "%s.%s is negative (%v)", s.p.name, setter, v)
 			}
 		}
 	}
-	if s := b.pointer(kTorpedoSys); s != nil {
+	if s := b.pointer(ships.TypeTorpedoSystem); s != nil {
 		// The ammo index is one byte of the tail and of TorpedoTypeChange;
 		// the count also sizes what the import builds.
 		if n := s.p.integer("SetNumAmmoTypes"); n < 0 || n > 255 {

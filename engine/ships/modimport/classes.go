@@ -280,7 +280,7 @@ func sameSubsystems(a, b *builder) bool {
 			if s.parent != nil {
 				parent = s.parent.p.name
 			}
-			out = append(out, s.p.name+"|"+s.kind+"|"+parent)
+			out = append(out, s.p.name+"|"+s.kind.String()+"|"+parent)
 		}
 		return out
 	}

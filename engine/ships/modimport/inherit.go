@@ -154,7 +154,7 @@ func (im *importer) noteInheritance(row ships.ShipRow, h *hardpoint, parents []s
 	// repeat.
 	subs := 0
 	for _, a := range h.adds[:min(r.at, len(h.adds))] {
-		if p := h.templates[a.name]; p != nil && subsystemClasses[p.class] != "" {
+		if p := h.templates[a.name]; p != nil && isSubsystemClass(p.class) {
 			subs++
 		}
 	}

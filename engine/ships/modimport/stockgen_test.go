@@ -169,7 +169,7 @@ func hardpointPy(c *ships.Class) string {
 		}
 		if class == "EngineProperty" {
 			ep := "EP_IMPULSE"
-			if c.Subsystems[c.Entries[s.Entry].Subsystem].Type() == "warp_engine" {
+			if c.Subsystems[c.Entries[s.Entry].Subsystem].Type().String() == "warp_engine" {
 				ep = "EP_WARP"
 			}
 			extra += fmt.Sprintf("%s.SetEngineType(%s.%s)\n", v, v, ep)
