@@ -34,7 +34,7 @@ func TestUDPWhereHitsLand(t *testing.T) {
 		hull     float32  // the hull's exact loss, 0 when it depends on beam time
 	}{
 		{"photons from ahead", 1, [3]float32{0, 57, 0}, [3]float32{0, -1, 0}, func(a, _ *bot.Bot, shipA, shipB int32) [][]byte {
-			tubes, _ := bot.Weapons(reg, 1, "torpedo_system")
+			tubes, _ := bot.Weapons(reg, 1, ships.WeaponTorpedo)
 			var out [][]byte
 			// Two forward tubes, two photons each; the host spaces a
 			// tube's shots 0.656 × 0.8 s apart, so each tube fires once.
@@ -45,7 +45,7 @@ func TestUDPWhereHitsLand(t *testing.T) {
 			return out
 		}, false, []string{"Sensor Array", "Forward Torpedo 1", "Forward Torpedo 2", "Forward Torpedo 3", "Forward Torpedo 4"}, 1000},
 		{"phasers from starboard", 5, [3]float32{57, 0, 0}, [3]float32{-1, 0, 0}, func(_, _ *bot.Bot, shipA, shipB int32) [][]byte {
-			off, _ := bot.WeaponSystem(reg, 5, "phaser_system")
+			off, _ := bot.WeaponSystem(reg, 5, ships.WeaponPhaser)
 			m := bot.StartFiring(shipA+int32(off), shipB)
 			return [][]byte{m, m}
 		}, false, []string{"Star Warp"}, 0},

@@ -31,22 +31,22 @@ func TestUDPWeaponKinds(t *testing.T) {
 		stop    func(a *bot.Bot, ship int32) []byte
 	}{
 		{"phasers", 5, 0, func(a *bot.Bot, ship, target int32) [][]byte {
-			off, _ := bot.WeaponSystem(reg, 5, "phaser_system")
+			off, _ := bot.WeaponSystem(reg, 5, ships.WeaponPhaser)
 			// A stock client sends StartFiring as a duplicate pair.
 			m := bot.StartFiring(ship+int32(off), target)
 			return [][]byte{m, m}
 		}, func(a *bot.Bot, ship int32) []byte {
-			off, _ := bot.WeaponSystem(reg, 5, "phaser_system")
+			off, _ := bot.WeaponSystem(reg, 5, ships.WeaponPhaser)
 			return bot.StopFiring(ship + int32(off))
 		}},
 		{"pulse", 8, 200, func(a *bot.Bot, ship, target int32) [][]byte {
-			cannons, _ := bot.Weapons(reg, 8, "pulse_system")
+			cannons, _ := bot.Weapons(reg, 8, ships.WeaponPulse)
 			// The Warbird's cannons sit 4.7 units to port and starboard:
 			// each aims from where it is, as a stock cannon does.
 			return [][]byte{bot.PulseFire(ship+int32(cannons[0]), target, [3]float32{4.7, 30, 0}, a.ID())}
 		}, nil},
 		{"torpedo", 1, 500, func(a *bot.Bot, ship, target int32) [][]byte {
-			tubes, _ := bot.Weapons(reg, 1, "torpedo_system")
+			tubes, _ := bot.Weapons(reg, 1, ships.WeaponTorpedo)
 			return [][]byte{bot.TorpedoFire(ship+int32(tubes[0]), target, [3]float32{0, 1, 0}, a.ID())}
 		}, nil},
 	} {

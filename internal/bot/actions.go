@@ -104,30 +104,29 @@ func TorpedoFire(tube, target int32, dir [3]float32, player uint8) []byte {
 }
 
 // WeaponSystem returns the id offset (object id = ship id + offset) of the
-// class's first weapon system of the given type ("phaser_system",
-// "pulse_system", "torpedo_system": ship.json weapon_systems).
-func WeaponSystem(reg *ships.Registry, species int, typ string) (int, error) {
+// class's first weapon system of kind w (ship.json weapon_systems).
+func WeaponSystem(reg *ships.Registry, species int, w ships.Weapon) (int, error) {
 	c, ok := reg.Class(species)
 	if !ok {
 		return 0, errors.New("unknown species")
 	}
 	for _, ws := range c.WeaponSystems {
-		if ws.Type == typ {
+		if ws.Weapon == w {
 			return ws.IDOffset, nil
 		}
 	}
-	return 0, errors.New(c.Name + " has no " + typ)
+	return 0, errors.New(c.Name + " has no " + w.SystemType().String())
 }
 
 // Weapons returns the id offsets of the weapons of the class's first
-// weapon system of the given type, in creation order.
-func Weapons(reg *ships.Registry, species int, typ string) ([]int, error) {
+// weapon system of kind w, in creation order.
+func Weapons(reg *ships.Registry, species int, w ships.Weapon) ([]int, error) {
 	c, ok := reg.Class(species)
 	if !ok {
 		return nil, errors.New("unknown species")
 	}
 	for _, ws := range c.WeaponSystems {
-		if ws.Type != typ {
+		if ws.Weapon != w {
 			continue
 		}
 		var out []int
@@ -136,7 +135,7 @@ func Weapons(reg *ships.Registry, species int, typ string) ([]int, error) {
 		}
 		return out, nil
 	}
-	return nil, errors.New(c.Name + " has no " + typ)
+	return nil, errors.New(c.Name + " has no " + w.SystemType().String())
 }
 
 // Ram returns the collision report a client sends when its ship victim is

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,40 +23,68 @@ const (
 	AllWeapons = Phasers | Torpedoes | Pulse
 )
 
+// firedWeapons is the bots' one table of the ship data's weapons: the
+// kind each is fired as, and the words besides its name (ships.Weapon's)
+// ParseWeapons takes for it. A client fires no tractors.
+var firedWeapons = [...]struct {
+	weapon ships.Weapon
+	kind   Kinds
+	words  []string
+}{
+	{ships.WeaponPhaser, Phasers, []string{"phasers", "beam", "beams"}},
+	{ships.WeaponTorpedo, Torpedoes, []string{"torpedoes", "torp", "torps"}},
+	{ships.WeaponPulse, Pulse, []string{"pulses", "bolt", "bolts"}},
+}
+
 // ParseWeapons reads a comma-separated list of "phaser", "torpedo" and
 // "pulse" (plurals and any case accepted; "all" for every kind).
 func ParseWeapons(s string) (Kinds, error) {
 	var w Kinds
 	for _, f := range strings.Split(s, ",") {
-		switch strings.ToLower(strings.TrimSpace(f)) {
-		case "phaser", "phasers", "beam", "beams":
-			w |= Phasers
-		case "torpedo", "torpedoes", "torp", "torps":
-			w |= Torpedoes
-		case "pulse", "pulses", "bolt", "bolts":
-			w |= Pulse
-		case "all":
+		word := strings.ToLower(strings.TrimSpace(f))
+		k := Kinds(0)
+		for _, fw := range firedWeapons {
+			if word == fw.weapon.String() || slices.Contains(fw.words, word) {
+				k = fw.kind
+			}
+		}
+		switch {
+		case k != 0:
+			w |= k
+		case word == "all":
 			w |= AllWeapons
-		case "":
-		default:
-			return 0, fmt.Errorf("weapons %q: %q is not phaser, torpedo or pulse", s, strings.TrimSpace(f))
+		case word != "":
+			return 0, fmt.Errorf("weapons %q: %q is not %s", s, strings.TrimSpace(f), weaponNames(" or "))
 		}
 	}
 	if w == 0 {
-		return 0, fmt.Errorf("weapons %q: name at least one of phaser, torpedo, pulse", s)
+		return 0, fmt.Errorf("weapons %q: name at least one of %s", s, weaponNames(", "))
 	}
 	return w, nil
+}
+
+// weaponNames lists the kinds' names, the last after last ("phaser,
+// torpedo or pulse").
+func weaponNames(last string) string {
+	var b strings.Builder
+	for i, f := range firedWeapons {
+		switch {
+		case i == len(firedWeapons)-1 && i > 0:
+			b.WriteString(last)
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(f.weapon.String())
+	}
+	return b.String()
 }
 
 // String lists the kinds as ParseWeapons reads them.
 func (w Kinds) String() string {
 	var out []string
-	for _, k := range []struct {
-		w    Kinds
-		name string
-	}{{Phasers, "phaser"}, {Torpedoes, "torpedo"}, {Pulse, "pulse"}} {
-		if w&k.w != 0 {
-			out = append(out, k.name)
+	for _, f := range firedWeapons {
+		if w&f.kind != 0 {
+			out = append(out, f.weapon.String())
 		}
 	}
 	if len(out) == 0 {
@@ -119,20 +148,20 @@ func ArmsOf(reg *ships.Registry, species int) (*Arms, error) {
 	}
 	a := &Arms{Class: c.Name}
 	for _, ws := range c.WeaponSystems {
-		switch ws.Type {
-		case "phaser_system":
+		switch ws.Weapon {
+		case ships.WeaponPhaser:
 			if a.Has&Phasers == 0 {
 				a.Has |= Phasers
 				a.phasers = ws.IDOffset
 			}
-		case "torpedo_system", "pulse_system":
+		case ships.WeaponTorpedo, ships.WeaponPulse:
 			for _, m := range ws.Members {
 				s := c.Subsystems[m]
 				l := launcher{offset: s.IDOffset}
 				if s.Data != nil {
 					l.at = s.Data.Position
 				}
-				if ws.Type == "pulse_system" {
+				if ws.Weapon == ships.WeaponPulse {
 					a.Has |= Pulse
 					if s.Data != nil {
 						l.d, l.charge = s.Data, s.Data.MaxCharge

@@ -29,6 +29,20 @@ func TestParseWeapons(t *testing.T) {
 	if s := (Torpedoes | Phasers).String(); s != "phaser,torpedo" {
 		t.Errorf("String: %q", s)
 	}
+	if _, err := ParseWeapons("laser"); err == nil || err.Error() != `weapons "laser": "laser" is not phaser, torpedo or pulse` {
+		t.Errorf("error %v", err)
+	}
+	// The table holds each kind once, and all of them make AllWeapons.
+	var all Kinds
+	for _, f := range firedWeapons {
+		if all&f.kind != 0 || f.weapon.String() == "" {
+			t.Errorf("%v (%v) twice or unnamed", f.weapon, f.kind)
+		}
+		all |= f.kind
+	}
+	if all != AllWeapons {
+		t.Errorf("the table fires %v, AllWeapons is %v", all, AllWeapons)
+	}
 }
 
 // A volley fires each kind through its stock message; a tube fires again

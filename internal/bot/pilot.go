@@ -97,18 +97,18 @@ func NewPilot(reg *ships.Registry, species int, id int32, pos [3]float32) (*Pilo
 	}
 	p := &Pilot{class: c, ship: ships.NewShip(c, id), id: id, Pos: pos, Fwd: [3]float32{0, 1, 0}}
 	for _, ws := range c.WeaponSystems {
-		switch ws.Type {
-		case "phaser_system":
+		switch ws.Weapon {
+		case ships.WeaponPhaser:
 			if p.phasers == 0 {
 				p.phasers = id + int32(ws.IDOffset)
 			}
-		case "pulse_system", "torpedo_system":
+		case ships.WeaponPulse, ships.WeaponTorpedo:
 			for _, m := range ws.Members {
 				s := c.Subsystems[m]
 				if s.Data == nil {
 					continue
 				}
-				if ws.Type == "pulse_system" {
+				if ws.Weapon == ships.WeaponPulse {
 					p.cannons = append(p.cannons, cannon{id: id + int32(s.IDOffset), sub: m, d: s.Data, charge: s.Data.MaxCharge})
 				} else {
 					p.tubes = append(p.tubes, tube{id: id + int32(s.IDOffset), sub: m, d: s.Data, loaded: s.Data.MaxReady, reload: s.Data.ReloadDelay})

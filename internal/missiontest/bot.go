@@ -9,6 +9,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/internal/bot"
 	bcnet "github.com/bcserver/bcserver/net"
 )
@@ -216,7 +217,7 @@ func (b *Bot) fireAt(target int32, pos [3]float32, kinds bot.Kinds) (int, error)
 
 // StopFiring stops the bot's phaser system (StopFiring 0x08).
 func (b *Bot) StopFiring() error {
-	off, err := bot.WeaponSystem(b.w.ships, b.species, "phaser_system")
+	off, err := bot.WeaponSystem(b.w.ships, b.species, ships.WeaponPhaser)
 	if err != nil {
 		return err
 	}
