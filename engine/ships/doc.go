@@ -16,6 +16,15 @@
 // of time (vanilla_decoded.go, see predecoded): the same checks run on the
 // values, without parsing 440 KB of JSON at every start.
 //
+// # Subsystems and weapons
+//
+// The data's type strings are parsed once, when a class loads, into one
+// typed vocabulary (kinds.go): SubsystemType for what a subsystem is and
+// Weapon for a kind of weapon, with the one table that ties each kind of
+// weapon to its system's and its weapons' types. Subsystem.Type and
+// Subsystem.Weapon carry them; the world, its events and every consumer
+// switch on these values, never on the strings.
+//
 // # Ship state
 //
 // A Ship is created at full condition, 100 % power and full batteries
