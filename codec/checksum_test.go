@@ -11,25 +11,10 @@ import (
 	"github.com/bcserver/bcserver/internal/vectors"
 )
 
-// cksumVector is the part of a session.json / transport.json entry the
-// checksum tests use.
-type cksumVector struct {
-	Name       string `json:"name"`
-	PayloadHex string `json:"payload_hex"`
-}
-
 // cksumSessionVector returns the game payload of the named session.json entry.
 func cksumSessionVector(t testing.TB, name string) []byte {
 	t.Helper()
-	var vs []cksumVector
-	vectors.MustLoad(t, "session.json", &vs)
-	for _, v := range vs {
-		if v.Name == name {
-			return vectors.MustHex(t, v.PayloadHex)
-		}
-	}
-	t.Fatalf("session.json has no vector %q", name)
-	return nil
+	return vectors.MustNamed(t, "session.json", name)
 }
 
 // cksumTransportPayloads returns every checksum game payload (opcode 0x20 or

@@ -10,16 +10,18 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/internal/testutil"
 	bcnet "github.com/bcserver/bcserver/net"
+	"github.com/bcserver/bcserver/net/alby"
 )
 
 // firstDatagramTo returns the messages of the first datagram sent to port
 // that is still on the wire.
-func firstDatagramTo(t *testing.T, w *wire, port uint16) []bcnet.Message {
+func firstDatagramTo(t *testing.T, w *testutil.Wire, port uint16) []bcnet.Message {
 	t.Helper()
-	for _, s := range w.out {
-		if s.to.Port() == port {
-			_, ms, err := bcnet.ParseDatagram(s.data, nil)
+	for _, s := range w.Sent {
+		if s.To.Port() == port {
+			_, ms, err := bcnet.ParseDatagram(s.Data, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -34,7 +36,7 @@ func firstDatagramTo(t *testing.T, w *wire, port uint16) []bcnet.Message {
 // naming its new id (handshake.md 2.1), never a refusal instead of the
 // reply.
 func TestServerFullBootsAfterReply(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	cfg := DefaultConfig()
 	cfg.MaxPlayers = 2
 	g := newTestGame(t, cfg, w)
@@ -75,7 +77,7 @@ func TestServerFullBootsAfterReply(t *testing.T) {
 }
 
 func TestNotAcceptingRefusedBeforeReply(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	g := newTestGame(t, DefaultConfig(), w)
 	g.SetAccepting(false)
 	d := newFakeClient(t, g, w, 5004, "Closed")
@@ -89,7 +91,7 @@ func TestNotAcceptingRefusedBeforeReply(t *testing.T) {
 // repeats it about once a second) and refuses nobody: once loaded, the
 // repeated connect gets in. A wrong password is still refused at once.
 func TestLoadingDefersConnects(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	cfg := DefaultConfig()
 	cfg.Password = "Secret"
 	g := newTestGame(t, cfg, w)
@@ -101,9 +103,9 @@ func TestLoadingDefersConnects(t *testing.T) {
 	for d := c.c.Flush(c.now, nil); d != nil; d = c.c.Flush(c.now, nil) {
 		feed(g, c.now, c.addr, d)
 	}
-	for _, s := range w.out {
-		if s.to.Port() == 5001 {
-			t.Fatalf("answered a connect while loading: % x", s.data)
+	for _, s := range w.Sent {
+		if s.To.Port() == 5001 {
+			t.Fatalf("answered a connect while loading: % x", s.Data)
 		}
 	}
 	if g.host.Stats.Deferred != 1 || g.host.Stats.Refused != 0 || g.host.NumPeers() != 0 {
@@ -124,7 +126,7 @@ func TestLoadingDefersConnects(t *testing.T) {
 }
 
 func TestPasswordEnforced(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	cfg := DefaultConfig()
 	cfg.Password = "Secret"
 	g := newTestGame(t, cfg, w)
@@ -142,7 +144,7 @@ func TestPasswordEnforced(t *testing.T) {
 }
 
 func TestBans(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	cfg := DefaultConfig()
 	file := filepath.Join(t.TempDir(), "banlist.txt")
 	cfg.BanFile = file
@@ -217,7 +219,7 @@ func TestBans(t *testing.T) {
 // Settings: bit 2 plus the new name; it adopts the name and its identity
 // is relayed to everyone (handshake.md 2.5, transport.md 10.2).
 func TestDuplicateNameRenamed(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	g := newTestGame(t, DefaultConfig(), w)
 	a := newFakeClient(t, g, w, 5001, "Ace")
 	a.pump(vanillaAnswer(t))
@@ -268,7 +270,7 @@ func TestDuplicateNameRenamed(t *testing.T) {
 }
 
 func TestModemFlag(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	g := newTestGame(t, DefaultConfig(), w)
 	for i, modem := range []bool{false, true} {
 		c := newFakeClient(t, g, w, uint16(5001+i), fmt.Sprint("M", i))
@@ -300,7 +302,7 @@ func TestChecksumFailureClientLeaves(t *testing.T) {
 		{"client stays", 1, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := &wire{}
+			w := &testutil.Wire{Open: alby.Decrypt}
 			cfg := DefaultConfig()
 			g := newTestGame(t, cfg, w)
 			var left []LeaveReason

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bcserver/bcserver/internal/testutil"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/net/alby"
 )
@@ -25,7 +26,7 @@ func connectFrom(g *Game, now time.Time, addr netip.AddrPort, nonce uint32) {
 // them, the browser count stays at the real players, and real joiners get
 // in until the game is really full.
 func TestConnectFloodTakesNoSlot(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	cfg := DefaultConfig()
 	cfg.MaxPlayers = 3
 	g := newTestGame(t, cfg, w)
@@ -77,7 +78,7 @@ func TestConnectFloodTakesNoSlot(t *testing.T) {
 // With JoinsPerAddress set, one address cannot hold more slots with
 // unfinished joins than that.
 func TestJoinsPerAddress(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	cfg := DefaultConfig()
 	cfg.JoinsPerAddress = 2
 	g := newTestGame(t, cfg, w)

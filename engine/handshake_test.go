@@ -8,38 +8,13 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/internal/testutil"
 	"github.com/bcserver/bcserver/internal/vectors"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/net/alby"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// wire captures what the server sends, decrypted.
-type wire struct{ out []sentDatagram }
-
-type sentDatagram struct {
-	to   netip.AddrPort
-	data []byte
-}
-
-func (w *wire) WriteToUDPAddrPort(b []byte, addr netip.AddrPort) (int, error) {
-	d := bytes.Clone(b)
-	if len(d) > 0 && d[0] != '\\' {
-		alby.Decrypt(d)
-	}
-	w.out = append(w.out, sentDatagram{addr, d})
-	return len(b), nil
-}
-
-func (w *wire) take() [][]byte {
-	var out [][]byte
-	for _, s := range w.out {
-		out = append(out, s.data)
-	}
-	w.out = nil
-	return out
-}
 
 func vec(t testing.TB, file, name string) []byte {
 	t.Helper()
@@ -70,7 +45,7 @@ func gameMsg(seq uint16, payload []byte) []byte {
 // The whole stock join, driven with the captured client datagrams, answered
 // with the captured server datagrams byte for byte (handshake.md 2).
 func TestStockJoinBytes(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	// The game clock started 33.25 s before the join, as in the capture's
 	// Settings; the whole join then happens at one instant so no
 	// retransmission or ACK repeat falls due.
@@ -92,23 +67,23 @@ func TestStockJoinBytes(t *testing.T) {
 	}
 
 	feed(g, t0, cl, vec(t, "transport.json", "client_connect_request"))
-	expect("connect", w.take(), vec(t, "transport.json", "server_connect_reply_plus_checksum_request_round0"), []byte{1, 1, 1, 0, 0, 2})
+	expect("connect", w.TakeData(), vec(t, "transport.json", "server_connect_reply_plus_checksum_request_round0"), []byte{1, 1, 1, 0, 0, 2})
 
 	identity := vec(t, "session.json", "server_keepalive_echo")
 	feed(g, t0, cl, append([]byte{0x02, 0x03, 0x01, 0x00, 0x00, 0x02, 0x01, 0x00, 0x00, 0x00}, identity...))
-	expect("identity", w.take(), append([]byte{0x01, 0x02, 0x01, 0x01, 0x00, 0x02}, identity...))
+	expect("identity", w.TakeData(), append([]byte{0x01, 0x02, 0x01, 0x01, 0x00, 0x02}, identity...))
 	if p := g.Player(2); p == nil || p.Name != "Cady2" || p.Slot != 0 || p.State != StateChecksum {
 		t.Fatalf("player %+v", p)
 	}
 
 	feed(g, t0, cl, vec(t, "transport.json", "client_checksum_response_round0"))
-	expect("round 0", w.take(), vec(t, "transport.json", "server_ack_plus_checksum_request_round1"))
+	expect("round 0", w.TakeData(), vec(t, "transport.json", "server_ack_plus_checksum_request_round1"))
 
 	// In the capture the ACK of round 1 left separately; here it rides with
 	// the request, so compare the request message itself.
 	feed(g, t0, cl, vec(t, "transport.json", "client_checksum_response_round1"))
 	req2 := vec(t, "transport.json", "server_checksum_request_round2")
-	expect("round 1", w.take(), append([]byte{0x01, 0x02, 0x01, 0x01, 0x00, 0x00}, req2[2:]...))
+	expect("round 1", w.TakeData(), append([]byte{0x01, 0x02, 0x01, 0x01, 0x00, 0x00}, req2[2:]...))
 
 	// Round 2: the stock client's three fragments, built from the manifest
 	// (832 bytes = 405 + 406 + 21) in the captured datagram split.
@@ -130,24 +105,24 @@ func TestStockJoinBytes(t *testing.T) {
 		t.Fatalf("fragment 0 datagram differs from the capture: %X", d1[:20])
 	}
 	feed(g, t0, cl, d1)
-	expect("fragment 0", w.take(), []byte{0x01, 0x01, 0x01, 0x02, 0x00, 0x01, 0x00})
+	expect("fragment 0", w.TakeData(), []byte{0x01, 0x01, 0x01, 0x02, 0x00, 0x01, 0x00})
 	d2 := append([]byte{0x02, 0x02}, frag(1, 0, r2[405:811])...)
 	d2 = append(d2, frag(2, 0, r2[811:])...)
 	if len(d2) != 441 { // the largest datagram seen in the capture
 		t.Fatalf("fragments 1+2: %d bytes", len(d2))
 	}
 	feed(g, t0, cl, d2)
-	expect("fragments 1, 2", w.take(), vec(t, "transport.json", "server_fragment_acks_plus_checksum_request_round3"))
+	expect("fragments 1, 2", w.TakeData(), vec(t, "transport.json", "server_fragment_acks_plus_checksum_request_round3"))
 
 	feed(g, t0, cl, vec(t, "transport.json", "client_ack_plus_checksum_response_round3"))
-	expect("round 3", w.take(), vec(t, "transport.json", "server_ack_plus_checksum_request_final_round"))
+	expect("round 3", w.TakeData(), vec(t, "transport.json", "server_ack_plus_checksum_request_final_round"))
 
 	// Round 0xFF: the vanilla manifest has no entry, so any well-formed
 	// tree passes; Settings carries the game time at this moment.
 	rff, _ := codec.ChecksumResponse{Round: 0xFF, DirHash: checksum.RequestDirHash("Scripts/Multiplayer")}.AppendTo(nil)
 	now := t0
 	feed(g, now, cl, append([]byte{0x02, 0x01}, gameMsg(4, rff)...))
-	expect("round 0xFF", w.take(), []byte{0x01, 0x01, 0x01, 0x04, 0x00, 0x00}, vec(t, "transport.json", "server_checksum_complete_settings_gameinit_bundle"))
+	expect("round 0xFF", w.TakeData(), []byte{0x01, 0x01, 0x01, 0x04, 0x00, 0x00}, vec(t, "transport.json", "server_checksum_complete_settings_gameinit_bundle"))
 	if p := g.Player(2); p.State != StateLoading {
 		t.Fatalf("state %v", p.State)
 	}
@@ -162,7 +137,7 @@ func TestStockJoinBytes(t *testing.T) {
 	})
 	feed(g, now, cl, vec(t, "transport.json", "client_new_player_in_game"))
 	want := append([]byte{0x01, 0x02, 0x01, 0x05, 0x00, 0x00}, gameMsg(8, vec(t, "session.json", "player_joined_event_0x17"))...)
-	expect("NewPlayerInGame", w.take(), want)
+	expect("NewPlayerInGame", w.TakeData(), want)
 	if joined != 1 || inGame != 1 || !g.Player(2).InGame() || g.Stats.Joins.Load() != 1 {
 		t.Fatalf("joined %d inGame %d", joined, inGame)
 	}
@@ -181,7 +156,7 @@ func TestStockJoinBytes(t *testing.T) {
 type fakeClient struct {
 	t    *testing.T
 	g    *Game
-	w    *wire
+	w    *testutil.Wire
 	addr netip.AddrPort
 	c    *bcnet.Client
 	ev   *clientEv
@@ -209,12 +184,12 @@ func (e *clientEv) Peer(id byte, name string) {
 }
 func (e *clientEv) PeerGone(id byte) { delete(e.peers, id) }
 
-func newFakeClient(t *testing.T, g *Game, w *wire, port uint16, name string) *fakeClient {
+func newFakeClient(t *testing.T, g *Game, w *testutil.Wire, port uint16, name string) *fakeClient {
 	return newClientWith(t, g, w, port, bcnet.ClientOptions{Name: name})
 }
 
 // newClientWith connects a fake client from 127.0.0.1:port announcing opts.
-func newClientWith(t *testing.T, g *Game, w *wire, port uint16, opts bcnet.ClientOptions) *fakeClient {
+func newClientWith(t *testing.T, g *Game, w *testutil.Wire, port uint16, opts bcnet.ClientOptions) *fakeClient {
 	ev := &clientEv{}
 	fc := &fakeClient{t: t, g: g, w: w, addr: netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), port), ev: ev, now: g.now}
 	opts.IP = [4]byte{127, 0, 0, 1}
@@ -231,14 +206,14 @@ func (fc *fakeClient) pump(answer func(payload []byte) []byte) {
 			feed(fc.g, fc.now, fc.addr, d)
 			moved = true
 		}
-		var keep []sentDatagram
-		for _, s := range fc.w.out {
-			if s.to != fc.addr {
+		var keep []testutil.Datagram
+		for _, s := range fc.w.Sent {
+			if s.To != fc.addr {
 				keep = append(keep, s)
 				continue
 			}
 			before := len(fc.ev.msgs)
-			_ = fc.c.Receive(fc.now, s.data)
+			_ = fc.c.Receive(fc.now, s.Data)
 			for _, m := range fc.ev.msgs[before:] {
 				// As the stock client: adopt a rename from Settings and
 				// announce it with the identity (handshake.md 2.5).
@@ -255,7 +230,7 @@ func (fc *fakeClient) pump(answer func(payload []byte) []byte) {
 			}
 			moved = true
 		}
-		fc.w.out = keep
+		fc.w.Sent = keep
 		if !moved {
 			return
 		}
@@ -288,7 +263,7 @@ func vanillaAnswer(t *testing.T) func([]byte) []byte {
 }
 
 func TestTwoPlayersJoinAndLeave(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	g := newTestGame(t, DefaultConfig(), w)
 	a := newFakeClient(t, g, w, 5001, "Alice")
 	a.pump(vanillaAnswer(t))
@@ -348,7 +323,7 @@ func TestTwoPlayersJoinAndLeave(t *testing.T) {
 }
 
 func TestHandshakeTimeouts(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	cfg := DefaultConfig()
 	g := newTestGame(t, cfg, w)
 	var left []LeaveReason
@@ -387,7 +362,7 @@ func TestHandshakeTimeouts(t *testing.T) {
 // Out-of-order and bad handshake messages are dropped and counted; they
 // never break the join.
 func TestBadHandshakeMessages(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	g := newTestGame(t, DefaultConfig(), w)
 	c := newFakeClient(t, g, w, 5001, "Odd")
 	answer := vanillaAnswer(t)
@@ -425,7 +400,7 @@ func FuzzGameMessage(f *testing.F) {
 	f.Add([]byte{0x2C, 2, 0, 0, 0, 2, 0, 'h', 'i'}, uint8(2))
 	f.Add([]byte{0x21, 0xFF, 0xFF, 0xFF}, uint8(0))
 	f.Fuzz(func(t *testing.T, payload []byte, state uint8) {
-		w := &wire{}
+		w := &testutil.Wire{Open: alby.Decrypt}
 		g := newTestGame(t, DefaultConfig(), w)
 		c := newFakeClient(&testing.T{}, g, w, 5001, "F")
 		c.pump(nil)

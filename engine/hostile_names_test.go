@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/internal/testutil"
 	bcnet "github.com/bcserver/bcserver/net"
+	"github.com/bcserver/bcserver/net/alby"
 )
 
 // Names are data, never structure (issue 21): a name with control, line
@@ -14,7 +16,7 @@ import (
 // form is never relayed to the others. Look-alike names (zero width,
 // full width) clash like equal ones and get "Name (2)".
 func TestHostileNamesCleaned(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	g := newTestGame(t, DefaultConfig(), w)
 	alice := newFakeClient(t, g, w, 5001, "Alice")
 	alice.pump(vanillaAnswer(t))
@@ -70,7 +72,7 @@ func TestHostileNamesCleaned(t *testing.T) {
 // at join with the stock "connection refused"; a later change to one is
 // not taken.
 func TestInvisibleNameRefused(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	g := newTestGame(t, DefaultConfig(), w)
 	alice := newFakeClient(t, g, w, 5001, "Alice")
 	alice.pump(vanillaAnswer(t))

@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/bcserver/bcserver/engine/world"
+	"github.com/bcserver/bcserver/internal/testutil"
+	"github.com/bcserver/bcserver/net/alby"
 )
 
 // While a host ship exists no player is given its owner slot (opcodes.md
 // 6): with 16 allowed, the 16th joiner is refused; and a host ship cannot
 // be made while a player holds that slot.
 func TestHostSlotReserved(t *testing.T) {
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	cfg := DefaultConfig()
 	cfg.MaxPlayers = MaxSlots
 	g := newTestGame(t, cfg, w)

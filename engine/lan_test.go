@@ -6,13 +6,15 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/internal/testutil"
+	"github.com/bcserver/bcserver/net/alby"
 )
 
 // lan is a game with several fake clients on the fake wire.
 type lan struct {
 	t   *testing.T
 	g   *Game
-	w   *wire
+	w   *testutil.Wire
 	cs  []*fakeClient
 	now time.Time
 }
@@ -20,7 +22,7 @@ type lan struct {
 func newLAN(t *testing.T, cfg Config, names ...string) *lan {
 	// Room for everyone named (the default limit is the stock 8).
 	cfg.MaxPlayers = max(cfg.MaxPlayers, len(names))
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	g := newTestGame(t, cfg, w)
 	l := &lan{t: t, g: g, w: w, now: t0}
 	for _, n := range names {
@@ -51,15 +53,15 @@ func (l *lan) pump(answer func([]byte) []byte) {
 				moved = true
 			}
 		}
-		out := l.w.out
-		l.w.out = nil
+		out := l.w.Sent
+		l.w.Sent = nil
 		for _, s := range out {
 			for _, c := range l.cs {
-				if s.to != c.addr {
+				if s.To != c.addr {
 					continue
 				}
 				before := len(c.ev.msgs)
-				_ = c.c.Receive(l.now, s.data)
+				_ = c.c.Receive(l.now, s.Data)
 				if answer != nil {
 					for _, m := range c.ev.msgs[before:] {
 						if r := answer(m); r != nil {

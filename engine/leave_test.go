@@ -7,21 +7,23 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/internal/testutil"
 	bcnet "github.com/bcserver/bcserver/net"
+	"github.com/bcserver/bcserver/net/alby"
 )
 
 // messagesTo returns the non-ACK messages on the wire to port, in order,
 // and removes those datagrams from the wire.
-func messagesTo(t *testing.T, w *wire, port uint16) []bcnet.Message {
+func messagesTo(t *testing.T, w *testutil.Wire, port uint16) []bcnet.Message {
 	t.Helper()
 	var out []bcnet.Message
-	var keep []sentDatagram
-	for _, s := range w.out {
-		if s.to.Port() != port {
+	var keep []testutil.Datagram
+	for _, s := range w.Sent {
+		if s.To.Port() != port {
 			keep = append(keep, s)
 			continue
 		}
-		_, ms, err := bcnet.ParseDatagram(s.data, nil)
+		_, ms, err := bcnet.ParseDatagram(s.Data, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,12 +33,12 @@ func messagesTo(t *testing.T, w *wire, port uint16) []bcnet.Message {
 			}
 		}
 	}
-	w.out = keep
+	w.Sent = keep
 	return out
 }
 
-func twoInGame(t *testing.T, cfg Config, opts Options) (*Game, *wire, *fakeClient, *fakeClient) {
-	w := &wire{}
+func twoInGame(t *testing.T, cfg Config, opts Options) (*Game, *testutil.Wire, *fakeClient, *fakeClient) {
+	w := &testutil.Wire{Open: alby.Decrypt}
 	opts.Config, opts.Out, opts.Now = cfg, w, t0
 	g, err := NewGame(opts)
 	if err != nil {
@@ -100,12 +102,12 @@ func TestShutdownNotices(t *testing.T) {
 	g, w, a, b := twoInGame(t, DefaultConfig(), Options{LocalIP: ip})
 	a.pump(nil)
 	b.pump(nil)
-	w.out = nil
+	w.Sent = nil
 	var left []LeaveReason
 	g.On(EvPlayerLeft, func(e Event) { left = append(left, e.(*PlayerLeft).Reason) })
 	now := t0.Add(time.Second)
 	g.Shutdown(now)
-	sent := append([]sentDatagram(nil), w.out...)
+	sent := append([]testutil.Datagram(nil), w.Sent...)
 	for _, port := range []uint16{5001, 5002} {
 		got := messagesTo(t, w, port)
 		if len(got) != 1 || got[0].Type != bcnet.TypeDisconnect || !bytes.Equal(got[0].Payload, []byte{1, 10, 10, 10, 1}) {
@@ -116,10 +118,10 @@ func TestShutdownNotices(t *testing.T) {
 		t.Fatalf("left %v players %d", left, g.NumPlayers(false))
 	}
 	// Alice's client ends its session and ACKs; Bob's never answers.
-	w.out = sent[:0]
+	w.Sent = sent[:0]
 	for _, s := range sent {
-		if s.to == a.addr {
-			w.out = append(w.out, s)
+		if s.To == a.addr {
+			w.Sent = append(w.Sent, s)
 		}
 	}
 	a.now = now

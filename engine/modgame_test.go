@@ -8,6 +8,8 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/scriptmsg"
+	"github.com/bcserver/bcserver/internal/testutil"
+	"github.com/bcserver/bcserver/net/alby"
 )
 
 func kmMsg(op byte, ints ...int32) []byte {
@@ -122,7 +124,7 @@ func TestModScriptMessages(t *testing.T) {
 func TestRelayOnlyShip(t *testing.T) {
 	var logs bytes.Buffer
 	cfg := DefaultConfig()
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	g, err := NewGame(Options{Config: cfg, Out: w, Now: t0, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)

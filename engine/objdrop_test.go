@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/internal/testutil"
+	"github.com/bcserver/bcserver/net/alby"
 )
 
 // A dropped ship creation is logged at info once per player, with the
@@ -15,7 +17,7 @@ import (
 // log, not from a debug line.
 func TestObjCreateDropLoggedOnce(t *testing.T) {
 	var logs bytes.Buffer
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	g, err := NewGame(Options{Config: DefaultConfig(), Out: w, Now: t0, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)

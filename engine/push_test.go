@@ -11,7 +11,9 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/internal/testutil"
 	bcnet "github.com/bcserver/bcserver/net"
+	"github.com/bcserver/bcserver/net/alby"
 )
 
 func fakePyc(body string) []byte { return append([]byte{0x99, 0x4E, 0x0D, 0x0A, 1, 0, 0, 0}, body...) }
@@ -108,7 +110,7 @@ func (c *scriptsClient) answer(p []byte) []byte {
 	return c.vanilla(p)
 }
 
-func pushGame(t *testing.T, mode checksum.PushMode, mutate func(*Config)) (*Game, *wire, *bytes.Buffer) {
+func pushGame(t *testing.T, mode checksum.PushMode, mutate func(*Config)) (*Game, *testutil.Wire, *bytes.Buffer) {
 	t.Helper()
 	tree, err := checksum.LoadPushTree(writeFiles(t, t.TempDir(), hostScripts))
 	if err != nil {
@@ -120,7 +122,7 @@ func pushGame(t *testing.T, mode checksum.PushMode, mutate func(*Config)) (*Game
 		mutate(&cfg)
 	}
 	var logs bytes.Buffer
-	w := &wire{}
+	w := &testutil.Wire{Open: alby.Decrypt}
 	g, err := NewGame(Options{Config: cfg, Out: w, Now: t0, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)

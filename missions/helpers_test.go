@@ -43,18 +43,7 @@ func start(t testing.TB, mode string, cfg map[string]any, gameTime time.Duration
 // vec returns a payload from vectors/missions.json.
 func vec(t testing.TB, name string) []byte {
 	t.Helper()
-	var vs []struct {
-		Name       string `json:"name"`
-		PayloadHex string `json:"payload_hex"`
-	}
-	vectors.MustLoad(t, "missions.json", &vs)
-	for _, v := range vs {
-		if v.Name == name {
-			return vectors.MustHex(t, v.PayloadHex)
-		}
-	}
-	t.Fatalf("missions.json: no vector %q", name)
-	return nil
+	return vectors.MustNamed(t, "missions.json", name)
 }
 
 func h(t testing.TB, s string) []byte {

@@ -129,7 +129,7 @@ func TestAnswerBudgetShared(t *testing.T) {
 		a.h.HandleDatagram(t0, from("203.0.113."+itoa(i+1), 1), []byte(`\status\`))
 		b.h.HandleDatagram(t0, from("203.0.113."+itoa(i+100), 1), []byte(`\status\`))
 	}
-	sent := len(a.out.take()) + len(b.out.take())
+	sent := len(a.out.Take()) + len(b.out.Take())
 	if sent != 3 || budget.Dropped() != 97 {
 		t.Fatalf("%d replies sent, %d dropped; want 3 and 97", sent, budget.Dropped())
 	}

@@ -3,6 +3,9 @@ package net
 import (
 	"testing"
 	"time"
+
+	"github.com/bcserver/bcserver/internal/testutil"
+	"github.com/bcserver/bcserver/net/alby"
 )
 
 // NextDue names the transport's next timer exactly: nothing is sent a
@@ -10,7 +13,7 @@ import (
 // and then the retransmission of the reply), and after it the next one is
 // later. Without peers nothing is due.
 func TestHostNextDue(t *testing.T) {
-	out := &capture{}
+	out := &testutil.Wire{Open: alby.Decrypt}
 	req0 := sessionVector(t, "checksum_req_round0")
 	ev := &hostEvents{onConn: func(p *Peer) { _ = p.Send(req0, true) }}
 	h := NewHost(HostConfig{}, ev, out)
@@ -22,7 +25,7 @@ func TestHostNextDue(t *testing.T) {
 		t.Fatalf("queued messages due at %v, want now", d)
 	}
 	h.Flush(t0)
-	out.take()
+	out.Take()
 	now := t0
 	for i := 0; i < 3; i++ {
 		due := h.NextDue(now)
@@ -30,11 +33,11 @@ func TestHostNextDue(t *testing.T) {
 			t.Fatalf("step %d: due %v after %v", i, due.Sub(now), now.Sub(t0))
 		}
 		h.Tick(due.Add(-time.Millisecond))
-		if got := out.take(); len(got) != 0 {
+		if got := out.Take(); len(got) != 0 {
 			t.Fatalf("step %d: %d datagrams before the deadline", i, len(got))
 		}
 		h.Tick(due)
-		if got := out.take(); len(got) == 0 {
+		if got := out.Take(); len(got) == 0 {
 			t.Fatalf("step %d: nothing sent at the deadline %v", i, due.Sub(t0))
 		}
 		now = due

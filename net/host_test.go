@@ -7,27 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bcserver/bcserver/internal/testutil"
 	"github.com/bcserver/bcserver/internal/vectors"
 	"github.com/bcserver/bcserver/net/alby"
 )
-
-type sent struct {
-	to   netip.AddrPort
-	data []byte // decrypted
-}
-
-type capture struct{ out []sent }
-
-func (c *capture) WriteToUDPAddrPort(b []byte, addr netip.AddrPort) (int, error) {
-	d := bytes.Clone(b)
-	if len(d) > 0 && d[0] != '\\' {
-		alby.Decrypt(d)
-	}
-	c.out = append(c.out, sent{addr, d})
-	return len(b), nil
-}
-
-func (c *capture) take() []sent { o := c.out; c.out = nil; return o }
 
 type hostEvents struct {
 	refuse   BootReason
@@ -90,22 +73,22 @@ var client1 = netip.MustParseAddrPort("127.0.0.1:50001")
 // The join exchange of transport.md 10.1, byte for byte against the
 // captured stock datagrams.
 func TestHostJoinBytes(t *testing.T) {
-	out := &capture{}
+	out := &testutil.Wire{Open: alby.Decrypt}
 	req0 := sessionVector(t, "checksum_req_round0")
 	ev := &hostEvents{onConn: func(p *Peer) { _ = p.Send(req0, true) }}
 	h := NewHost(HostConfig{}, ev, out)
 
 	h.HandleDatagram(t0, client1, enc(sessionVector(t, "connect_request")))
 	h.Flush(t0)
-	got := out.take()
+	got := out.Take()
 	if len(got) != 2 {
 		t.Fatalf("%d datagrams after connect", len(got))
 	}
-	if want := sessionVector(t, "connect_reply_with_checksum_round0"); !bytes.Equal(got[0].data, want) {
-		t.Fatalf("connect reply:\n got %X\nwant %X", got[0].data, want)
+	if want := sessionVector(t, "connect_reply_with_checksum_round0"); !bytes.Equal(got[0].Data, want) {
+		t.Fatalf("connect reply:\n got %X\nwant %X", got[0].Data, want)
 	}
-	if want := []byte{0x01, 0x01, 0x01, 0x00, 0x00, 0x02}; !bytes.Equal(got[1].data, want) {
-		t.Fatalf("ack of connect: %X", got[1].data)
+	if want := []byte{0x01, 0x01, 0x01, 0x00, 0x00, 0x02}; !bytes.Equal(got[1].Data, want) {
+		t.Fatalf("ack of connect: %X", got[1].Data)
 	}
 	p := h.Peer(2)
 	if p == nil || p.Addr != client1 {
@@ -117,13 +100,13 @@ func TestHostJoinBytes(t *testing.T) {
 	in := append([]byte{0x02, 0x03, 0x01, 0x00, 0x00, 0x02, 0x01, 0x00, 0x00, 0x00}, identity...)
 	h.HandleDatagram(t0, client1, enc(in))
 	h.Flush(t0)
-	got = out.take()
+	got = out.Take()
 	want := append([]byte{0x01, 0x02, 0x01, 0x01, 0x00, 0x02}, identity...)
-	if len(got) != 1 || !bytes.Equal(got[0].data, want) {
+	if len(got) != 1 || !bytes.Equal(got[0].Data, want) {
 		t.Fatalf("identity relay:\n got %v\nwant %X", got, want)
 	}
-	if relay := vectors.MustNamed(t, "transport.json", "identity_message_echoed_by_server"); !bytes.Equal(got[0].data[6:], relay) {
-		t.Fatalf("identity relay message %X, want %X", got[0].data[6:], relay)
+	if relay := vectors.MustNamed(t, "transport.json", "identity_message_echoed_by_server"); !bytes.Equal(got[0].Data[6:], relay) {
+		t.Fatalf("identity relay message %X, want %X", got[0].Data[6:], relay)
 	}
 	if len(ev.ids) != 1 || ev.ids[0].Name != "Cady2" || p.Name != "Cady2" || ev.ids[0].IP != [4]byte{10, 10, 10, 239} {
 		t.Fatalf("identity %+v", ev.ids)
@@ -135,14 +118,14 @@ func TestHostJoinBytes(t *testing.T) {
 		t.Fatalf("messages %X", ev.msgs)
 	}
 	h.Flush(t0)
-	if got = out.take(); len(got) != 1 || !bytes.Equal(got[0].data, []byte{0x01, 0x01, 0x01, 0x00, 0x00, 0x00}) {
+	if got = out.Take(); len(got) != 1 || !bytes.Equal(got[0].Data, []byte{0x01, 0x01, 0x01, 0x00, 0x00, 0x00}) {
 		t.Fatalf("ack of round 0: %v", got)
 	}
 
 	// Graceful disconnect: ACK with flags 0x02, then Left at once.
 	h.HandleDatagram(t0, client1, enc(sessionVector(t, "graceful_disconnect")))
-	got = out.take()
-	if len(got) != 1 || !bytes.Equal(got[0].data, sessionVector(t, "disconnect_ack")) {
+	got = out.Take()
+	if len(got) != 1 || !bytes.Equal(got[0].Data, sessionVector(t, "disconnect_ack")) {
 		t.Fatalf("disconnect ack %v", got)
 	}
 	if len(ev.left) != 1 || ev.left[0] != LeftDisconnect || h.Peer(2) != nil || h.NumPeers() != 0 {
@@ -150,22 +133,22 @@ func TestHostJoinBytes(t *testing.T) {
 	}
 	// The retransmitted disconnect of a removed peer is ACKed again.
 	h.HandleDatagram(t0, client1, enc(sessionVector(t, "graceful_disconnect")))
-	if got = out.take(); len(got) != 1 || !bytes.Equal(got[0].data, sessionVector(t, "disconnect_ack")) {
+	if got = out.Take(); len(got) != 1 || !bytes.Equal(got[0].Data, sessionVector(t, "disconnect_ack")) {
 		t.Fatalf("stale disconnect: %v", got)
 	}
 }
 
 func TestHostStrangersAndBadIDs(t *testing.T) {
-	out := &capture{}
+	out := &testutil.Wire{Open: alby.Decrypt}
 	ev := &hostEvents{}
 	h := NewHost(HostConfig{}, ev, out)
 	h.HandleDatagram(t0, client1, enc([]byte{0x02, 0x01, 0x32, 0x06, 0x80, 0x00, 0x00, 0x2A})) // game data, unknown addr
 	h.HandleDatagram(t0, client1, []byte{0x02})                                                // too short
-	if h.NumPeers() != 0 || h.Stats.Strangers != 1 || h.Stats.Malformed != 1 || len(out.out) != 0 {
+	if h.NumPeers() != 0 || h.Stats.Strangers != 1 || h.Stats.Malformed != 1 || len(out.Sent) != 0 {
 		t.Fatalf("stats %+v", h.Stats)
 	}
 	h.HandleDatagram(t0, client1, enc(sessionVector(t, "connect_request")))
-	out.take()
+	out.Take()
 	// A datagram claiming another peer's id is dropped.
 	h.HandleDatagram(t0, client1, enc([]byte{0x03, 0x01, 0x32, 0x06, 0x80, 0x00, 0x00, 0x2A}))
 	if len(ev.msgs) != 0 || h.Stats.Malformed != 2 {
@@ -300,7 +283,7 @@ func FuzzHostDatagram(f *testing.F) {
 	f.Add(append([]byte{0x02, 0x01}, vectors.MustHex(f, "0016C00100020A0A0AEF430061006400790032000000")...), uint8(0))
 	f.Add([]byte{0x02, 0x01, 0x02}, uint8(1))
 	f.Fuzz(func(t *testing.T, b []byte, who uint8) {
-		h := NewHost(HostConfig{MaxPeers: 4, MaxPending: 3, PendingPerAddr: 2}, &hostEvents{password: "abc"}, &capture{})
+		h := NewHost(HostConfig{MaxPeers: 4, MaxPending: 3, PendingPerAddr: 2}, &hostEvents{password: "abc"}, &testutil.Wire{Open: alby.Decrypt})
 		for i := 0; i < 8; i++ {
 			addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(40000+int(who+uint8(i))%6))
 			h.HandleDatagram(t0, addr, enc(b))

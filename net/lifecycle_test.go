@@ -57,15 +57,15 @@ func TestHostBootLingers(t *testing.T) {
 	// then the reason-3 boot naming its id, in one datagram.
 	f.ev.onConn = func(p *Peer) { f.h.Boot(f.now, p, BootFull) }
 	f.in(5001, connectDatagram(1, ""))
-	got := f.out.take()
+	got := f.out.Take()
 	want := append([]byte{0x01, 0x03, 0x03, 0x06, 0xC0, 0x00, 0x00, 0x03}, ctlDatagram(0, TypeData, 1, identityPayload(2, "Alice"))[2:]...)
 	want = append(want, 0x04, 0x07, 0xC0, 0x02, 0x00, 0x03, 0x03)
-	if len(got) < 1 || got[0].to != addr(5001) || !bytes.Equal(got[0].data, want) {
+	if len(got) < 1 || got[0].To != addr(5001) || !bytes.Equal(got[0].Data, want) {
 		t.Fatalf("full: %v, want %X", got, want)
 	}
 	for _, s := range got {
-		if s.to == addr(5000) {
-			t.Fatalf("the others heard of a peer they never knew: %X", s.data)
+		if s.To == addr(5000) {
+			t.Fatalf("the others heard of a peer they never knew: %X", s.Data)
 		}
 	}
 	if f.h.NumPeers() != 1 || f.h.Lingering() != 1 || f.h.Peer(3) != nil || len(f.ev.left) != 1 || f.ev.left[0] != LeftBooted {
@@ -116,7 +116,7 @@ func TestHostShutdown(t *testing.T) {
 	f.msgs(5000, true)
 	f.h.Shutdown(f.now)
 	want := vectors.MustNamed(t, "transport.json", "server_shutdown_disconnect")
-	if got := f.out.take(); len(got) != 1 || !bytes.Equal(got[0].data, want) {
+	if got := f.out.Take(); len(got) != 1 || !bytes.Equal(got[0].Data, want) {
 		t.Fatalf("shutdown notice %v, want %X", got, want)
 	}
 
@@ -178,7 +178,7 @@ func TestHostShutdown(t *testing.T) {
 	f.in(5002, connectDatagram(1, ""))
 	f.in(5000, ackDatagram(2, 1, 2, 3))
 	f.h.Tick(f.now)
-	if f.h.Lingering() != 1 || len(f.out.take()) != 0 {
+	if f.h.Lingering() != 1 || len(f.out.Take()) != 0 {
 		t.Fatalf("lingering %d", f.h.Lingering())
 	}
 	resent := 0

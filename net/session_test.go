@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bcserver/bcserver/internal/testutil"
 	"github.com/bcserver/bcserver/internal/vectors"
+	"github.com/bcserver/bcserver/net/alby"
 )
 
 // hostFixture drives a Host with hand-made client datagrams on a fake
@@ -15,7 +17,7 @@ import (
 type hostFixture struct {
 	t   *testing.T
 	h   *Host
-	out *capture
+	out *testutil.Wire
 	ev  *hostEvents
 	now time.Time
 }
@@ -26,7 +28,7 @@ func newHostFixture(t *testing.T, cfg HostConfig) *hostFixture {
 	if cfg.StrangerRate == 0 && cfg.StrangerBurst == 0 && cfg.StrangerTotal == 0 {
 		cfg.StrangerRate, cfg.StrangerBurst, cfg.StrangerTotal = -1, -1, -1
 	}
-	out := &capture{}
+	out := &testutil.Wire{Open: alby.Decrypt}
 	ev := &hostEvents{}
 	return &hostFixture{t: t, h: NewHost(cfg, ev, out), out: out, ev: ev, now: t0}
 }
@@ -82,15 +84,15 @@ func (f *hostFixture) join(port uint16, name string) *Peer {
 // left out unless acks is set), and forgets everything sent.
 func (f *hostFixture) msgs(port uint16, acks bool) []Message {
 	var out []Message
-	var rest []sent
-	for _, s := range f.out.out {
-		if s.to != addr(port) {
+	var rest []testutil.Datagram
+	for _, s := range f.out.Sent {
+		if s.To != addr(port) {
 			rest = append(rest, s)
 			continue
 		}
-		_, ms, err := ParseDatagram(s.data, nil)
+		_, ms, err := ParseDatagram(s.Data, nil)
 		if err != nil {
-			f.t.Fatalf("bad datagram to %d: %X", port, s.data)
+			f.t.Fatalf("bad datagram to %d: %X", port, s.Data)
 		}
 		for _, m := range ms {
 			if acks || m.Type != TypeAck {
@@ -98,7 +100,7 @@ func (f *hostFixture) msgs(port uint16, acks bool) []Message {
 			}
 		}
 	}
-	f.out.out = rest
+	f.out.Sent = rest
 	return out
 }
 
@@ -127,8 +129,8 @@ func TestHostRefusals(t *testing.T) {
 			f.ev.refuse, f.ev.password = tc.refuse, tc.password
 			for i := 0; i < 2; i++ { // a retransmitted connect is judged again
 				f.in(5000, connectDatagram(9, tc.sent))
-				got := f.out.take()
-				if len(got) != 1 || !bytes.Equal(got[0].data, tc.want) {
+				got := f.out.Take()
+				if len(got) != 1 || !bytes.Equal(got[0].Data, tc.want) {
 					t.Fatalf("refusal %d: %v, want %X", i, got, tc.want)
 				}
 			}
@@ -150,12 +152,12 @@ func TestHostRefusals(t *testing.T) {
 	for i := 0; i < 1000; i++ {
 		f.in(uint16(10000+i), connectDatagram(1, ""))
 	}
-	if n := len(f.out.take()); n != refusalBurst || f.h.Stats.RefusalsDropped != uint64(1000-refusalBurst) {
+	if n := len(f.out.Take()); n != refusalBurst || f.h.Stats.RefusalsDropped != uint64(1000-refusalBurst) {
 		t.Fatalf("%d refusals sent, %d dropped", n, f.h.Stats.RefusalsDropped)
 	}
 	f.now = f.now.Add(time.Second)
 	f.in(9999, connectDatagram(1, ""))
-	if len(f.out.take()) != 1 {
+	if len(f.out.Take()) != 1 {
 		t.Fatal("budget did not refill")
 	}
 }
@@ -179,10 +181,10 @@ func TestHostWireIDsNextFit(t *testing.T) {
 			t.Fatalf("peer %d got id %d", i, p.ID)
 		}
 	}
-	f.out.take()
+	f.out.Take()
 	f.in(7000, connectDatagram(1, ""))
-	got := f.out.take()
-	if len(got) != 1 || !bytes.Equal(got[0].data, []byte{0x01, 0x01, 0x04, 0x07, 0xC0, 0x00, 0x00, 0x03, 0xFF}) {
+	got := f.out.Take()
+	if len(got) != 1 || !bytes.Equal(got[0].Data, []byte{0x01, 0x01, 0x04, 0x07, 0xC0, 0x00, 0x00, 0x03, 0xFF}) {
 		t.Fatalf("126th connect: %v", got)
 	}
 	f.in(6003, ctlDatagram(5, TypeDisconnect, 1, []byte{5, 127, 0, 0, 1}))
@@ -284,7 +286,7 @@ func TestHostTimeout(t *testing.T) {
 	f.join(5000, "Alice") // id 2
 	f.join(5001, "")      // id 3: low seq 0 reply, 1 Alice's identity
 	f.in(5001, ackDatagram(3, 1))
-	f.out.take()
+	f.out.Take()
 	f.ev.onLeft = func(p *Peer, r LeaveReason) { _ = f.h.Peer(3).Send([]byte{0x17}, true) }
 	for s := 1; s <= 45; s++ {
 		f.now = t0.Add(time.Duration(s) * time.Second)
@@ -299,9 +301,9 @@ func TestHostTimeout(t *testing.T) {
 	}
 	want := vectors.MustNamed(t, "transport.json", "server_timeout_boot_notice")
 	var to3 [][]byte
-	for _, s := range f.out.take() {
-		if s.to == addr(5001) {
-			to3 = append(to3, s.data)
+	for _, s := range f.out.Take() {
+		if s.To == addr(5001) {
+			to3 = append(to3, s.Data)
 		}
 	}
 	if len(to3) != 1 || !bytes.HasPrefix(to3[0], []byte{0x01, 0x02}) || !bytes.Equal(to3[0][2:9], want[2:]) || to3[0][9] != TypeGame {
@@ -314,19 +316,19 @@ func TestHostTimeout(t *testing.T) {
 func TestHostKeepalive(t *testing.T) {
 	f := newHostFixture(t, HostConfig{Transport: Config{AckSends: 1}})
 	f.join(5000, "")
-	f.out.take()
+	f.out.Take()
 	f.now = t0.Add(4 * time.Second)
 	f.h.Tick(f.now)
-	if got := f.out.take(); len(got) != 0 {
+	if got := f.out.Take(); len(got) != 0 {
 		t.Fatalf("sent before 5 s: %v", got)
 	}
 	f.now = t0.Add(5 * time.Second)
 	f.h.Tick(f.now)
-	if got := f.out.take(); len(got) != 1 || !bytes.Equal(got[0].data, []byte{0x01, 0x01, 0x02}) {
+	if got := f.out.Take(); len(got) != 1 || !bytes.Equal(got[0].Data, []byte{0x01, 0x01, 0x02}) {
 		t.Fatalf("keepalive %v", got)
 	}
 	f.in(5000, vectors.MustNamed(t, "transport.json", "client_idle_keepalive"))
-	if got := f.out.take(); len(got) != 0 {
+	if got := f.out.Take(); len(got) != 0 {
 		t.Fatalf("keepalive answered: %v", got)
 	}
 }

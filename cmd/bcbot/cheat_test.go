@@ -8,6 +8,7 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/fairplay"
+	"github.com/bcserver/bcserver/internal/testutil"
 )
 
 // bcbot -cheat flies a modified client: each mode is caught by the host's
@@ -33,7 +34,7 @@ func TestCheatFlag(t *testing.T) {
 			})
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			var logs syncBuffer
+			var logs testutil.LogBuffer
 			done := make(chan int, 1)
 			go func() {
 				done <- runContext(ctx, []string{"-addr", srv.Addr().String(), "-timeout", "10s", "-name", "Cheater",

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/world"
+	"github.com/bcserver/bcserver/internal/testutil"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/store"
 	"github.com/bcserver/bcserver/server"
@@ -40,7 +41,7 @@ func TestBotPlaysConvoyLive(t *testing.T) {
 	// A worn freighter, so a volley or two finish it; no restart after
 	// the end, so the record stays the last word.
 	cfg.Mission = server.MissionSection(map[string]any{"freighter_hull": 0.05, "restart_after": int64(-1)})
-	var logs syncBuffer
+	var logs testutil.LogBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv, err := server.New(ctx, cfg, server.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil)), Version: "test"})
@@ -90,7 +91,7 @@ func TestBotPlaysConvoyLive(t *testing.T) {
 	}
 	botCtx, stopBots := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	botLogs := make([]syncBuffer, 2)
+	botLogs := make([]testutil.LogBuffer, 2)
 	addr := game.Addr().String()
 	for i, args := range [][]string{
 		{"-name", "Kirk", "-team", "0", "-spawn", "Akira", "-pos", "60,0,0"},

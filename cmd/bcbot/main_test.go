@@ -12,6 +12,7 @@ import (
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/world"
+	"github.com/bcserver/bcserver/internal/testutil"
 	"github.com/bcserver/bcserver/plugins/gamespy"
 )
 
@@ -140,24 +141,6 @@ func startServer(t *testing.T, setup func(g *engine.Game)) (srv *engine.Server, 
 	return srv, stop
 }
 
-// syncBuffer is a bytes.Buffer a bot's logger and the test share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // wait waits for a signal, failing the test after a bounded time.
 func wait(t *testing.T, ch <-chan struct{}, what string, logs fmt.Stringer) {
 	t.Helper()
@@ -212,7 +195,7 @@ func TestBotPlaysTeamObjective(t *testing.T) {
 			}
 		})
 	})
-	var logs syncBuffer
+	var logs testutil.LogBuffer
 	code := make(chan int, 1)
 	go func() {
 		code <- runContext(context.Background(), []string{"-addr", srv.Addr().String(), "-timeout", "10s", "-name", "Gunner",

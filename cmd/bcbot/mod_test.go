@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/engine/ships/modimport"
+	"github.com/bcserver/bcserver/internal/testutil"
 )
 
 // The importer's fixture mod (a scripts folder in the stock grammar, with
@@ -24,31 +24,6 @@ var (
 	fixtureScripts = filepath.Join("..", "..", "engine", "ships", "modimport", "testdata", "fixturemod", "scripts")
 	stockClient    = filepath.Join("..", "..", "engine", "ships", "modimport", "testdata", "stock-client", "Multiplayer")
 )
-
-// logWatch is a log writer that signals when a line holds a text.
-type logWatch struct {
-	mu   sync.Mutex
-	buf  bytes.Buffer
-	want string
-	hit  chan struct{}
-	once sync.Once
-}
-
-func (w *logWatch) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf.Write(p)
-	if strings.Contains(w.buf.String(), w.want) {
-		w.once.Do(func() { close(w.hit) })
-	}
-	return len(p), nil
-}
-
-func (w *logWatch) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.String()
-}
 
 // bcbot with -pack and -client-scripts joins a modded game over loopback
 // UDP (issue 34): it answers round 0xFF from the stock client folder, takes
@@ -96,7 +71,8 @@ func TestBotFliesModClassAfterPush(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	logs := &logWatch{want: "health update from the host: it models our ship", hit: make(chan struct{})}
+	logs := &testutil.LogBuffer{}
+	health := logs.Seen("health update from the host: it models our ship")
 	botCtx, stopBot := context.WithCancel(ctx)
 	code := make(chan int, 1)
 	go func() {
@@ -104,7 +80,7 @@ func TestBotFliesModClassAfterPush(t *testing.T) {
 			"-pack", pack, "-client-scripts", stockClient, "-spawn", "Defiant"}, &bytes.Buffer{}, logs)
 	}()
 	select {
-	case <-logs.hit:
+	case <-health:
 	case <-time.After(20 * time.Second):
 		stopBot()
 		<-code

@@ -14,18 +14,7 @@ import (
 
 func sessionPayload(t testing.TB, name string) []byte {
 	t.Helper()
-	var vs []struct {
-		Name       string `json:"name"`
-		PayloadHex string `json:"payload_hex"`
-	}
-	vectors.MustLoad(t, "session.json", &vs)
-	for _, v := range vs {
-		if v.Name == name {
-			return vectors.MustHex(t, v.PayloadHex)
-		}
-	}
-	t.Fatalf("session.json has no %q", name)
-	return nil
+	return vectors.MustNamed(t, "session.json", name)
 }
 
 func stockRequest(t testing.TB, round uint8) codec.ChecksumRequest {

@@ -13,18 +13,7 @@ import (
 
 func loadVector(t *testing.T, name string) []byte {
 	t.Helper()
-	var vs []struct {
-		Name       string `json:"name"`
-		PayloadHex string `json:"payload_hex"`
-	}
-	vectors.MustLoad(t, "simulation.json", &vs)
-	for _, v := range vs {
-		if v.Name == name {
-			return vectors.MustHex(t, v.PayloadHex)
-		}
-	}
-	t.Fatalf("vector %s missing", name)
-	return nil
+	return vectors.MustNamed(t, "simulation.json", name)
 }
 
 // The stock host's 0x20 block for an Akira sent to its owner

@@ -10,17 +10,7 @@ import (
 )
 
 func TestShipCreate(t *testing.T) {
-	var vs []struct {
-		Name       string `json:"name"`
-		PayloadHex string `json:"payload_hex"`
-	}
-	vectors.MustLoad(t, "simulation.json", &vs)
-	var captured []byte
-	for _, v := range vs {
-		if v.Name == "objcreateteam_akira_spawn" {
-			captured = vectors.MustHex(t, v.PayloadHex)
-		}
-	}
+	captured := vectors.MustNamed(t, "simulation.json", "objcreateteam_akira_spawn")
 	raw, _ := hex.DecodeString(akiraSpawn)
 	if !bytes.Equal(raw, captured) {
 		t.Fatal("embedded spawn differs from the vector")

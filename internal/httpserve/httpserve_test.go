@@ -10,9 +10,10 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/bcserver/bcserver/internal/testutil"
 )
 
 func TestKey(t *testing.T) {
@@ -150,28 +151,11 @@ func stillOpen(t testing.TB, c net.Conn) bool {
 	return resp.StatusCode == http.StatusOK
 }
 
-type logBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // One address holds at most PerAddress connections; the public listener
 // never takes the admin listener's reserve; what is over a cap is told
 // so and closed at once, counted, and logged once per LogEvery.
 func TestConnectionCaps(t *testing.T) {
-	var logs logBuf
+	var logs testutil.LogBuffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	now := time.Unix(1e9, 0)
 	clock := func() time.Time { return now }
