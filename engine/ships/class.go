@@ -63,6 +63,9 @@ type Entry struct {
 	PowerMode int
 	// Tail is how the ObjCreate tail writes the entry (simulation.md 3.4).
 	Tail TailKind
+	// Weapon is the kind of weapon system the entry is, NoWeapon for
+	// every other entry.
+	Weapon Weapon
 }
 
 // Subsystem is one subsystem of a class, listed in creation order.

@@ -173,18 +173,18 @@ func (c *Class) addEntry(e *serialEntryFile, data map[string]subsystemData) erro
 			return fmt.Errorf("child %d: %s engine %q under a %q entry", ci, d.EngineType, ch.Name, typ)
 		}
 	}
-	tail, err := entryTail(format, c.Subsystems[own:])
+	tail, weapon, err := entryTail(format, c.Subsystems[own:])
 	if err != nil {
 		return err
 	}
 	// A weapon system's container has no data of its own: its kind is its
 	// weapons' (entryTail checked they agree).
-	if w := tail.Weapon(); w != NoWeapon {
-		c.Subsystems[own].weapon = w
+	if weapon != NoWeapon {
+		c.Subsystems[own].weapon = weapon
 	}
 	c.Entries = append(c.Entries, Entry{
 		Name: e.Name, Format: format, Subsystem: own, Children: len(e.Children),
-		NormalPower: e.NormalPower, PowerMode: e.PowerMode, Tail: tail,
+		NormalPower: e.NormalPower, PowerMode: e.PowerMode, Tail: tail, Weapon: weapon,
 	})
 	c.maxEntryLen = max(c.maxEntryLen, entryLen(&c.Entries[ei], false))
 	return nil

@@ -161,14 +161,3 @@ func Weapons() []Weapon {
 	}
 	return out
 }
-
-// Weapon returns the kind of weapon system an entry of tail form k is
-// (NoWeapon for the other forms).
-func (k TailKind) Weapon() Weapon {
-	for w := WeaponPhaser; w < numWeapons; w++ {
-		if weapons[w].tail == k {
-			return w
-		}
-	}
-	return NoWeapon
-}

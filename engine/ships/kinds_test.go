@@ -29,19 +29,19 @@ func TestVocabulary(t *testing.T) {
 	names := map[string]bool{}
 	for _, w := range Weapons() {
 		sys, wt := w.SystemType(), w.WeaponType()
-		if w.String() == "" || names[w.String()] || sys.Weapon() != w || wt.Weapon() != w || !sys.IsWeaponSystem() || wt.IsWeaponSystem() || weapons[w].tail.Weapon() != w {
+		if w.String() == "" || names[w.String()] || sys.Weapon() != w || wt.Weapon() != w || !sys.IsWeaponSystem() || wt.IsWeaponSystem() || weapons[w].tail == 0 {
 			t.Errorf("weapon %d %q: system %v, weapon %v, tail %v", w, w, sys, wt, weapons[w].tail)
 		}
 		names[w.String()] = true
 	}
-	if NoWeapon.String() != "" || NoType.Weapon() != NoWeapon || TypeHull.Weapon() != NoWeapon || TailPowered.Weapon() != NoWeapon || Weapon(200).String() != "" {
+	if NoWeapon.String() != "" || NoType.Weapon() != NoWeapon || TypeHull.Weapon() != NoWeapon || Weapon(200).String() != "" {
 		t.Error("the zero values name a weapon")
 	}
 }
 
 // A class parses its types once: every subsystem with data has its type,
 // every weapon and weapon system container its kind of weapon, the same
-// as the weapon_systems entry that lists it and its tail form.
+// as its entry's, the weapon_systems entry that lists it and its tail form.
 func TestClassWeapons(t *testing.T) {
 	r := mustVanilla(t)
 	n := 0
@@ -55,13 +55,13 @@ func TestClassWeapons(t *testing.T) {
 			if s.Type() != want {
 				t.Errorf("%s %s: type %v, data %v", c.Name, s.Name, s.Type(), want)
 			}
-			if s.Child < 0 && s.Weapon() != c.Entries[s.Entry].Tail.Weapon() && s.Data == nil {
-				t.Errorf("%s %s: weapon %v, tail %v", c.Name, s.Name, s.Weapon(), c.Entries[s.Entry].Tail)
+			if e := &c.Entries[s.Entry]; s.Child < 0 && s.Data == nil && (s.Weapon() != e.Weapon || e.Weapon != NoWeapon && e.Tail != weapons[e.Weapon].tail) {
+				t.Errorf("%s %s: weapon %v, entry %v, tail %v", c.Name, s.Name, s.Weapon(), e.Weapon, e.Tail)
 			}
 		}
 		for _, ws := range c.WeaponSystems {
 			n++
-			if ws.Weapon == NoWeapon || ws.Weapon.SystemType().String() != ws.Type || c.Subsystems[ws.Subsystem].Weapon() != ws.Weapon {
+			if ws.Weapon == NoWeapon || ws.Weapon.SystemType().String() != ws.Type || c.Subsystems[ws.Subsystem].Weapon() != ws.Weapon || c.Entries[c.Subsystems[ws.Subsystem].Entry].Weapon != ws.Weapon {
 				t.Errorf("%s %s (%s): weapon %v, container %v", c.Name, ws.Name, ws.Type, ws.Weapon, c.Subsystems[ws.Subsystem].Weapon())
 			}
 			for _, m := range ws.Members {

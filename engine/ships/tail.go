@@ -44,25 +44,26 @@ func (k TailKind) String() string {
 }
 
 // entryTail derives the tail form of an entry from its 0x20 format and the
-// subsystem types of the entry (subs[0]) and its children: weapon system
-// containers are not in subsystems.json, so their children's type tells
-// which system they are (data/README.md).
-func entryTail(f Format, subs []Subsystem) (TailKind, error) {
+// subsystem types of the entry (subs[0]) and its children, and the kind of
+// weapon system it is (NoWeapon for none): weapon system containers are
+// not in subsystems.json, so their children's type tells which system
+// they are (data/README.md).
+func entryTail(f Format, subs []Subsystem) (TailKind, Weapon, error) {
 	own := subs[0].Type()
 	switch f {
 	case FormatPower:
-		return TailReactor, nil
+		return TailReactor, NoWeapon, nil
 	case FormatBase:
 		if own == TypeShield {
-			return TailShield, nil
+			return TailShield, NoWeapon, nil
 		}
-		return TailBase, nil
+		return TailBase, NoWeapon, nil
 	}
 	if own == TypeCloak {
-		return TailCloak, nil
+		return TailCloak, NoWeapon, nil
 	}
 	if own != NoType {
-		return TailPowered, nil
+		return TailPowered, NoWeapon, nil
 	}
 	var child SubsystemType
 	for _, s := range subs[1:] {
@@ -73,13 +74,13 @@ func entryTail(f Format, subs []Subsystem) (TailKind, error) {
 		if child == NoType {
 			child = t
 		} else if t != child {
-			return 0, fmt.Errorf("weapon system mixes child types %q and %q", child, t)
+			return 0, NoWeapon, fmt.Errorf("weapon system mixes child types %q and %q", child, t)
 		}
 	}
 	if w := child.Weapon(); w != NoWeapon && child == w.WeaponType() {
-		return weapons[w].tail, nil
+		return weapons[w].tail, w, nil
 	}
-	return TailPowered, nil
+	return TailPowered, NoWeapon, nil
 }
 
 // TailState is the part of a ship's full state the ObjCreate tail carries

@@ -137,7 +137,7 @@ func newArms(c *ships.Class) []weaponSystem {
 		out = make([]weaponSystem, 0, len(c.WeaponSystems))
 		for k := range c.WeaponSystems {
 			ws := &c.WeaponSystems[k]
-			add(ws.Subsystem, c.Entries[c.Subsystems[ws.Subsystem].Entry].Tail.Weapon(), ws.SingleFire, ws.Members)
+			add(ws.Subsystem, c.Entries[c.Subsystems[ws.Subsystem].Entry].Weapon, ws.SingleFire, ws.Members)
 		}
 		return out
 	}
@@ -147,7 +147,7 @@ func newArms(c *ships.Class) []weaponSystem {
 		for i := en.Subsystem + 1; i <= en.Subsystem+en.Children; i++ {
 			members = append(members, i)
 		}
-		add(en.Subsystem, en.Tail.Weapon(), false, members)
+		add(en.Subsystem, en.Weapon, false, members)
 	}
 	return out
 }
