@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/plugins/accounts"
 	"github.com/bcserver/bcserver/plugins/admin"
@@ -40,7 +41,7 @@ type Game struct {
 	gamespy  *gamespy.Plugin
 	metrics  *metrics.Metrics
 	recorder *store.Recorder    // with match history on
-	capture  *record.Capture    // with recording, spectating or career statistics on
+	capture  *capture.Capture   // with recording, spectating or career statistics on
 	tracker  *stats.Tracker     // with match history on: bc.stats
 	admin    *admin.Admin       // with the admin API on
 	agones   *agones.Plugin     // the first game's, under Agones
@@ -209,11 +210,11 @@ func (p *process) addRecorder(u *Game) error {
 // addCapture adds a capture of the game's matches with its sinks: the
 // recording files, the spectator view, the career statistics.
 func (p *process) addCapture(u *Game) error {
-	co := record.CaptureOptions{Mode: u.missions.Mode, Writer: p.opts.Version, Keyframe: time.Duration(p.cfg.Record.Keyframe), Logger: p.log}
+	co := capture.CaptureOptions{Mode: u.missions.Mode, Writer: p.opts.Version, Keyframe: time.Duration(p.cfg.Record.Keyframe), Logger: p.log}
 	if p.multi {
 		co.Game = u.label // the file names say which game
 	}
-	capture := record.NewCapture(co)
+	capture := capture.NewCapture(co)
 	n := 0
 	if p.archive != nil {
 		fs := record.NewFileSink(p.archive, record.FileSinkOptions{Logger: p.log})

@@ -3,6 +3,7 @@ package record
 import (
 	"errors"
 	"fmt"
+	"github.com/bcserver/bcserver/engine/capture"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -373,7 +374,7 @@ func (a *Archive) Sweep(keepID string) {
 }
 
 // fileID names a match's recording: its start time (UTC) and game label.
-func fileID(h *Header) string {
+func fileID(h *capture.Header) string {
 	id := h.Started.UTC().Format("20060102-150405.000")
 	if g := sanitize(h.Game); g != "" {
 		id += "-" + g

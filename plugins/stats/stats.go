@@ -1,7 +1,7 @@
 // Package stats keeps career statistics: for every player (the store's
 // identity, with the names used) the matches played, kills, deaths,
 // assists, score, damage dealt and taken by weapon kind, time played and
-// the classes flown. A Tracker is a record.Sink of one game's capture: it
+// the classes flown. A Tracker is a capture.Sink of one game's capture: it
 // tallies a match as it is played and writes one line per player to the
 // store when it ends. It also keeps the careers of the players in the
 // game at hand, so a mission can read them (bc.stats) without the game
@@ -14,7 +14,7 @@ import (
 	"maps"
 	"time"
 
-	"github.com/bcserver/bcserver/plugins/record"
+	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/plugins/store"
 )
 
@@ -46,7 +46,7 @@ type Tracker struct {
 
 	// game goroutine
 	in      bool
-	header  record.Header
+	header  capture.Header
 	lines   []*line
 	byID    map[byte]*line
 	ships   map[int32]*ship
@@ -83,21 +83,21 @@ func New(opts Options) *Tracker {
 		cache: map[string]*store.Career{}, loading: map[string]uint64{}}
 }
 
-// BeginMatch implements record.Sink.
-func (t *Tracker) BeginMatch(h *record.Header) {
+// BeginMatch implements capture.Sink.
+func (t *Tracker) BeginMatch(h *capture.Header) {
 	t.in, t.header, t.lines, t.last = true, *h, nil, 0
 	clear(t.byID)
 	clear(t.ships)
 }
 
-// Record implements record.Sink.
-func (t *Tracker) Record(r *record.Record) {
+// Record implements capture.Sink.
+func (t *Tracker) Record(r *capture.Record) {
 	if !t.in {
 		return
 	}
 	t.last = r.T
 	switch r.Kind {
-	case record.KindPlayer:
+	case capture.KindPlayer:
 		l := t.byID[r.Player]
 		if l == nil || l.left && l.Name != r.Name {
 			l = &line{id: r.Player}
@@ -110,16 +110,16 @@ func (t *Tracker) Record(r *record.Record) {
 		}
 		l.Name, l.Identity = r.Name, store.Identity(r.Name)
 		l.Kills, l.Deaths, l.Score, l.team = int(r.Kills), int(r.Deaths), int(r.Score), r.Team
-	case record.KindPlayerLeft:
+	case capture.KindPlayerLeft:
 		if l := t.byID[r.Player]; l != nil && l.inGame {
 			l.Seconds += float64(r.T-l.joined) / 1000
 			l.inGame, l.left = false, true
 		}
-	case record.KindObject:
+	case capture.KindObject:
 		if s := t.ships[r.Object]; s == nil {
 			t.ships[r.Object] = &ship{owner: r.Owner, class: r.Class, since: r.T, alive: true, damagers: map[byte]uint32{}}
 		}
-	case record.KindDamage:
+	case capture.KindDamage:
 		kind := damageKind(r)
 		if l := t.byID[r.Player]; l != nil && r.Player != 0 {
 			addDamage(&l.Dealt, kind, float64(r.Damage))
@@ -132,7 +132,7 @@ func (t *Tracker) Record(r *record.Record) {
 				s.damagers[r.Player] = r.T
 			}
 		}
-	case record.KindDeath:
+	case capture.KindDeath:
 		if s := t.ships[r.Object]; s != nil {
 			for p, at := range s.damagers {
 				if p != r.Player && time.Duration(r.T-at)*time.Millisecond <= assistWindow {
@@ -143,7 +143,7 @@ func (t *Tracker) Record(r *record.Record) {
 			}
 			t.flown(s, r.T)
 		}
-	case record.KindObjectGone:
+	case capture.KindObjectGone:
 		if s := t.ships[r.Object]; s != nil {
 			t.flown(s, r.T)
 			delete(t.ships, r.Object)
@@ -165,23 +165,23 @@ func (t *Tracker) flown(s *ship, now uint32) {
 	}
 }
 
-func damageKind(r *record.Record) record.WeaponKind {
+func damageKind(r *capture.Record) capture.WeaponKind {
 	switch r.Cause {
-	case record.CauseWeapon:
+	case capture.CauseWeapon:
 		return r.Weapons
-	case record.CauseCollision:
+	case capture.CauseCollision:
 		return 255
 	}
-	return record.WeaponUnknown
+	return capture.WeaponUnknown
 }
 
-func addDamage(d *store.Damage, kind record.WeaponKind, v float64) {
+func addDamage(d *store.Damage, kind capture.WeaponKind, v float64) {
 	switch kind {
-	case record.WeaponPhaser:
+	case capture.WeaponPhaser:
 		d.Phaser += v
-	case record.WeaponPulse:
+	case capture.WeaponPulse:
 		d.Pulse += v
-	case record.WeaponTorpedo:
+	case capture.WeaponTorpedo:
 		d.Torpedo += v
 	case 255:
 		d.Collision += v
@@ -190,9 +190,9 @@ func addDamage(d *store.Damage, kind record.WeaponKind, v float64) {
 	}
 }
 
-// EndMatch implements record.Sink: the match's lines go to the store, and
+// EndMatch implements capture.Sink: the match's lines go to the store, and
 // the careers of its players are read again behind that write.
-func (t *Tracker) EndMatch(f *record.Footer) {
+func (t *Tracker) EndMatch(f *capture.Footer) {
 	if !t.in {
 		return
 	}
@@ -268,7 +268,7 @@ func addSession(to, s *store.CareerLine) {
 // won reports whether l was on the winning side of the outcome the
 // mission gave: the winning team, or the winner himself (a player who
 // left and another who took his id are told apart by name).
-func won(f *record.Footer, l *line) bool {
+func won(f *capture.Footer, l *line) bool {
 	o := f.Outcome
 	switch {
 	case o == nil:

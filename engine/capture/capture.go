@@ -1,4 +1,4 @@
-package record
+package capture
 
 import (
 	"encoding/binary"
@@ -251,7 +251,7 @@ func (c *Capture) begin() {
 	g := c.g
 	m := g.Mission()
 	c.started = g.Now()
-	h := &Header{Format: FormatName, Version: Version, Text: TextUTF8, Server: g.Config().ServerName, Game: c.opts.Game, Mode: c.opts.Mode(),
+	h := &Header{Format: FormatName, Version: FormatVersion, Text: TextUTF8, Server: g.Config().ServerName, Game: c.opts.Game, Mode: c.opts.Mode(),
 		Script: m.Script, Map: m.System, MapName: m.MapName, TimeLimit: m.TimeLimit, FragLimit: m.FragLimit,
 		Started: c.started.UTC(), KeyframeMS: int(c.opts.Keyframe / time.Millisecond), Writer: c.opts.Writer}
 	c.open = true
