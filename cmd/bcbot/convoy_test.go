@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/history"
 	"github.com/bcserver/bcserver/plugins/record"
-	"github.com/bcserver/bcserver/plugins/store"
 	"github.com/bcserver/bcserver/server"
 )
 
@@ -127,7 +127,7 @@ func TestBotPlaysConvoyLive(t *testing.T) {
 
 	// The record: the match history and the recording, written in the
 	// background, name the winning team.
-	var m store.Match
+	var m history.Match
 	var rec record.Entry
 	deadline := time.After(30 * time.Second)
 	tick := time.NewTicker(50 * time.Millisecond)
@@ -138,7 +138,7 @@ func TestBotPlaysConvoyLive(t *testing.T) {
 		case <-deadline:
 			t.Fatalf("no record of the winner: match %+v, recording %+v", m, rec)
 		}
-		var ms []store.Match
+		var ms []history.Match
 		if getJSON(t, srv, "/api/v1/matches", &ms) && len(ms) > 0 {
 			m = ms[0]
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine/capture"
+	"github.com/bcserver/bcserver/engine/history"
 	"github.com/bcserver/bcserver/internal/replaytest"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/store"
@@ -197,7 +198,7 @@ func TestBackupCommand(t *testing.T) {
 	}
 	defer st.Close()
 	now := time.Unix(1e9, 0)
-	st.RecordMatch(store.Match{Mode: "dm", Started: now, Ended: now, Reason: "time_up", Players: []store.MatchPlayer{{Identity: "a", Name: "A"}}})
+	st.RecordMatch(history.Match{Mode: "dm", Started: now, Ended: now, Reason: "time_up", Players: []history.MatchPlayer{{Identity: "a", Name: "A"}}})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := st.Flush(ctx); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/capture"
+	"github.com/bcserver/bcserver/engine/history"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/stats"
 	"github.com/bcserver/bcserver/plugins/store"
@@ -63,7 +64,7 @@ func (w *Match) stopRecording() {
 
 // Matches returns the match history the test game recorded, newest
 // first (nil without Record).
-func (w *Match) Matches() ([]store.Match, error) {
+func (w *Match) Matches() ([]history.Match, error) {
 	r := w.rec
 	if r == nil {
 		return nil, nil

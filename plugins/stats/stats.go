@@ -10,20 +10,21 @@ package stats
 
 import (
 	"context"
+	"github.com/bcserver/bcserver/engine/names"
 	"log/slog"
 	"maps"
 	"time"
 
 	"github.com/bcserver/bcserver/engine/capture"
-	"github.com/bcserver/bcserver/plugins/store"
+	"github.com/bcserver/bcserver/engine/history"
 )
 
 // Store is what a Tracker needs of *store.Store.
 type Store interface {
-	RecordCareer(m store.CareerMatch) bool
-	LoadCareer(identity string, done func(store.Career, error)) bool
-	Career(ctx context.Context, identity string) (store.Career, error)
-	Leaderboard(ctx context.Context, order string, limit, minMatches int) ([]store.Career, error)
+	RecordCareer(m history.CareerMatch) bool
+	LoadCareer(identity string, done func(history.Career, error)) bool
+	Career(ctx context.Context, identity string) (history.Career, error)
+	Leaderboard(ctx context.Context, order string, limit, minMatches int) ([]history.Career, error)
 }
 
 // assistWindow is how long damage to a ship counts towards an assist when
@@ -50,14 +51,14 @@ type Tracker struct {
 	lines   []*line
 	byID    map[byte]*line
 	ships   map[int32]*ship
-	cache   map[string]*store.Career
+	cache   map[string]*history.Career
 	loading map[string]uint64 // identity -> the read under way
 	gen     uint64
 	last    uint32
 }
 
 type line struct {
-	store.CareerLine
+	history.CareerLine
 	id     byte
 	team   int32  // the last team the mission gave him (-1 none)
 	joined uint32 // when the current stretch in the game began
@@ -80,7 +81,7 @@ func New(opts Options) *Tracker {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Tracker{opts: opts, log: log.With("component", "plugin/stats"), byID: map[byte]*line{}, ships: map[int32]*ship{},
-		cache: map[string]*store.Career{}, loading: map[string]uint64{}}
+		cache: map[string]*history.Career{}, loading: map[string]uint64{}}
 }
 
 // BeginMatch implements capture.Sink.
@@ -108,7 +109,7 @@ func (t *Tracker) Record(r *capture.Record) {
 		if !l.inGame {
 			l.inGame, l.left, l.joined = true, false, r.T
 		}
-		l.Name, l.Identity = r.Name, store.Identity(r.Name)
+		l.Name, l.Identity = r.Name, names.Key(r.Name)
 		l.Kills, l.Deaths, l.Score, l.team = int(r.Kills), int(r.Deaths), int(r.Score), r.Team
 	case capture.KindPlayerLeft:
 		if l := t.byID[r.Player]; l != nil && l.inGame {
@@ -175,7 +176,7 @@ func damageKind(r *capture.Record) capture.WeaponKind {
 	return capture.WeaponUnknown
 }
 
-func addDamage(d *store.Damage, kind capture.WeaponKind, v float64) {
+func addDamage(d *history.Damage, kind capture.WeaponKind, v float64) {
 	switch kind {
 	case capture.WeaponPhaser:
 		d.Phaser += v
@@ -201,7 +202,7 @@ func (t *Tracker) EndMatch(f *capture.Footer) {
 	for _, s := range t.ships {
 		t.flown(s, end)
 	}
-	m := store.CareerMatch{Server: t.header.Server, Mode: t.header.Mode, Started: t.header.Started, Ended: f.Ended}
+	m := history.CareerMatch{Server: t.header.Server, Mode: t.header.Mode, Started: t.header.Started, Ended: f.Ended}
 	// One line per player: a rejoin is another session (a new player id,
 	// its numbers from zero) of the same match, summed into the first.
 	byIdentity := map[string]int{}
@@ -241,7 +242,7 @@ func (t *Tracker) EndMatch(f *capture.Footer) {
 
 // addSession adds a later session of the same player to its match line;
 // the line takes the session's name (the latest).
-func addSession(to, s *store.CareerLine) {
+func addSession(to, s *history.CareerLine) {
 	to.Name = s.Name
 	to.Sessions++
 	to.Kills += s.Kills
@@ -249,7 +250,7 @@ func addSession(to, s *store.CareerLine) {
 	to.Assists += s.Assists
 	to.Score += s.Score
 	to.Seconds += s.Seconds
-	for _, d := range [][2]*store.Damage{{&to.Dealt, &s.Dealt}, {&to.Taken, &s.Taken}} {
+	for _, d := range [][2]*history.Damage{{&to.Dealt, &s.Dealt}, {&to.Taken, &s.Taken}} {
 		d[0].Phaser += d[1].Phaser
 		d[0].Pulse += d[1].Pulse
 		d[0].Torpedo += d[1].Torpedo
@@ -283,7 +284,7 @@ func won(f *capture.Footer, l *line) bool {
 
 // want loads name's career into the cache unless it is there or coming.
 func (t *Tracker) want(name string) {
-	id := store.Identity(name)
+	id := names.Key(name)
 	if _, busy := t.loading[id]; id == "" || t.opts.Store == nil || t.opts.Post == nil || busy {
 		return
 	}
@@ -296,7 +297,7 @@ func (t *Tracker) want(name string) {
 	t.gen++
 	gen := t.gen
 	t.loading[id] = gen
-	ok := t.opts.Store.LoadCareer(id, func(c store.Career, err error) {
+	ok := t.opts.Store.LoadCareer(id, func(c history.Career, err error) {
 		posted := t.opts.Post(func() {
 			if t.loading[id] != gen {
 				return // replaced by a later read
@@ -306,7 +307,7 @@ func (t *Tracker) want(name string) {
 				cc := c
 				t.cache[id] = &cc
 			} else {
-				t.cache[id] = &store.Career{Identity: id} // none yet
+				t.cache[id] = &history.Career{Identity: id} // none yet
 			}
 		})
 		if !posted {
@@ -322,7 +323,7 @@ func (t *Tracker) want(name string) {
 // (bc.stats), from what is at hand: false until it has been read. Call it
 // on the game goroutine.
 func (t *Tracker) Lookup(name string) (map[string]any, bool) {
-	id := store.Identity(name)
+	id := names.Key(name)
 	c, ok := t.cache[id]
 	if !ok {
 		t.want(name)
@@ -332,8 +333,8 @@ func (t *Tracker) Lookup(name string) (map[string]any, bool) {
 }
 
 // CareerTable is a career as plain data for Lua (bc.stats): the fields of
-// store.Career by their JSON names, damage with its total.
-func CareerTable(c store.Career) map[string]any {
+// history.Career by their JSON names, damage with its total.
+func CareerTable(c history.Career) map[string]any {
 	names := make([]any, len(c.Names))
 	for i, n := range c.Names {
 		names[i] = n
@@ -342,7 +343,7 @@ func CareerTable(c store.Career) map[string]any {
 	for k, v := range c.Classes {
 		classes[k] = v
 	}
-	dmg := func(d store.Damage) map[string]any {
+	dmg := func(d history.Damage) map[string]any {
 		return map[string]any{"phaser": d.Phaser, "pulse": d.Pulse, "torpedo": d.Torpedo, "collision": d.Collision, "other": d.Other, "total": d.Total()}
 	}
 	return map[string]any{

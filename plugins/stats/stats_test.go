@@ -3,6 +3,7 @@ package stats_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/bcserver/bcserver/engine/names"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
@@ -121,7 +122,7 @@ func TestRejoinsAreSessionsNotMatches(t *testing.T) {
 	if err := st.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	c, err := st.Career(ctx, store.Identity("VICTIM"))
+	c, err := st.Career(ctx, names.Key("VICTIM"))
 	if err != nil || c.Matches != 1 || c.Sessions != 10 || c.Kills != 10 || c.Deaths != 20 || c.Score != 30 || c.Seconds != 5 {
 		t.Fatalf("career %+v %v", c, err)
 	}

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"github.com/bcserver/bcserver/engine/history"
+	"github.com/bcserver/bcserver/engine/names"
 	"log/slog"
 	"time"
 
@@ -50,7 +52,7 @@ type openMatch struct {
 // rejoin is a new player to the game, its numbers from zero) summed, so
 // the line says what the player did in the match, as its career does.
 type matchLine struct {
-	MatchPlayer
+	history.MatchPlayer
 	banked               [3]int // kills, deaths, score of the sessions that ended
 	cur                  *engine.Player
 	curK, curD, curScore int // the current session's, as last seen
@@ -151,7 +153,7 @@ func (r *Recorder) finish(reason string) {
 	if n := r.g.Config().ServerName; n != "" {
 		server = n
 	}
-	rec := Match{Mode: m.mode, Map: m.mapName, Server: server, Started: m.started, Ended: r.g.Now(), Reason: reason, Outcome: m.outcome}
+	rec := history.Match{Mode: m.mode, Map: m.mapName, Server: server, Started: m.started, Ended: r.g.Now(), Reason: reason, Outcome: m.outcome}
 	for _, id := range m.order {
 		rec.Players = append(rec.Players, m.players[id].MatchPlayer)
 	}
@@ -173,7 +175,7 @@ func (r *Recorder) note(p *engine.Player) {
 		// for nobody's history ([accounts]) until he does or is renamed.
 		return
 	}
-	id := Identity(p.Name)
+	id := names.Key(p.Name)
 	if id == "" {
 		return // admission refuses such a name; nothing to key it by
 	}
@@ -186,7 +188,7 @@ func (r *Recorder) note(p *engine.Player) {
 			}
 			return
 		}
-		mp = &matchLine{MatchPlayer: MatchPlayer{Identity: id}}
+		mp = &matchLine{MatchPlayer: history.MatchPlayer{Identity: id}}
 		r.cur.players[id] = mp
 		r.cur.order = append(r.cur.order, id)
 	}
@@ -205,7 +207,7 @@ func (r *Recorder) bank(p *engine.Player) {
 	if r.cur == nil {
 		return
 	}
-	if mp := r.cur.players[Identity(p.Name)]; mp != nil && mp.cur == p {
+	if mp := r.cur.players[names.Key(p.Name)]; mp != nil && mp.cur == p {
 		r.bankLine(mp)
 	}
 }
