@@ -17,7 +17,7 @@ const module = "github.com/bcserver/bcserver"
 // draws them): a package imports only from its own layer or a lower one.
 // A package belongs to the layer of the longest prefix that names it.
 var layers = [][]string{
-	{"codec", "config", "missions", "internal/vectors", "internal/timeq", "internal/tools", "internal/golit", "internal/background", "internal/httpserve"},
+	{"codec", "config", "missions", "internal/vectors", "internal/timeq", "internal/tools", "internal/golit", "internal/background", "internal/httpserve", "internal/webui"},
 	{"net", "internal/lossy"},
 	{"engine", "internal/bot", "internal/loadgen"},
 	{"lua", "plugins"},
