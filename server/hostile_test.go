@@ -10,7 +10,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
-	"github.com/bcserver/bcserver/plugins/gamespy"
+	"github.com/bcserver/bcserver/internal/browse"
 )
 
 // hostileMission does, on a player's command, each thing a buggy or
@@ -95,7 +95,7 @@ func TestHostileMissionCannotHurtTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	found, err := gamespy.Discover(ctx, conn, []netip.AddrPort{addr}, 500*time.Millisecond)
+	found, err := browse.Discover(ctx, conn, []netip.AddrPort{addr}, 500*time.Millisecond)
 	conn.Close()
 	if err != nil || len(found) != 1 || found[0].Info["numplayers"] != "2" {
 		t.Fatalf("GameSpy: %+v %v", found, err)

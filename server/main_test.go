@@ -16,6 +16,7 @@ import (
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/internal/bot"
+	"github.com/bcserver/bcserver/internal/browse"
 	"github.com/bcserver/bcserver/lua"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/plugins/gamespy"
@@ -172,7 +173,7 @@ func TestServeDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	found, err := gamespy.Discover(bctx, conn, []netip.AddrPort{addr}, 500*time.Millisecond)
+	found, err := browse.Discover(bctx, conn, []netip.AddrPort{addr}, 500*time.Millisecond)
 	conn.Close()
 	if err != nil || len(found) != 1 || found[0].Info["hostname"] != "bcserver" || found[0].Info["numplayers"] != "1" || found[0].Info["player_1"] != "Probe" {
 		t.Fatalf("discover: %+v %v", found, err)

@@ -15,10 +15,10 @@ import (
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/internal/bot"
+	"github.com/bcserver/bcserver/internal/browse"
 	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/missions"
 	bcnet "github.com/bcserver/bcserver/net"
-	"github.com/bcserver/bcserver/plugins/gamespy"
 )
 
 type lockedBuf struct {
@@ -288,7 +288,7 @@ func TestUDPPasswordLockedAndEnforced(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	found, err := gamespy.Discover(ctx, conn, []netip.AddrPort{r.srv.Addr()}, 500*time.Millisecond)
+	found, err := browse.Discover(ctx, conn, []netip.AddrPort{r.srv.Addr()}, 500*time.Millisecond)
 	conn.Close()
 	if err != nil || len(found) != 1 || found[0].Info["password"] != "1" || !strings.HasPrefix(found[0].Info["hostname"], "*") {
 		t.Fatalf("discover: %+v %v", found, err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/bcserver/bcserver/engine/names"
 	"maps"
 	"math"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	glua "github.com/yuin/gopher-lua"
 
 	"github.com/bcserver/bcserver/engine/history"
+	"github.com/bcserver/bcserver/engine/names"
 	"github.com/bcserver/bcserver/plugins/stats"
 	"github.com/bcserver/bcserver/plugins/store"
 )

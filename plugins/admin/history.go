@@ -3,12 +3,12 @@ package admin
 import (
 	"context"
 	"errors"
-	"github.com/bcserver/bcserver/engine/names"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/bcserver/bcserver/engine/history"
+	"github.com/bcserver/bcserver/engine/names"
 )
 
 // History is the match history as the API reads it (the store plugin's

@@ -3,7 +3,6 @@ package record
 import (
 	"errors"
 	"fmt"
-	"github.com/bcserver/bcserver/engine/capture"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/capture"
 )
 
 // Defaults of ArchiveOptions.

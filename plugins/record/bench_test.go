@@ -1,7 +1,6 @@
 package record
 
 import (
-	"github.com/bcserver/bcserver/engine/capture"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/engine/ships"
 )
 

@@ -4,8 +4,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/bcserver/bcserver/engine/capture"
 	"math"
+
+	"github.com/bcserver/bcserver/engine/capture"
 )
 
 // maxText bounds every string a record carries (names, chat lines, leave

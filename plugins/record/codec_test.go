@@ -2,12 +2,13 @@ package record
 
 import (
 	"bytes"
-	"github.com/bcserver/bcserver/engine/capture"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bcserver/bcserver/engine/capture"
 )
 
 // sample returns one record of every kind, with values that survive the

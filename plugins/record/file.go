@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/bcserver/bcserver/engine/capture"
 	"io"
 	"os"
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/engine/names"
 )
 

@@ -1,9 +1,10 @@
 package record
 
 import (
-	"github.com/bcserver/bcserver/engine/capture"
 	"math"
 	"time"
+
+	"github.com/bcserver/bcserver/engine/capture"
 )
 
 // Window is what the viewer fetches to play a stretch of a match: the

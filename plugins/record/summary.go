@@ -2,7 +2,6 @@ package record
 
 import (
 	"fmt"
-	"github.com/bcserver/bcserver/engine/capture"
 	"io"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/engine/names"
 )
 

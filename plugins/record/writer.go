@@ -3,13 +3,14 @@ package record
 import (
 	"errors"
 	"fmt"
-	"github.com/bcserver/bcserver/engine/capture"
 	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+
+	"github.com/bcserver/bcserver/engine/capture"
 )
 
 // DefaultQueue is the capacity of a FileSink's queue in blocks: a minute

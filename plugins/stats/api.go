@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/bcserver/bcserver/engine/names"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/bcserver/bcserver/engine/history"
+	"github.com/bcserver/bcserver/engine/names"
 )
 
 // API serves the career statistics (the admin plugin mounts it behind its

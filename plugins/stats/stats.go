@@ -10,13 +10,13 @@ package stats
 
 import (
 	"context"
-	"github.com/bcserver/bcserver/engine/names"
 	"log/slog"
 	"maps"
 	"time"
 
 	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/engine/history"
+	"github.com/bcserver/bcserver/engine/names"
 )
 
 // Store is what a Tracker needs of *store.Store.

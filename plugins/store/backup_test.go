@@ -2,12 +2,13 @@ package store
 
 import (
 	"context"
-	"github.com/bcserver/bcserver/engine/history"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bcserver/bcserver/engine/history"
 )
 
 // Backup copies the database of a running server, matches still in the

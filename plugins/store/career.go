@@ -5,10 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"github.com/bcserver/bcserver/engine/history"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/bcserver/bcserver/engine/history"
 )
 
 // RecordCareer queues m for writing; it never blocks and reports false if

@@ -4,12 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/bcserver/bcserver/engine/history"
-	"github.com/bcserver/bcserver/engine/names"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bcserver/bcserver/engine/history"
+	"github.com/bcserver/bcserver/engine/names"
 )
 
 // A career is keyed by the folding admission uses: names it lets play

@@ -5,10 +5,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"github.com/bcserver/bcserver/engine/history"
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/history"
 )
 
 // RecordMatch queues m for writing; it never blocks. It reports false if

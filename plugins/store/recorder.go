@@ -1,12 +1,12 @@
 package store
 
 import (
-	"github.com/bcserver/bcserver/engine/history"
-	"github.com/bcserver/bcserver/engine/names"
 	"log/slog"
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/history"
+	"github.com/bcserver/bcserver/engine/names"
 )
 
 // RecorderOptions configures a Recorder.

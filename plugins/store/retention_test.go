@@ -3,12 +3,12 @@ package store
 import (
 	"context"
 	"fmt"
-	"github.com/bcserver/bcserver/engine/history"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/history"
 	"github.com/bcserver/bcserver/engine/world"
 )
 

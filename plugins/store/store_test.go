@@ -4,12 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"github.com/bcserver/bcserver/engine/history"
-	"github.com/bcserver/bcserver/engine/names"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bcserver/bcserver/engine/history"
+	"github.com/bcserver/bcserver/engine/names"
 )
 
 func open(t *testing.T, path string) *Store {

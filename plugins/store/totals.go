@@ -4,8 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/bcserver/bcserver/engine/history"
 
+	"github.com/bcserver/bcserver/engine/history"
 	"github.com/bcserver/bcserver/engine/names"
 )
 

@@ -1,9 +1,8 @@
-package stats_test
+package server_test
 
 import (
 	"context"
 	"encoding/json"
-	"github.com/bcserver/bcserver/engine/names"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/capture"
+	"github.com/bcserver/bcserver/engine/names"
 	"github.com/bcserver/bcserver/internal/replaytest"
 	"github.com/bcserver/bcserver/plugins/stats"
 	"github.com/bcserver/bcserver/plugins/store"
