@@ -10,6 +10,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/names"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -33,7 +34,8 @@ func (p *PlayerRef) UnmarshalJSON(b []byte) error {
 }
 
 // find resolves a reference among the connected players: an id first,
-// then the exact name, then the name ignoring case when only one matches.
+// then the exact name, then a name admission would take for the same
+// (names.Same: case, width, invisible characters) when only one matches.
 func find(g *engine.Game, ref PlayerRef) (*engine.Player, error) {
 	s := strings.TrimSpace(string(ref))
 	if s == "" {
@@ -49,7 +51,7 @@ func find(g *engine.Game, ref PlayerRef) (*engine.Player, error) {
 		if p.Name == s {
 			return p, nil
 		}
-		if strings.EqualFold(p.Name, s) {
+		if names.Same(p.Name, s) {
 			fold = append(fold, p)
 		}
 	}
@@ -57,7 +59,7 @@ func find(g *engine.Game, ref PlayerRef) (*engine.Player, error) {
 		return fold[0], nil
 	}
 	if len(fold) > 1 {
-		return nil, errorf(http.StatusConflict, "%d players are called %q (ignoring case): use the id", len(fold), s)
+		return nil, errorf(http.StatusConflict, "%d players are called %q (as names compare): use the id", len(fold), s)
 	}
 	return nil, errorf(http.StatusNotFound, "no player %q", s)
 }

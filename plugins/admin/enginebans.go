@@ -6,7 +6,6 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/bans"
-	bcnet "github.com/bcserver/bcserver/net"
 )
 
 // banList is the API's view of the engine's ban list (engine.Game.Ban,
@@ -40,19 +39,10 @@ func toBan(e bans.Entry) Ban {
 	return Ban{Address: e.String()}
 }
 
-// same reports whether two entries ban the same thing (names compared as
-// stock compares them).
-func same(a, b bans.Entry) bool {
-	if a.IsName() || b.IsName() {
-		return a.IsName() && b.IsName() && bcnet.FoldEqual(a.Name, b.Name)
-	}
-	return a.IP == b.IP
-}
-
 func contains(list []string, e bans.Entry) bool {
 	return slices.ContainsFunc(list, func(s string) bool {
 		o, err := bans.Parse(s)
-		return err == nil && same(o, e)
+		return err == nil && o.Same(e)
 	})
 }
 

@@ -80,6 +80,10 @@ func TestBansExpire(t *testing.T) {
 		want bool
 	}{
 		{"GRIEFER", netip.Addr{}, now.Add(59 * time.Minute), true},
+		// Look-alikes are the same name (names.Key, the one fold): full
+		// width, a zero-width space.
+		{"Ｇｒｉｅｆｅｒ", netip.Addr{}, now, true},
+		{"Grie\u200bfer", netip.Addr{}, now, true},
 		{"Griefer", netip.Addr{}, now.Add(61 * time.Minute), false},
 		{"Someone", ip, now.Add(1000 * time.Hour), true},
 		{"Someone", netip.MustParseAddr("198.51.100.5"), now, false},
@@ -87,6 +91,14 @@ func TestBansExpire(t *testing.T) {
 		if _, got := s.Banned(tc.name, tc.addr, tc.at); got != tc.want {
 			t.Errorf("%s %v at +%v: banned %v", tc.name, tc.addr, tc.at.Sub(now), got)
 		}
+	}
+	// A ban given to a look-alike is keyed as the name itself.
+	look, err := s.AddBan(ctx, "name:Ａｌｉ\u200bce", "", "token:mod", time.Hour, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, got := s.Banned("alice", netip.Addr{}, now); !got || b.ID != look.ID {
+		t.Fatalf("alice under a ban on %q: %v %+v", "Ａｌｉ\u200bce", got, b)
 	}
 	if ok, err := s.Lift(ctx, addr.ID, now); !ok || err != nil {
 		t.Fatalf("lift: %v %v", ok, err)
