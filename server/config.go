@@ -42,12 +42,14 @@ type Config struct {
 	Checksum ChecksumSection  `toml:"checksum"`
 	Limits   LimitsSection    `toml:"limits"`
 	Sim      SimSection       `toml:"simulation"`
-	Plugins  PluginsSection   `toml:"plugins"`
 	Admin    admin.Section    `toml:"admin"`
 	Store    store.Section    `toml:"store"`
 	Agones   agones.Section   `toml:"agones"`
 	Record   record.Section   `toml:"record"`
 	Spectate spectate.Section `toml:"spectate"`
+	// Gamespy is [gamespy]: the server browser's answers and the master
+	// server heartbeats ([plugins.gamespy] until issue 39; still read).
+	Gamespy gamespy.Config `toml:"gamespy"`
 	// Webhook is [webhook]: announcements (match ends, joins, the server
 	// going up and down) posted to a Discord-compatible webhook.
 	Webhook webhook.Section `toml:"webhook"`
@@ -89,6 +91,10 @@ type Config struct {
 	// missionEnv names the BCSERVER_MISSION_* variable of each [mission]
 	// key the environment set, for errors.
 	missionEnv map[string]string
+
+	// notes are what loading the configuration has to tell the host (an
+	// old spelling read as the new one); the server logs them at start.
+	notes []string
 
 	// httpConns, when set, is the HTTP listeners' connection pool instead
 	// of the one the descriptor limit allows (tests).
@@ -181,11 +187,6 @@ type ChecksumSection struct {
 	RequireFiles bool `toml:"require_files"`
 }
 
-// PluginsSection is [plugins.*].
-type PluginsSection struct {
-	Gamespy gamespy.Config `toml:"gamespy"`
-}
-
 // DefaultConfig returns the default configuration (DefaultTOML), a new
 // copy each call. It is DefaultTOML decoded ahead of time (defaults_gen.go,
 // kept current by TestDefaultsGenerated): decoding the file cost every
@@ -200,7 +201,7 @@ func decodeStrict(b []byte, c *Config) error {
 		if errors.As(err, &sme) {
 			var keys []string
 			for _, e := range sme.Errors {
-				keys = append(keys, strings.Join(e.Key(), "."))
+				keys = append(keys, renamedKey(strings.Join(e.Key(), ".")))
 			}
 			return fmt.Errorf("unknown key(s) %s", strings.Join(keys, ", "))
 		}
@@ -253,9 +254,14 @@ func LoadConfig(path string) (Config, error) {
 	if err != nil {
 		return c, fmt.Errorf("reading %s: %w", path, err)
 	}
+	b, notes, err := renameSections(b)
+	if err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
 	if err := decodeStrict(b, &c); err != nil {
 		return c, fmt.Errorf("%s: %w", path, err)
 	}
+	c.notes = append(c.notes, notes...)
 	c.dir = config.Dir(filepath.Dir(path))
 	// A relative missions_dir (or storage_dir) is the config file's
 	// neighbour, wherever the server is started from.
@@ -393,15 +399,15 @@ func (c Config) Runtime() (engine.Config, error) {
 			errs = append(errs, err)
 		}
 	}
-	if err := c.Plugins.Gamespy.Validate(); err != nil {
+	if err := c.Gamespy.Validate(); err != nil {
 		// The plugin names each bad key ("masters: ..."): say it as the
 		// file's key path, without the plugin's own prefix on top.
 		if j, ok := errors.Unwrap(err).(interface{ Unwrap() []error }); ok {
 			for _, e := range j.Unwrap() {
-				errs = append(errs, fmt.Errorf("plugins.gamespy.%w", e))
+				errs = append(errs, fmt.Errorf("gamespy.%w", e))
 			}
 		} else {
-			errs = append(errs, fmt.Errorf("plugins.gamespy: %w", err))
+			errs = append(errs, fmt.Errorf("gamespy: %w", err))
 		}
 	}
 	if err := c.checkRotation(); err != nil {

@@ -88,9 +88,6 @@ func generatedDefaults() Config {
 			ExplosionDamage: 50,
 			WeaponDamage:    true,
 		},
-		Plugins: PluginsSection{
-			Gamespy: gamespy.Config{Enabled: true, Masters: []string{}, Heartbeat: 30000000000, HeartbeatRepeats: 10, HeartbeatIdle: 300000000000, HostEntry: "Dedicated Server", RateLimit: true, RateBurst: 8, RatePerSecond: 4, RateSources: 4096, MaxDatagrams: 8},
-		},
 		Admin: admin.Section{
 			TokenFile:      "bcserver-admin.token",
 			Tokens:         []admin.Token{},
@@ -116,6 +113,19 @@ func generatedDefaults() Config {
 			ConnectionsPerAddress: 16,
 			TrustedProxies:        []string{},
 			Hide:                  []int{},
+		},
+		Gamespy: gamespy.Config{
+			Enabled:          true,
+			Masters:          []string{},
+			Heartbeat:        30000000000,
+			HeartbeatRepeats: 10,
+			HeartbeatIdle:    300000000000,
+			HostEntry:        "Dedicated Server",
+			RateLimit:        true,
+			RateBurst:        8,
+			RatePerSecond:    4,
+			RateSources:      4096,
+			MaxDatagrams:     8,
 		},
 		Webhook: webhook.Section{
 			Format:      "discord",

@@ -184,7 +184,7 @@ func (p *process) addMissions(u *Game) error {
 func (p *process) addGamespy(u *Game) error {
 	// The heartbeats announce the port actually bound (server.port may be
 	// 0), so masters list this game where players can reach it.
-	gs, err := gamespy.Setup(u.g, u.uc.Plugins.Gamespy, gamespy.PluginOptions{GamePort: int(u.Addr().Port()), Logger: u.log})
+	gs, err := gamespy.Setup(u.g, u.uc.Gamespy, gamespy.PluginOptions{GamePort: int(u.Addr().Port()), Logger: u.log})
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,7 @@ func TestHostileMissionCannotHurtTheServer(t *testing.T) {
 		// Commands come faster than ticks here; each gets the per-call
 		// budget rather than what an earlier one left of the tick.
 		uc.Lua.TickBudget = Duration(time.Hour)
-		uc.Plugins.Gamespy.Enabled = true
+		uc.Gamespy.Enabled = true
 	})
 	a := r.join(t, "Alice")
 	b := r.join(t, "Bob")

@@ -23,7 +23,7 @@ import (
 // sees an open game and a player gets in.
 func TestGameAnswersWhileItsMissionLoads(t *testing.T) {
 	uc := loopbackConfig()
-	uc.Plugins.Gamespy.Masters = nil
+	uc.Gamespy.Masters = nil
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s, err := New(ctx, uc, Options{})
@@ -113,7 +113,7 @@ func TestMissionsFolderWatchedOnceRunning(t *testing.T) {
 	for _, gone := range []bool{false, true} {
 		dir := copyMissions(t)
 		uc := loopbackConfig()
-		uc.Plugins.Gamespy.Masters = nil
+		uc.Gamespy.Masters = nil
 		uc.Game.MissionsDir = dir
 		logs := &lockedBuf{}
 		ctx, cancel := context.WithCancel(context.Background())

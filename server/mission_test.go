@@ -281,7 +281,7 @@ func saveByRename(t *testing.T, path, content string) {
 // A password set in the configuration is enforced (stock refusal, reason
 // 2) and browsers see the server as locked (gamespy.md 2.1).
 func TestUDPPasswordLockedAndEnforced(t *testing.T) {
-	r := serveTest(t, func(uc *Config) { uc.Server.Password = "Warp9"; uc.Plugins.Gamespy.Enabled = true })
+	r := serveTest(t, func(uc *Config) { uc.Server.Password = "Warp9"; uc.Gamespy.Enabled = true })
 	conn, err := netListenUDP()
 	if err != nil {
 		t.Fatal(err)

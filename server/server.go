@@ -138,6 +138,9 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 	// The log tail feeds the console; every logger below writes through it.
 	tail := admin.NewTail(300)
 	log = slog.New(tail.Handler(log.Handler()))
+	for _, n := range cfg.notes {
+		log.Warn(n, "component", "config")
+	}
 	if opts.Manual != nil && (cfg.Admin.Listen != "" || cfg.Spectate.Listen != "") {
 		return nil, errManual
 	}

@@ -31,7 +31,7 @@ func TestBotPlaysConvoyLive(t *testing.T) {
 	dir := t.TempDir()
 	cfg := server.DefaultConfig()
 	cfg.Server.Address, cfg.Server.Port = "127.0.0.1", 0
-	cfg.Plugins.Gamespy.Enabled = false
+	cfg.Gamespy.Enabled = false
 	cfg.Admin.Listen, cfg.Admin.Token = "127.0.0.1:0", convoyToken
 	cfg.Store.Path = filepath.Join(dir, "bcserver.db")
 	cfg.Bans.File = filepath.Join(dir, "banlist.txt")

@@ -8,13 +8,13 @@ import (
 )
 
 // The plugin's section of the server's configuration file is
-// [plugins.gamespy]: Config, with its keys in the struct tags and its
+// [gamespy]: Config, with its keys in the struct tags and its
 // defaults in DefaultConfig and DefaultTOML.
 
 //go:embed default.toml
 var defaultTOML []byte
 
-// DefaultTOML is the [plugins.gamespy] section of the default
+// DefaultTOML is the [gamespy] section of the default
 // configuration file, with its comments.
 func DefaultTOML() []byte { return slices.Clone(defaultTOML) }
 
