@@ -394,22 +394,7 @@ func (c Config) Runtime() (engine.Config, error) {
 	if f := c.Server.LogFormat; f != "text" && f != "json" {
 		errs = append(errs, fmt.Errorf("server.log_format %q: want text or json", f))
 	}
-	for _, err := range []error{c.Admin.Validate(c.dir), c.Store.Validate(), c.Agones.Validate(), c.Record.Validate(), c.Spectate.Validate(c.Admin.Listen), c.Webhook.Validate(), c.Accounts.Validate(c.Store.Path != ""), c.Ratings.Validate(c.Accounts.Enabled)} {
-		if err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if err := c.Gamespy.Validate(); err != nil {
-		// The plugin names each bad key ("masters: ..."): say it as the
-		// file's key path, without the plugin's own prefix on top.
-		if j, ok := errors.Unwrap(err).(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				errs = append(errs, fmt.Errorf("gamespy.%w", e))
-			}
-		} else {
-			errs = append(errs, fmt.Errorf("gamespy: %w", err))
-		}
-	}
+	errs = append(errs, c.checkPlugins()...)
 	if err := c.checkRotation(); err != nil {
 		errs = append(errs, err)
 	}

@@ -92,33 +92,6 @@ func (u *Game) Do(ctx context.Context, fn func(*engine.Game)) error {
 	return u.srv.Do(ctx, fn)
 }
 
-// plugins are the steps that assemble a game, in the one order its
-// plugins start in (and stop in reverse): the mission slot first, so every
-// other plugin sees the mode it runs (the mission itself opens once the
-// game runs, and its handlers run before the plugins' all the same:
-// engine.Game.OnEarly); moderation (timed bans, in-game admin commands)
-// before accounts, whose chat filter hands it those commands; ratings,
-// which rate a match before the history and the recording close it;
-// GameSpy; metrics; the match history; the recording (files, spectators,
-// career statistics); Agones, which follows the first game; the webhook;
-// the admin API last, over everything the others set up.
-var plugins = []struct {
-	name string
-	add  func(p *process, u *Game) error
-}{
-	{"missions", (*process).addMissions},
-	{"moderation", (*process).addModeration},
-	{"accounts", (*process).addAccounts},
-	{"ratings", (*process).addRatings},
-	{"gamespy", (*process).addGamespy},
-	{"metrics", (*process).addMetrics},
-	{"store", (*process).addRecorder},
-	{"record", (*process).addCapture},
-	{"agones", (*process).addAgones},
-	{"webhook", (*process).addWebhook},
-	{"admin", (*process).addAdmin},
-}
-
 // newGame makes the i-th game of the process from its configuration and
 // assembles it (before it runs).
 func (p *process) newGame(i int, uc Config, rc engine.Config) (*Game, error) {
@@ -159,8 +132,11 @@ func (p *process) newGame(i int, uc Config, rc engine.Config) (*Game, error) {
 		// with several games is the one they share.
 		p.metricsHandler = promhttp.HandlerFor(u.metrics.Registry(), promhttp.HandlerOpts{})
 	}
-	for _, step := range plugins {
-		if err := step.add(p, u); err != nil {
+	for _, pl := range plugins {
+		if pl.add == nil {
+			continue
+		}
+		if err := pl.add(p, u); err != nil {
 			u.close()
 			return nil, fmt.Errorf("game %s: %w", label, err)
 		}
