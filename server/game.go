@@ -160,8 +160,8 @@ func (p *process) addMissions(u *Game) error {
 func (p *process) addGamespy(u *Game) error {
 	// The heartbeats announce the port actually bound (server.port may be
 	// 0), so masters list this game where players can reach it.
-	gs, err := gamespy.Setup(u.g, u.uc.Gamespy, gamespy.PluginOptions{GamePort: int(u.Addr().Port()), Logger: u.log})
-	if err != nil {
+	gs := gamespy.Setup(u.uc.Gamespy, gamespy.PluginOptions{GamePort: int(u.Addr().Port()), Logger: u.log})
+	if err := u.g.AddPlugin(gs); err != nil {
 		return err
 	}
 	u.gamespy = gs
@@ -169,7 +169,9 @@ func (p *process) addGamespy(u *Game) error {
 	return nil
 }
 
-func (p *process) addMetrics(u *Game) error { return metrics.Setup(u.g, u.metrics) }
+// addMetrics counts leaves, ended matches and admin actions, and times the
+// game loop (engine.Observer).
+func (p *process) addMetrics(u *Game) error { return u.g.AddPlugin(u.metrics) }
 
 // addRecorder writes the game's matches to the match history.
 func (p *process) addRecorder(u *Game) error {
@@ -232,9 +234,12 @@ func (p *process) addAgones(u *Game) error {
 		return nil
 	}
 	p.agonesDone = true
-	a, err := agones.Setup(u.g, p.cfg.Agones, p.log)
+	a, err := agones.Setup(p.cfg.Agones, p.log)
+	if err != nil || a == nil {
+		return err
+	}
 	u.agones = a
-	return err
+	return u.g.AddPlugin(a)
 }
 
 // addAccounts gives the game !register and !login (or, with accounts

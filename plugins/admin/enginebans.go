@@ -12,7 +12,7 @@ import (
 // Unban, Bans): bans added there are written to the ban file the engine
 // keeps, so they survive restarts. Its methods run on the game goroutine.
 type banList struct {
-	g *engine.Game
+	g engine.API
 	// fixed are the bans of the configuration file ([bans]), which the
 	// API shows but cannot lift.
 	fixed func() []string
@@ -21,7 +21,7 @@ type banList struct {
 // EngineBans is the game's own ban list as the API's Bans; fixed returns
 // the bans of the configuration file ([bans]), which the API shows but
 // cannot lift.
-func EngineBans(g *engine.Game, fixed func() []string) Bans {
+func EngineBans(g engine.API, fixed func() []string) Bans {
 	return &banList{g: g, fixed: fixed}
 }
 

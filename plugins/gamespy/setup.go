@@ -3,8 +3,6 @@ package gamespy
 import (
 	_ "embed"
 	"slices"
-
-	"github.com/bcserver/bcserver/engine"
 )
 
 // The plugin's section of the server's configuration file is
@@ -18,11 +16,6 @@ var defaultTOML []byte
 // configuration file, with its comments.
 func DefaultTOML() []byte { return slices.Clone(defaultTOML) }
 
-// Setup adds the plugin for cfg to game g, announcing opts.GamePort.
-func Setup(g *engine.Game, cfg Config, opts PluginOptions) (*Plugin, error) {
-	p := NewPlugin(cfg, opts)
-	if err := g.AddPlugin(p); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
+// Setup returns the plugin for cfg, announcing opts.GamePort; the server
+// adds it to its game (engine.Game.AddPlugin).
+func Setup(cfg Config, opts PluginOptions) *Plugin { return NewPlugin(cfg, opts) }

@@ -9,6 +9,9 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite"
+
+	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/world"
 )
 
 // Ban targets are names or IPv4 addresses; a name that could break a
@@ -115,5 +118,37 @@ func TestBansExpire(t *testing.T) {
 	}
 	if _, got := s2.Banned("x", ip, now.Add(30*time.Minute)); got {
 		t.Fatal("the lifted ban came back")
+	}
+}
+
+// players is a game as find sees it: its players and nothing else.
+type players struct {
+	engine.API
+	ps []*engine.Player
+}
+
+func (g players) Players() []*engine.Player { return g.ps }
+
+func (g players) Player(id byte) *engine.Player {
+	for _, p := range g.ps {
+		if p.ID == id {
+			return p
+		}
+	}
+	return nil
+}
+
+// The in-game commands (!mute, !kick, !ban, !warn) find a player by a
+// look-alike of his name as admission compares names: case, full width, a
+// zero-width space.
+func TestCommandsFindLookAlikes(t *testing.T) {
+	alice, bob := &engine.Player{Owner: world.Owner{ID: 2}, Name: "Alice"}, &engine.Player{Owner: world.Owner{ID: 3}, Name: "Bob"}
+	m := &Plugin{g: players{ps: []*engine.Player{alice, bob}}}
+	for ref, want := range map[string]*engine.Player{
+		"alice": alice, "Ａｌｉｃｅ": alice, "Al\u200bice": alice, "2": alice, "3": bob, "Ｂｏｂ": bob, "Alicia": nil, "Аlice": nil,
+	} {
+		if got := m.find(ref); got != want {
+			t.Errorf("find(%q) = %v, want %v", ref, got, want)
+		}
 	}
 }

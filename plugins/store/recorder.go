@@ -29,7 +29,7 @@ type Recorder struct {
 	st   *Store
 	opts RecorderOptions
 	log  *slog.Logger
-	g    *engine.Game
+	g    engine.API
 	cur  *openMatch
 	offs []func()
 
@@ -74,7 +74,7 @@ func NewRecorder(st *Store, opts RecorderOptions) *Recorder {
 func (r *Recorder) Name() string { return "store" }
 
 // Start implements engine.Plugin.
-func (r *Recorder) Start(g *engine.Game) error {
+func (r *Recorder) Start(g engine.API) error {
 	r.g = g
 	r.begin()
 	r.offs = append(r.offs,
@@ -108,7 +108,7 @@ func (r *Recorder) Start(g *engine.Game) error {
 
 // Stop implements engine.Plugin: the running match is recorded as ended
 // by the shutdown.
-func (r *Recorder) Stop(*engine.Game) {
+func (r *Recorder) Stop(engine.API) {
 	r.Cut("shutdown")
 	for _, off := range r.offs {
 		off()
