@@ -276,6 +276,14 @@ func LoadConfig(path string) (Config, error) {
 
 // Runtime converts the user configuration into the engine's.
 func (c Config) Runtime() (engine.Config, error) {
+	rc, _, err := c.runtime()
+	return rc, err
+}
+
+// runtime converts the user configuration into the engine's and the
+// mission runtime's: checked and converted once, and what was checked is
+// what runs.
+func (c Config) runtime() (engine.Config, lua.Options, error) {
 	rc := engine.DefaultConfig()
 	var errs []error
 	rc.ServerName = c.Server.Name
@@ -319,7 +327,8 @@ func (c Config) Runtime() (engine.Config, error) {
 	// The mission announces its own script and map name when it loads;
 	// until then the stock deathmatch's stand in.
 	rc.Mission.System, rc.Mission.TimeLimit, rc.Mission.FragLimit = m.System, m.TimeLimit, m.FragLimit
-	if _, err := c.Lua.options(); err != nil {
+	lo, err := c.Lua.options()
+	if err != nil {
 		errs = append(errs, err)
 	}
 	rc.CollisionDamage = c.Game.CollisionDamage
@@ -404,7 +413,7 @@ func (c Config) Runtime() (engine.Config, error) {
 			errs = append(errs, err)
 		}
 	}
-	return rc, errors.Join(errs...)
+	return rc, lo, errors.Join(errs...)
 }
 
 // BanFile returns bans.file resolved against the configuration file's

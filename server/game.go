@@ -32,8 +32,9 @@ import (
 // Game is one game of a Server: the engine's game (on its own socket, or
 // driven by hand with Options.Manual), its mission slot and its plugins.
 type Game struct {
-	label    string // names it in logs, metrics and admin paths: its port, or "game<i>"
-	uc       Config // its configuration: its [[games]] table over the top level
+	label    string      // names it in logs, metrics and admin paths: its port, or "game<i>"
+	uc       Config      // its configuration: its [[games]] table over the top level
+	lua      lua.Options // its [lua] section as the mission runtime takes it (Config.runtime)
 	srv      *engine.Server
 	g        *engine.Game
 	log      *slog.Logger // the process's, with game=<label> when there are several
@@ -94,12 +95,12 @@ func (u *Game) Do(ctx context.Context, fn func(*engine.Game)) error {
 
 // newGame makes the i-th game of the process from its configuration and
 // assembles it (before it runs).
-func (p *process) newGame(i int, uc Config, rc engine.Config) (*Game, error) {
+func (p *process) newGame(i int, uc Config, rc engine.Config, lo lua.Options) (*Game, error) {
 	label := strconv.Itoa(uc.Server.Port)
 	if uc.Server.Port == 0 {
 		label = "game" + strconv.Itoa(i)
 	}
-	u := &Game{label: label, uc: uc, log: p.log}
+	u := &Game{label: label, uc: uc, lua: lo, log: p.log}
 	if p.multi {
 		// Every line of this game says which game it is.
 		u.log = p.log.With("game", label)

@@ -181,12 +181,12 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 		}
 	}
 	for i, g := range specs {
-		rc, err := g.Runtime()
+		rc, lo, err := g.runtime()
 		if err != nil {
 			return nil, fmt.Errorf("game on port %d: %w", g.Server.Port, err)
 		}
 		rc.TickPhase = time.Duration(i) * rc.TickInterval / time.Duration(len(specs))
-		u, err := p.newGame(i, g, rc)
+		u, err := p.newGame(i, g, rc, lo)
 		if err != nil {
 			return nil, err
 		}
