@@ -17,7 +17,7 @@ const module = "github.com/bcserver/bcserver"
 // draws them): a package imports only from its own layer or a lower one.
 // A package belongs to the layer of the longest prefix that names it.
 var layers = [][]string{
-	{"codec", "config", "missions", "internal/vectors", "internal/testutil", "internal/timeq", "internal/tools", "internal/golit", "internal/background", "internal/httpserve"},
+	{"codec", "config", "missions", "internal/vectors", "internal/testutil", "internal/timeq", "internal/tools", "internal/golit", "internal/background", "internal/httpserve", "internal/webui", "internal/browse"},
 	{"net", "internal/lossy"},
 	{"engine", "internal/bot", "internal/loadgen", "internal/skirmish"},
 	{"lua", "plugins"},
@@ -70,9 +70,48 @@ func TestLayers(t *testing.T) {
 	}
 }
 
+// No plugin imports another, in its code or its tests: what two plugins
+// share lives in a lower package (engine/capture, engine/history,
+// internal/webui, internal/browse) or travels as the engine's events, and
+// the server wires them together. A plugin can then be left out, replaced
+// or read alone.
+func TestPluginsStandAlone(t *testing.T) {
+	imports := moduleImportsOf(t, true)
+	n := 0
+	for pkg, deps := range imports {
+		from, ok := pluginOf(pkg)
+		if !ok {
+			continue
+		}
+		n++
+		for _, dep := range deps {
+			if to, ok := pluginOf(dep); ok && to != from {
+				t.Errorf("%s imports %s: plugins stand alone (share through a lower package or the engine's events)", pkg, dep)
+			}
+		}
+	}
+	if n < 10 {
+		t.Fatalf("found %d plugin packages: the walk is broken", n)
+	}
+}
+
+// pluginOf names the plugin a package belongs to (plugins/<name>/...).
+func pluginOf(pkg string) (string, bool) {
+	rest, ok := strings.CutPrefix(pkg, "plugins/")
+	if !ok {
+		return "", false
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	return name, true
+}
+
 // moduleImports maps each package of the module (its path inside the
 // module) to the module packages its non-test files import.
-func moduleImports(t *testing.T) map[string][]string {
+func moduleImports(t *testing.T) map[string][]string { return moduleImportsOf(t, false) }
+
+// moduleImportsOf is moduleImports, with the test files' imports too when
+// tests is set.
+func moduleImportsOf(t *testing.T, tests bool) map[string][]string {
 	out := map[string][]string{}
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -81,7 +120,7 @@ func moduleImports(t *testing.T) map[string][]string {
 		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") && !tests {
 			return nil
 		}
 		src, err := os.ReadFile(path)

@@ -75,6 +75,15 @@ type Limits struct {
 	MaxShips int
 }
 
+// Filled returns the limits with every zero value replaced by its
+// default: the limits a runtime made with them runs under (the defaults
+// above are the only copy of them; the server's [lua] section mirrors
+// them, and a test holds the two together).
+func (l Limits) Filled() Limits {
+	l.fill()
+	return l
+}
+
 func (l *Limits) fill() {
 	setd := func(p *time.Duration, d time.Duration) {
 		if *p <= 0 {

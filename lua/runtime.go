@@ -467,9 +467,9 @@ func (h *Runtime) Plugin() engine.Plugin { return runtimePlugin{h} }
 
 type runtimePlugin struct{ h *Runtime }
 
-func (p runtimePlugin) Name() string             { return "missions" }
-func (p runtimePlugin) Start(*engine.Game) error { return p.h.Open() }
-func (p runtimePlugin) Stop(*engine.Game)        { p.h.Close() }
+func (p runtimePlugin) Name() string           { return "missions" }
+func (p runtimePlugin) Start(engine.API) error { return p.h.Open() }
+func (p runtimePlugin) Stop(engine.API)        { p.h.Close() }
 
 // tell sends a line of chat from the host to every player.
 func (h *Runtime) tell(msg string) {

@@ -3,7 +3,6 @@ package net
 import (
 	"encoding/binary"
 	"unicode/utf16"
-	"unicode/utf8"
 )
 
 // ConnectRequest is the payload of a client's type-0x03 connect request
@@ -93,27 +92,6 @@ func foldUnit(u uint16) uint16 {
 		return u + ('a' - 'A')
 	}
 	return u
-}
-
-// FoldEqual compares two strings as the stock host compares passwords and
-// player names: character by character with only A..Z folded to a..z
-// (_wcsicmp in the C locale). "ABC" equals "abc"; "ÄBC" and "äbc" differ.
-func FoldEqual(a, b string) bool {
-	for a != "" && b != "" {
-		x, n := utf8.DecodeRuneInString(a)
-		y, m := utf8.DecodeRuneInString(b)
-		a, b = a[n:], b[m:]
-		if x >= 'A' && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if y >= 'A' && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return a == "" && b == ""
 }
 
 // AppendConnect encodes a connect-request payload after b, as the stock

@@ -79,24 +79,6 @@ func TestPasswordMatches(t *testing.T) {
 	}
 }
 
-func TestFoldEqual(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want bool
-	}{
-		{"Cady2", "cADY2", true},
-		{"Cady", "Cady2", false},
-		{"", "", true},
-		{"Émile", "émile", false},
-		{"Z[", "z[", true},
-		{"@", "`", false}, // the characters next to A and a do not fold
-	} {
-		if got := FoldEqual(tc.a, tc.b); got != tc.want {
-			t.Errorf("FoldEqual(%q, %q) = %v", tc.a, tc.b, got)
-		}
-	}
-}
-
 func TestIdentityParse(t *testing.T) {
 	relay := transportMessage(t, "identity_message_echoed_by_server")
 	id, err := ParseIdentity(relay.Payload)

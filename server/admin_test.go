@@ -68,7 +68,7 @@ func serveAdmin(t *testing.T, mutate func(*Config)) *adminRun {
 func serveWith(t *testing.T, mutate func(*Config), got func(*served)) (*running, func()) {
 	t.Helper()
 	uc := loopbackConfig()
-	uc.Plugins.Gamespy.Enabled = false
+	uc.Gamespy.Enabled = false
 	uc.Lua.stepTime = 100 * time.Nanosecond // deterministic budgets
 	if mutate != nil {
 		mutate(&uc)

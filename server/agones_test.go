@@ -127,7 +127,7 @@ func TestAgonesSidecar(t *testing.T) {
 func TestAgonesBadPort(t *testing.T) {
 	t.Setenv("AGONES_SDK_HTTP_PORT", "nine")
 	uc := loopbackConfig()
-	uc.Plugins.Gamespy.Enabled = false
+	uc.Gamespy.Enabled = false
 	rc, err := uc.Runtime()
 	if err != nil {
 		t.Fatal(err)

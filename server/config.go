@@ -43,12 +43,14 @@ type Config struct {
 	Limits   LimitsSection    `toml:"limits"`
 	Sim      SimSection       `toml:"simulation"`
 	FairPlay FairPlaySection  `toml:"fairplay"`
-	Plugins  PluginsSection   `toml:"plugins"`
 	Admin    admin.Section    `toml:"admin"`
 	Store    store.Section    `toml:"store"`
 	Agones   agones.Section   `toml:"agones"`
 	Record   record.Section   `toml:"record"`
 	Spectate spectate.Section `toml:"spectate"`
+	// Gamespy is [gamespy]: the server browser's answers and the master
+	// server heartbeats ([plugins.gamespy] until issue 39; still read).
+	Gamespy gamespy.Config `toml:"gamespy"`
 	// Webhook is [webhook]: announcements (match ends, joins, the server
 	// going up and down) posted to a Discord-compatible webhook.
 	Webhook webhook.Section `toml:"webhook"`
@@ -90,6 +92,10 @@ type Config struct {
 	// missionEnv names the BCSERVER_MISSION_* variable of each [mission]
 	// key the environment set, for errors.
 	missionEnv map[string]string
+
+	// notes are what loading the configuration has to tell the host (an
+	// old spelling read as the new one); the server logs them at start.
+	notes []string
 
 	// httpConns, when set, is the HTTP listeners' connection pool instead
 	// of the one the descriptor limit allows (tests).
@@ -182,11 +188,6 @@ type ChecksumSection struct {
 	RequireFiles bool `toml:"require_files"`
 }
 
-// PluginsSection is [plugins.*].
-type PluginsSection struct {
-	Gamespy gamespy.Config `toml:"gamespy"`
-}
-
 // DefaultConfig returns the default configuration (DefaultTOML), a new
 // copy each call. It is DefaultTOML decoded ahead of time (defaults_gen.go,
 // kept current by TestDefaultsGenerated): decoding the file cost every
@@ -201,7 +202,7 @@ func decodeStrict(b []byte, c *Config) error {
 		if errors.As(err, &sme) {
 			var keys []string
 			for _, e := range sme.Errors {
-				keys = append(keys, strings.Join(e.Key(), "."))
+				keys = append(keys, renamedKey(strings.Join(e.Key(), ".")))
 			}
 			return fmt.Errorf("unknown key(s) %s", strings.Join(keys, ", "))
 		}
@@ -254,9 +255,14 @@ func LoadConfig(path string) (Config, error) {
 	if err != nil {
 		return c, fmt.Errorf("reading %s: %w", path, err)
 	}
+	b, notes, err := renameSections(b)
+	if err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
 	if err := decodeStrict(b, &c); err != nil {
 		return c, fmt.Errorf("%s: %w", path, err)
 	}
+	c.notes = append(c.notes, notes...)
 	c.dir = config.Dir(filepath.Dir(path))
 	// A relative missions_dir (or storage_dir) is the config file's
 	// neighbour, wherever the server is started from.
@@ -271,6 +277,14 @@ func LoadConfig(path string) (Config, error) {
 
 // Runtime converts the user configuration into the engine's.
 func (c Config) Runtime() (engine.Config, error) {
+	rc, _, err := c.runtime()
+	return rc, err
+}
+
+// runtime converts the user configuration into the engine's and the
+// mission runtime's: checked and converted once, and what was checked is
+// what runs.
+func (c Config) runtime() (engine.Config, lua.Options, error) {
 	rc := engine.DefaultConfig()
 	var errs []error
 	rc.ServerName = c.Server.Name
@@ -314,7 +328,8 @@ func (c Config) Runtime() (engine.Config, error) {
 	// The mission announces its own script and map name when it loads;
 	// until then the stock deathmatch's stand in.
 	rc.Mission.System, rc.Mission.TimeLimit, rc.Mission.FragLimit = m.System, m.TimeLimit, m.FragLimit
-	if _, err := c.Lua.options(); err != nil {
+	lo, err := c.Lua.options()
+	if err != nil {
 		errs = append(errs, err)
 	}
 	rc.CollisionDamage = c.Game.CollisionDamage
@@ -394,22 +409,7 @@ func (c Config) Runtime() (engine.Config, error) {
 	if f := c.Server.LogFormat; f != "text" && f != "json" {
 		errs = append(errs, fmt.Errorf("server.log_format %q: want text or json", f))
 	}
-	for _, err := range []error{c.Admin.Validate(c.dir), c.Store.Validate(), c.Agones.Validate(), c.Record.Validate(), c.Spectate.Validate(c.Admin.Listen), c.Webhook.Validate(), c.Accounts.Validate(c.Store.Path != ""), c.Ratings.Validate(c.Accounts.Enabled)} {
-		if err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if err := c.Plugins.Gamespy.Validate(); err != nil {
-		// The plugin names each bad key ("masters: ..."): say it as the
-		// file's key path, without the plugin's own prefix on top.
-		if j, ok := errors.Unwrap(err).(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				errs = append(errs, fmt.Errorf("plugins.gamespy.%w", e))
-			}
-		} else {
-			errs = append(errs, fmt.Errorf("plugins.gamespy: %w", err))
-		}
-	}
+	errs = append(errs, c.checkPlugins()...)
 	if err := c.checkRotation(); err != nil {
 		errs = append(errs, err)
 	}
@@ -419,7 +419,7 @@ func (c Config) Runtime() (engine.Config, error) {
 			errs = append(errs, err)
 		}
 	}
-	return rc, errors.Join(errs...)
+	return rc, lo, errors.Join(errs...)
 }
 
 // BanFile returns bans.file resolved against the configuration file's

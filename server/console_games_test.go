@@ -13,8 +13,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/bcserver/bcserver/codec"
+	"github.com/bcserver/bcserver/engine/history"
 	"github.com/bcserver/bcserver/internal/bot"
-	"github.com/bcserver/bcserver/plugins/store"
 )
 
 func chatLine(b *bot.Bot, text string, team bool) []byte {
@@ -95,12 +95,12 @@ func TestSecondGameConsoleInBrowser(t *testing.T) {
 	long := strings.Repeat("W", 64)
 	r2.join(t, long)
 	bob := r2.join(t, "Bob")
-	var players []store.MatchPlayer
+	var players []history.MatchPlayer
 	for i := 0; i < 100; i++ {
-		players = append(players, store.MatchPlayer{Identity: fmt.Sprint("p", i), Name: fmt.Sprintf("Player number %03d with a long name", i), Score: 1000 * i})
+		players = append(players, history.MatchPlayer{Identity: fmt.Sprint("p", i), Name: fmt.Sprintf("Player number %03d with a long name", i), Score: 1000 * i})
 	}
 	now := time.Now()
-	a.s.p.store.RecordMatch(store.Match{Mode: "deathmatch", Map: "Multi1", Started: now.Add(-time.Minute), Ended: now, Reason: "time_up", Players: players})
+	a.s.p.store.RecordMatch(history.Match{Mode: "deathmatch", Map: "Multi1", Started: now.Add(-time.Minute), Ended: now, Reason: "time_up", Players: players})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := a.s.p.store.Flush(ctx); err != nil {

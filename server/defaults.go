@@ -4,16 +4,6 @@ import (
 	"bytes"
 	_ "embed"
 	"sync"
-
-	"github.com/bcserver/bcserver/plugins/accounts"
-	"github.com/bcserver/bcserver/plugins/admin"
-	"github.com/bcserver/bcserver/plugins/agones"
-	"github.com/bcserver/bcserver/plugins/gamespy"
-	"github.com/bcserver/bcserver/plugins/ratings"
-	"github.com/bcserver/bcserver/plugins/record"
-	"github.com/bcserver/bcserver/plugins/spectate"
-	"github.com/bcserver/bcserver/plugins/store"
-	"github.com/bcserver/bcserver/plugins/webhook"
 )
 
 // The default configuration file, with a comment on every key: the
@@ -30,11 +20,7 @@ var (
 	// none, from the compiled-in defaults) never needs it.
 	defaultTOML = sync.OnceValue(func() []byte {
 		return bytes.Join([][]byte{
-			coreTOML,
-			admin.DefaultTOML(), store.DefaultTOML(), record.DefaultTOML(), spectate.DefaultTOML(), agones.DefaultTOML(),
-			webhook.DefaultTOML(), accounts.DefaultTOML(), ratings.DefaultTOML(),
-			gamespy.DefaultTOML(),
-			gamesTOML,
+			coreTOML, pluginsTOML(), gamesTOML,
 		}, nil)
 	})
 )
@@ -42,3 +28,14 @@ var (
 // DefaultTOML returns the default configuration file: what a missing
 // configuration file is written as, and what -print-config prints.
 func DefaultTOML() []byte { return bytes.Clone(defaultTOML()) }
+
+// pluginsTOML is every plugin's section, in the registry's order.
+func pluginsTOML() []byte {
+	var b []byte
+	for _, pl := range plugins {
+		if pl.defaults != nil {
+			b = append(b, pl.defaults()...)
+		}
+	}
+	return b
+}

@@ -106,9 +106,6 @@ func generatedDefaults() Config {
 			ArcSlack:       0.15,
 			RateScale:      1,
 		},
-		Plugins: PluginsSection{
-			Gamespy: gamespy.Config{Enabled: true, Masters: []string{}, Heartbeat: 30000000000, HeartbeatRepeats: 10, HeartbeatIdle: 300000000000, HostEntry: "Dedicated Server", RateLimit: true, RateBurst: 8, RatePerSecond: 4, RateSources: 4096, MaxDatagrams: 8},
-		},
 		Admin: admin.Section{
 			TokenFile:      "bcserver-admin.token",
 			Tokens:         []admin.Token{},
@@ -134,6 +131,19 @@ func generatedDefaults() Config {
 			ConnectionsPerAddress: 16,
 			TrustedProxies:        []string{},
 			Hide:                  []int{},
+		},
+		Gamespy: gamespy.Config{
+			Enabled:          true,
+			Masters:          []string{},
+			Heartbeat:        30000000000,
+			HeartbeatRepeats: 10,
+			HeartbeatIdle:    300000000000,
+			HostEntry:        "Dedicated Server",
+			RateLimit:        true,
+			RateBurst:        8,
+			RatePerSecond:    4,
+			RateSources:      4096,
+			MaxDatagrams:     8,
 		},
 		Webhook: webhook.Section{
 			Format:      "discord",

@@ -26,7 +26,7 @@ const (
 // first (the file leaves some of its keys out), then the file over them.
 func decodeDefaults() (Config, error) {
 	var c Config
-	c.Plugins.Gamespy = gamespy.DefaultConfig()
+	c.Gamespy = gamespy.DefaultConfig()
 	if err := decodeStrict(defaultTOML(), &c); err != nil {
 		return c, fmt.Errorf("the default configuration: %w", err)
 	}
@@ -117,8 +117,8 @@ func TestDefaultConfigIsDecodedCopy(t *testing.T) {
 		same:   func(a, b Config) bool { return slices.Equal(a.Bans.Addresses, b.Bans.Addresses) },
 	}, {
 		name:   "gamespy master added",
-		change: func(c *Config) { c.Plugins.Gamespy.Masters = append(c.Plugins.Gamespy.Masters, "master.example") },
-		same:   func(a, b Config) bool { return slices.Equal(a.Plugins.Gamespy.Masters, b.Plugins.Gamespy.Masters) },
+		change: func(c *Config) { c.Gamespy.Masters = append(c.Gamespy.Masters, "master.example") },
+		same:   func(a, b Config) bool { return slices.Equal(a.Gamespy.Masters, b.Gamespy.Masters) },
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			changed, untouched := DefaultConfig(), DefaultConfig()

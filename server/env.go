@@ -3,14 +3,16 @@ package server
 import (
 	"encoding"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 )
 
 // envPrefix starts every configuration variable: BCSERVER_<SECTION>_<KEY>,
-// e.g. BCSERVER_SERVER_PORT=22102 or BCSERVER_PLUGINS_GAMESPY_ENABLED=false.
+// e.g. BCSERVER_SERVER_PORT=22102 or BCSERVER_GAMESPY_ENABLED=false.
 const envPrefix = "BCSERVER_"
 
 // applyEnv sets every key named by an environment variable over c (the
@@ -20,11 +22,23 @@ const envPrefix = "BCSERVER_"
 // variable is an error, like an unknown key in the file.
 func applyEnv(c *Config, environ []string) error {
 	vars := map[string]string{}
+	renamed := map[string]string{} // new name -> the old one it was given as
 	for _, kv := range environ {
 		k, v, ok := strings.Cut(kv, "=")
-		if ok && strings.HasPrefix(k, envPrefix) {
-			vars[k] = v
+		if !ok || !strings.HasPrefix(k, envPrefix) {
+			continue
 		}
+		if now, old := renamedEnv(k); old {
+			renamed[now] = k
+			k = now
+		}
+		if _, dup := vars[k]; dup && renamed[k] != "" {
+			return fmt.Errorf("both %s and %s: the first is the old name of the second; keep one", renamed[k], k)
+		}
+		vars[k] = v
+	}
+	for _, now := range slices.Sorted(maps.Keys(renamed)) {
+		c.notes = append(c.notes, fmt.Sprintf("%s is now %s: the old name still works; rename the variable", renamed[now], now))
 	}
 	if len(vars) == 0 {
 		return nil

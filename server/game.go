@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/plugins/accounts"
 	"github.com/bcserver/bcserver/plugins/admin"
@@ -31,8 +32,9 @@ import (
 // Game is one game of a Server: the engine's game (on its own socket, or
 // driven by hand with Options.Manual), its mission slot and its plugins.
 type Game struct {
-	label    string // names it in logs, metrics and admin paths: its port, or "game<i>"
-	uc       Config // its configuration: its [[games]] table over the top level
+	label    string      // names it in logs, metrics and admin paths: its port, or "game<i>"
+	uc       Config      // its configuration: its [[games]] table over the top level
+	lua      lua.Options // its [lua] section as the mission runtime takes it (Config.runtime)
 	srv      *engine.Server
 	g        *engine.Game
 	log      *slog.Logger // the process's, with game=<label> when there are several
@@ -40,7 +42,7 @@ type Game struct {
 	gamespy  *gamespy.Plugin
 	metrics  *metrics.Metrics
 	recorder *store.Recorder    // with match history on
-	capture  *record.Capture    // with recording, spectating or career statistics on
+	capture  *capture.Capture   // with recording, spectating or career statistics on
 	tracker  *stats.Tracker     // with match history on: bc.stats
 	admin    *admin.Admin       // with the admin API on
 	agones   *agones.Plugin     // the first game's, under Agones
@@ -91,41 +93,14 @@ func (u *Game) Do(ctx context.Context, fn func(*engine.Game)) error {
 	return u.srv.Do(ctx, fn)
 }
 
-// plugins are the steps that assemble a game, in the one order its
-// plugins start in (and stop in reverse): the mission slot first, so every
-// other plugin sees the mode it runs (the mission itself opens once the
-// game runs, and its handlers run before the plugins' all the same:
-// engine.Game.OnEarly); moderation (timed bans, in-game admin commands)
-// before accounts, whose chat filter hands it those commands; ratings,
-// which rate a match before the history and the recording close it;
-// GameSpy; metrics; the match history; the recording (files, spectators,
-// career statistics); Agones, which follows the first game; the webhook;
-// the admin API last, over everything the others set up.
-var plugins = []struct {
-	name string
-	add  func(p *process, u *Game) error
-}{
-	{"missions", (*process).addMissions},
-	{"moderation", (*process).addModeration},
-	{"accounts", (*process).addAccounts},
-	{"ratings", (*process).addRatings},
-	{"gamespy", (*process).addGamespy},
-	{"metrics", (*process).addMetrics},
-	{"store", (*process).addRecorder},
-	{"record", (*process).addCapture},
-	{"agones", (*process).addAgones},
-	{"webhook", (*process).addWebhook},
-	{"admin", (*process).addAdmin},
-}
-
 // newGame makes the i-th game of the process from its configuration and
 // assembles it (before it runs).
-func (p *process) newGame(i int, uc Config, rc engine.Config) (*Game, error) {
+func (p *process) newGame(i int, uc Config, rc engine.Config, lo lua.Options) (*Game, error) {
 	label := strconv.Itoa(uc.Server.Port)
 	if uc.Server.Port == 0 {
 		label = "game" + strconv.Itoa(i)
 	}
-	u := &Game{label: label, uc: uc, log: p.log}
+	u := &Game{label: label, uc: uc, lua: lo, log: p.log}
 	if p.multi {
 		// Every line of this game says which game it is.
 		u.log = p.log.With("game", label)
@@ -158,8 +133,11 @@ func (p *process) newGame(i int, uc Config, rc engine.Config) (*Game, error) {
 		// with several games is the one they share.
 		p.metricsHandler = promhttp.HandlerFor(u.metrics.Registry(), promhttp.HandlerOpts{})
 	}
-	for _, step := range plugins {
-		if err := step.add(p, u); err != nil {
+	for _, pl := range plugins {
+		if pl.add == nil {
+			continue
+		}
+		if err := pl.add(p, u); err != nil {
 			u.close()
 			return nil, fmt.Errorf("game %s: %w", label, err)
 		}
@@ -183,8 +161,8 @@ func (p *process) addMissions(u *Game) error {
 func (p *process) addGamespy(u *Game) error {
 	// The heartbeats announce the port actually bound (server.port may be
 	// 0), so masters list this game where players can reach it.
-	gs, err := gamespy.Setup(u.g, u.uc.Plugins.Gamespy, gamespy.PluginOptions{GamePort: int(u.Addr().Port()), Logger: u.log})
-	if err != nil {
+	gs := gamespy.Setup(u.uc.Gamespy, gamespy.PluginOptions{GamePort: int(u.Addr().Port()), Logger: u.log})
+	if err := u.g.AddPlugin(gs); err != nil {
 		return err
 	}
 	u.gamespy = gs
@@ -192,7 +170,9 @@ func (p *process) addGamespy(u *Game) error {
 	return nil
 }
 
-func (p *process) addMetrics(u *Game) error { return metrics.Setup(u.g, u.metrics) }
+// addMetrics counts leaves, ended matches and admin actions, and times the
+// game loop (engine.Observer).
+func (p *process) addMetrics(u *Game) error { return u.g.AddPlugin(u.metrics) }
 
 // addRecorder writes the game's matches to the match history.
 func (p *process) addRecorder(u *Game) error {
@@ -209,11 +189,11 @@ func (p *process) addRecorder(u *Game) error {
 // addCapture adds a capture of the game's matches with its sinks: the
 // recording files, the spectator view, the career statistics.
 func (p *process) addCapture(u *Game) error {
-	co := record.CaptureOptions{Mode: u.missions.Mode, Writer: p.opts.Version, Keyframe: time.Duration(p.cfg.Record.Keyframe), Logger: p.log}
+	co := capture.CaptureOptions{Mode: u.missions.Mode, Writer: p.opts.Version, Keyframe: time.Duration(p.cfg.Record.Keyframe), Logger: p.log}
 	if p.multi {
 		co.Game = u.label // the file names say which game
 	}
-	capture := record.NewCapture(co)
+	capture := capture.NewCapture(co)
 	n := 0
 	if p.archive != nil {
 		fs := record.NewFileSink(p.archive, record.FileSinkOptions{Logger: p.log})
@@ -255,9 +235,12 @@ func (p *process) addAgones(u *Game) error {
 		return nil
 	}
 	p.agonesDone = true
-	a, err := agones.Setup(u.g, p.cfg.Agones, p.log)
+	a, err := agones.Setup(p.cfg.Agones, p.log)
+	if err != nil || a == nil {
+		return err
+	}
 	u.agones = a
-	return err
+	return u.g.AddPlugin(a)
 }
 
 // addAccounts gives the game !register and !login (or, with accounts

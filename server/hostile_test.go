@@ -10,7 +10,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
-	"github.com/bcserver/bcserver/plugins/gamespy"
+	"github.com/bcserver/bcserver/internal/browse"
 )
 
 // hostileMission does, on a player's command, each thing a buggy or
@@ -60,7 +60,7 @@ func TestHostileMissionCannotHurtTheServer(t *testing.T) {
 		// Commands come faster than ticks here; each gets the per-call
 		// budget rather than what an earlier one left of the tick.
 		uc.Lua.TickBudget = Duration(time.Hour)
-		uc.Plugins.Gamespy.Enabled = true
+		uc.Gamespy.Enabled = true
 	})
 	a := r.join(t, "Alice")
 	b := r.join(t, "Bob")
@@ -95,7 +95,7 @@ func TestHostileMissionCannotHurtTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	found, err := gamespy.Discover(ctx, conn, []netip.AddrPort{addr}, 500*time.Millisecond)
+	found, err := browse.Discover(ctx, conn, []netip.AddrPort{addr}, 500*time.Millisecond)
 	conn.Close()
 	if err != nil || len(found) != 1 || found[0].Info["numplayers"] != "2" {
 		t.Fatalf("GameSpy: %+v %v", found, err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/internal/browse"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/net/alby"
 	"github.com/bcserver/bcserver/plugins/gamespy"
@@ -22,7 +23,7 @@ import (
 // sees an open game and a player gets in.
 func TestGameAnswersWhileItsMissionLoads(t *testing.T) {
 	uc := loopbackConfig()
-	uc.Plugins.Gamespy.Masters = nil
+	uc.Gamespy.Masters = nil
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s, err := New(ctx, uc, Options{})
@@ -90,7 +91,7 @@ func TestGameAnswersWhileItsMissionLoads(t *testing.T) {
 // status sends `\status\` to to and returns the first datagram back.
 func status(t testing.TB, conn *net.UDPConn, to *net.UDPAddr) string {
 	t.Helper()
-	if _, err := conn.WriteToUDP([]byte(gamespy.StatusQuery), to); err != nil {
+	if _, err := conn.WriteToUDP([]byte(browse.StatusQuery), to); err != nil {
 		t.Fatal(err)
 	}
 	if err := conn.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
@@ -112,7 +113,7 @@ func TestMissionsFolderWatchedOnceRunning(t *testing.T) {
 	for _, gone := range []bool{false, true} {
 		dir := copyMissions(t)
 		uc := loopbackConfig()
-		uc.Plugins.Gamespy.Masters = nil
+		uc.Gamespy.Masters = nil
 		uc.Game.MissionsDir = dir
 		logs := &lockedBuf{}
 		ctx, cancel := context.WithCancel(context.Background())

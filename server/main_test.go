@@ -16,6 +16,7 @@ import (
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/internal/bot"
+	"github.com/bcserver/bcserver/internal/browse"
 	"github.com/bcserver/bcserver/lua"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/plugins/gamespy"
@@ -31,7 +32,7 @@ func TestDefaultConfigIsValid(t *testing.T) {
 		rc.Validation != checksum.ModeVerified || !rc.CollisionDamage || rc.Mission.System != "Multi1" {
 		t.Fatalf("defaults: %+v / %+v", uc, rc)
 	}
-	if gs := uc.Plugins.Gamespy; !gs.Enabled || gs.HeartbeatIdle != Duration(5*time.Minute) || gs.RateBurst != gamespy.DefaultRateBurst {
+	if gs := uc.Gamespy; !gs.Enabled || gs.HeartbeatIdle != Duration(5*time.Minute) || gs.RateBurst != gamespy.DefaultRateBurst {
 		t.Fatalf("gamespy defaults %+v", gs)
 	}
 }
@@ -68,7 +69,7 @@ func TestConfigErrors(t *testing.T) {
 		{"bad duration", "[checksum]\nround_timeout = \"soon\"\n", "round_timeout"},
 		{"missing manifest", "[checksum]\nmanifest = \"/nonexistent/m.json\"\n", "checksum.manifest"},
 		{"log level", "[server]\nlog_level = \"loud\"\n", "server.log_level"},
-		{"bad master", "[plugins.gamespy]\nmasters = [\"x:abc\"]\n", `plugins.gamespy.masters: "x:abc": bad port "abc"`},
+		{"bad master", "[gamespy]\nmasters = [\"x:abc\"]\n", `gamespy.masters: "x:abc": bad port "abc"`},
 		{"mistyped mission key", "[mission]\ntime_limt = 5\n", "unknown key(s) mission.time_limt"},
 		{"a key the mode does not read", "[game]\nmode = \"deathmatch\"\n[mission]\nescort_speed = 3\n", "mission.escort_speed"},
 		{"unknown spectate key", "[spectate]\nhidden = true\n", "spectate.hidden"},
@@ -172,7 +173,7 @@ func TestServeDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	found, err := gamespy.Discover(bctx, conn, []netip.AddrPort{addr}, 500*time.Millisecond)
+	found, err := browse.Discover(bctx, conn, []netip.AddrPort{addr}, 500*time.Millisecond)
 	conn.Close()
 	if err != nil || len(found) != 1 || found[0].Info["hostname"] != "bcserver" || found[0].Info["numplayers"] != "1" || found[0].Info["player_1"] != "Probe" {
 		t.Fatalf("discover: %+v %v", found, err)

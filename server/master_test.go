@@ -44,7 +44,7 @@ func TestServeHeartbeatsItsPort(t *testing.T) {
 	}
 	defer master.Close()
 	uc := loopbackConfig()
-	uc.Plugins.Gamespy.Masters = []string{master.LocalAddr().String()}
+	uc.Gamespy.Masters = []string{master.LocalAddr().String()}
 	rc, err := uc.Runtime()
 	if err != nil {
 		t.Fatal(err)

@@ -15,10 +15,10 @@ import (
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/internal/bot"
+	"github.com/bcserver/bcserver/internal/browse"
 	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/missions"
 	bcnet "github.com/bcserver/bcserver/net"
-	"github.com/bcserver/bcserver/plugins/gamespy"
 )
 
 type lockedBuf struct {
@@ -281,14 +281,14 @@ func saveByRename(t *testing.T, path, content string) {
 // A password set in the configuration is enforced (stock refusal, reason
 // 2) and browsers see the server as locked (gamespy.md 2.1).
 func TestUDPPasswordLockedAndEnforced(t *testing.T) {
-	r := serveTest(t, func(uc *Config) { uc.Server.Password = "Warp9"; uc.Plugins.Gamespy.Enabled = true })
+	r := serveTest(t, func(uc *Config) { uc.Server.Password = "Warp9"; uc.Gamespy.Enabled = true })
 	conn, err := netListenUDP()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	found, err := gamespy.Discover(ctx, conn, []netip.AddrPort{r.srv.Addr()}, 500*time.Millisecond)
+	found, err := browse.Discover(ctx, conn, []netip.AddrPort{r.srv.Addr()}, 500*time.Millisecond)
 	conn.Close()
 	if err != nil || len(found) != 1 || found[0].Info["password"] != "1" || !strings.HasPrefix(found[0].Info["hostname"], "*") {
 		t.Fatalf("discover: %+v %v", found, err)

@@ -19,10 +19,7 @@ func (p *process) startMission(u *Game) (*missionSlot, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts, err := uc.Lua.options()
-	if err != nil {
-		return nil, err
-	}
+	opts := u.lua
 	opts.Mode, opts.FS, opts.Config, opts.Logger, opts.Addons = uc.Game.Mode, fsys, uc.Mission, log, uc.Game.Addons
 	opts.Identities = p.ids
 	opts.Stats = u.careerLookup
@@ -57,10 +54,7 @@ func (p *process) startMission(u *Game) (*missionSlot, error) {
 	if ch := p.warmed[warmKey(uc, where)]; ch != nil {
 		ms.warmed = ch
 	}
-	budget := opts.Budget
-	if budget <= 0 {
-		budget = lua.DefaultBudget
-	}
+	budget := opts.Limits.Filled().Budget
 	ms.wrap = func(g *engine.Game, mode string) lua.Engine { return u.metrics.Timed(g, mode, budget) }
 	ms.reloaded = u.metrics.Reloaded
 	if err := g.AddPlugin(ms); err != nil {

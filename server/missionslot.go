@@ -88,7 +88,8 @@ func (m *missionSlot) Name() string { return "missions" }
 // why with file:line in the log and the console, and the mission opens as
 // soon as its files are fixed (the folder watch, a reload, a SIGHUP) or
 // another mode is set.
-func (m *missionSlot) Start(g *engine.Game) error {
+func (m *missionSlot) Start(engine.API) error {
+	g := m.g // the slot is the server's own: it drives the game itself
 	if m.deferOpen {
 		g.SetLoading(true)
 	} else {
@@ -256,7 +257,7 @@ func (m *missionSlot) Failure() string {
 }
 
 // Stop implements engine.Plugin.
-func (m *missionSlot) Stop(*engine.Game) {
+func (m *missionSlot) Stop(engine.API) {
 	for _, off := range m.offs {
 		off()
 	}

@@ -24,7 +24,7 @@ func TestHostileNamesBanFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "bc.toml")
 	banFile := filepath.Join(dir, "banlist.txt")
-	conf := "[server]\nname = \"hostile\"\naddress = \"127.0.0.1\"\nport = 0\n[bans]\nfile = \"" + banFile + "\"\n[plugins.gamespy]\nenabled = false\n"
+	conf := "[server]\nname = \"hostile\"\naddress = \"127.0.0.1\"\nport = 0\n[bans]\nfile = \"" + banFile + "\"\n[gamespy]\nenabled = false\n"
 	if err := os.WriteFile(path, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}

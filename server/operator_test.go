@@ -19,7 +19,7 @@ import (
 func TestEnvPrecedence(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "bc.toml")
-	file := "[server]\nname = \"from file\"\nport = 22200\nmax_players = 6\n[plugins.gamespy]\nmasters = [\"a\"]\n"
+	file := "[server]\nname = \"from file\"\nport = 22200\nmax_players = 6\n[gamespy]\nmasters = [\"a\"]\n"
 	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestEnvPrecedence(t *testing.T) {
 		"BCSERVER_SERVER_PORT=22300",
 		"BCSERVER_GAME_COLLISION_DAMAGE=false",
 		"BCSERVER_LUA_BUDGET=5ms",
-		"BCSERVER_PLUGINS_GAMESPY_MASTERS=m1.example, m2.example",
+		"BCSERVER_GAMESPY_MASTERS=m1.example, m2.example",
 		"BCSERVER_ADMIN_TOKEN=0123456789abcdefXYZ",
 		"BCSERVER_MISSION_TIME_LIMIT=10",
 		"BCSERVER_MISSION_SYSTEM=Multi3",
@@ -40,7 +40,7 @@ func TestEnvPrecedence(t *testing.T) {
 		t.Fatal(err)
 	}
 	if uc.Server.Name != "from env" || uc.Server.Port != 22400 || uc.Server.MaxPlayers != 6 || uc.Game.CollisionDamage ||
-		time.Duration(uc.Lua.Budget) != 5*time.Millisecond || strings.Join(uc.Plugins.Gamespy.Masters, "|") != "m1.example|m2.example" ||
+		time.Duration(uc.Lua.Budget) != 5*time.Millisecond || strings.Join(uc.Gamespy.Masters, "|") != "m1.example|m2.example" ||
 		uc.Admin.Token != "0123456789abcdefXYZ" || uc.Mission["time_limit"] != int64(10) || uc.Mission["system"] != "Multi3" {
 		t.Fatalf("layers: %+v", uc)
 	}
@@ -107,7 +107,7 @@ func TestSIGHUPReconfigures(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("[server]\nname = \"before\"\naddress = \"127.0.0.1\"\nport = 0\n[plugins.gamespy]\nenabled = false\n")
+	write("[server]\nname = \"before\"\naddress = \"127.0.0.1\"\nport = 0\n[gamespy]\nenabled = false\n")
 	var s *served
 	r, _ := serveWith(t, func(uc *Config) {
 		loaded, err := Load(path, nil, nil)
@@ -121,7 +121,7 @@ func TestSIGHUPReconfigures(t *testing.T) {
 	a := &adminRun{running: *r, s: s, base: "http://" + s.AdminAddr().String()}
 	a.join(t, "Alice")
 	bob := a.join(t, "Bob")
-	write("[server]\nname = \"after\"\naddress = \"127.0.0.1\"\nport = 0\nmax_players = 4\nlog_level = \"debug\"\n[bans]\nnames = [\"Bob\"]\n[game]\nmode = \"team-deathmatch\"\n[plugins.gamespy]\nenabled = false\n")
+	write("[server]\nname = \"after\"\naddress = \"127.0.0.1\"\nport = 0\nmax_players = 4\nlog_level = \"debug\"\n[bans]\nnames = [\"Bob\"]\n[game]\nmode = \"team-deathmatch\"\n[gamespy]\nenabled = false\n")
 	a.hangUp(t)
 	deadline := time.Now().Add(10 * time.Second)
 	for i := 0; i < 10000 && time.Now().Before(deadline) && !strings.Contains(a.logs.String(), "SIGHUP: configuration applied"); i++ {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/plugins/record"
 )
 
@@ -103,16 +104,16 @@ func TestPublicViewCarriesOnlyWhatEveryoneReceived(t *testing.T) {
 	if code := a.call(t, "GET", "/api/v1/replays/"+id, testToken, nil, &sum); code != 200 {
 		t.Fatalf("summary: %d", code)
 	}
-	want := map[string]record.ChatLine{
+	want := map[string]capture.ChatLine{
 		secret[0]: {Name: "Bob", Muted: true},
 		secret[1]: {Name: "Alice", Team: true},
 		secret[2]: {Name: "Alice", Cancelled: true},
 		shown:     {Name: "Alice"},
 	}
-	got := map[string]record.ChatLine{}
+	got := map[string]capture.ChatLine{}
 	for _, c := range sum.Chat {
 		if c.Player != 1 {
-			got[c.Text] = record.ChatLine{Name: c.Name, Team: c.Team, Muted: c.Muted, Cancelled: c.Cancelled}
+			got[c.Text] = capture.ChatLine{Name: c.Name, Team: c.Team, Muted: c.Muted, Cancelled: c.Cancelled}
 		}
 	}
 	for text, w := range want {
@@ -139,7 +140,7 @@ func TestPublicViewCarriesOnlyWhatEveryoneReceived(t *testing.T) {
 	}
 	defer f.Close()
 	var stream bytes.Buffer
-	if err := f.All(func(r *record.Record) bool {
+	if err := f.All(func(r *capture.Record) bool {
 		if r.Public() {
 			b, _ := json.Marshal(r.Map())
 			stream.Write(b)

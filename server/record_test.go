@@ -8,8 +8,8 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/history"
 	"github.com/bcserver/bcserver/plugins/record"
-	"github.com/bcserver/bcserver/plugins/store"
 )
 
 // With [store] path set, every match is recorded beside the database
@@ -59,11 +59,11 @@ func TestMatchesRecordedByDefault(t *testing.T) {
 	if code := a.call(t, "GET", "/api/v1/replays", "", nil, nil); code != 401 {
 		t.Fatalf("replays without the token: %d", code)
 	}
-	var top []store.Career
+	var top []history.Career
 	if code := a.call(t, "GET", "/api/v1/leaderboard?by=score", testToken, nil, &top); code != 200 || len(top) != 2 || top[0].Identity != "alice" || top[0].Kills != 2 {
 		t.Fatalf("leaderboard: %d %+v", code, top)
 	}
-	var c store.Career
+	var c history.Career
 	if code := a.call(t, "GET", "/api/v1/career/Bob", testToken, nil, &c); code != 200 || c.Matches != 1 || c.Deaths != 1 {
 		t.Fatalf("career: %d %+v", code, c)
 	}
@@ -108,7 +108,7 @@ func TestFirstRecordingHasTheMissionsHeader(t *testing.T) {
 	if h := sum.Header; h.Script != "Multiplayer.Episode.Mission2.Mission2" || h.Map != "Multi3" || h.Mode != "team-deathmatch" {
 		t.Fatalf("header %+v", h)
 	}
-	var ms []store.Match
+	var ms []history.Match
 	if code := a.call(t, "GET", "/api/v1/matches", testToken, nil, &ms); code != 200 || len(ms) != 1 || ms[0].Map != "Multi3" {
 		t.Fatalf("matches: %d %+v", code, ms)
 	}

@@ -138,6 +138,9 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 	// The log tail feeds the console; every logger below writes through it.
 	tail := admin.NewTail(300)
 	log = slog.New(tail.Handler(log.Handler()))
+	for _, n := range cfg.notes {
+		log.Warn(n, "component", "config")
+	}
 	if opts.Manual != nil && (cfg.Admin.Listen != "" || cfg.Spectate.Listen != "") {
 		return nil, errManual
 	}
@@ -164,56 +167,26 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 			s.Close()
 		}
 	}()
+	// The database is the process's: the plugins that keep something
+	// share it (the match history, careers, timed bans, accounts, ratings).
 	if p.store, p.stopPrune, err = store.Setup(cfg.Store, cfg.dir, log); err != nil {
 		return nil, err
 	}
-	if p.archive, err = record.Setup(cfg.Record, cfg.dir, cfg.Store.Path, log); err != nil {
-		return nil, err
-	}
-	if p.store != nil {
-		if p.mod, err = moderation.Open(p.store.DB(), time.Now()); err != nil {
+	for _, pl := range plugins {
+		if pl.open == nil {
+			continue
+		}
+		if err := pl.open(p); err != nil {
 			return nil, err
-		}
-	}
-	if cfg.Accounts.Enabled {
-		ro := accounts.RegistryOptions{DB: p.store.DB(), Section: cfg.Accounts, Logger: log}
-		if opts.Accounts != nil {
-			opts.Accounts(&ro)
-		}
-		if p.accounts, err = accounts.OpenRegistry(ro); err != nil {
-			return nil, err
-		}
-	}
-	if cfg.Ratings.Enabled {
-		if p.ratings, err = ratings.OpenBook(p.store.DB()); err != nil {
-			return nil, err
-		}
-	}
-	if !cfg.Webhook.Off() {
-		wo, err := cfg.Webhook.Options(cfg.dir)
-		if err != nil {
-			return nil, fmt.Errorf("plugin/webhook: %w", err)
-		}
-		wo.Logger = log
-		if p.webhook, err = webhook.NewSender(wo); err != nil {
-			return nil, err
-		}
-	}
-	if cfg.Admin.Listen != "" {
-		if p.token, err = cfg.Admin.LoadToken(cfg.dir, log); err != nil {
-			return nil, fmt.Errorf("plugin/admin: %w", err)
-		}
-		if p.tokens, err = cfg.Admin.LoadTokens(cfg.dir); err != nil {
-			return nil, fmt.Errorf("plugin/admin: %w", err)
 		}
 	}
 	for i, g := range specs {
-		rc, err := g.Runtime()
+		rc, lo, err := g.runtime()
 		if err != nil {
 			return nil, fmt.Errorf("game on port %d: %w", g.Server.Port, err)
 		}
 		rc.TickPhase = time.Duration(i) * rc.TickInterval / time.Duration(len(specs))
-		u, err := p.newGame(i, g, rc)
+		u, err := p.newGame(i, g, rc, lo)
 		if err != nil {
 			return nil, err
 		}
@@ -231,39 +204,13 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 		listeners = append(listeners, p.specStats)
 	}
 	s.games[0].metrics.Registry().AddHTTP(listeners...)
-	if p.token != "" {
-		entries := make([]admin.Game, len(s.games))
-		for i, u := range s.games {
-			entries[i] = admin.Game{Label: u.label, API: u.admin, Server: u.srv, Mode: u.Mode, Failure: u.Failure}
+	for _, pl := range plugins {
+		if pl.serve == nil {
+			continue
 		}
-		s.adminLn, err = httpserve.Listen(httpserve.Options{Addr: cfg.Admin.Listen, Handler: admin.Mux(entries, p.token),
-			Pool: p.httpPool, PerAddress: adminPerAddress, Proxies: cfg.Admin.Proxies(), Stats: p.adminStats, Logger: log,
-			Timeouts: httpserve.Timeouts{Write: adminWrite, Idle: 60 * time.Second}})
-		if err != nil {
-			return nil, fmt.Errorf("plugin/admin: %w", err)
+		if err := pl.serve(s); err != nil {
+			return nil, err
 		}
-		log.Info("admin console and API listening", "component", "plugin/admin", "url", "http://"+s.adminLn.Addr().String()+"/",
-			"connections", p.httpPool.Max())
-	}
-	if sc := cfg.Spectate; sc.Listen != "" {
-		so := sc.Options(p.spectators)
-		if p.ratings != nil && cfg.Ratings.Public {
-			rs := cfg.Ratings
-			so.Ratings = ratings.API(p.ratings, rs, func() string { return ratings.SeasonOf(rs.Season, time.Now()) })
-		}
-		so.Logger, so.Stats = log, p.specStats
-		s.spec = spectate.New(so)
-		reserve := 0
-		if p.token != "" {
-			reserve = httpserve.AdminReserve
-		}
-		s.specLn, err = httpserve.Listen(httpserve.Options{Addr: sc.Listen, Handler: s.spec,
-			Pool: p.httpPool, Reserve: reserve, PerAddress: sc.Connections(), Proxies: sc.Proxies(), Stats: p.specStats, Logger: log})
-		if err != nil {
-			return nil, fmt.Errorf("plugin/spectate: %w", err)
-		}
-		log.Info("spectator page listening", "component", "plugin/spectate", "url", "http://"+s.specLn.Addr().String()+"/", "delay", time.Duration(sc.Delay),
-			"connections", p.httpPool.Max()-reserve, "per_address", sc.Connections())
 	}
 	return s, nil
 }
@@ -411,38 +358,15 @@ func (s *Server) Close() {
 		return
 	}
 	s.closed = true
-	s.stopAdmin()
-	if s.specLn != nil {
-		s.spec.Close()
-		s.specLn.Close()
+	for i := len(plugins) - 1; i >= 0; i-- {
+		if c := plugins[i].close; c != nil {
+			c(s)
+		}
 	}
 	for _, u := range s.games {
 		u.close()
 	}
 	p := s.p
-	for _, fs := range p.sinks {
-		fs.Close()
-	}
-	if p.archive != nil {
-		_ = p.archive.Close()
-	}
-	if p.webhook != nil {
-		// The server-down message (queued by Run) and whatever else waits
-		// get a few seconds; a dead endpoint does not hold the exit up.
-		webhook.Announce(p.webhook, p.cfg.Webhook.Events, webhook.EventServerDown, p.cfg.Server.Name, time.Now())
-		ctx, cancel := context.WithTimeout(context.Background(), webhookDrain)
-		p.webhook.Close(ctx)
-		cancel()
-	}
-	if p.accounts != nil {
-		p.accounts.Close()
-	}
-	if p.mod != nil {
-		p.mod.Wait()
-	}
-	if p.ratings != nil {
-		p.ratings.Wait()
-	}
 	p.stopPrune()
 	if p.store != nil {
 		if err := p.store.Close(); err != nil {

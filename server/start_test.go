@@ -39,7 +39,7 @@ func BenchmarkServeStart(b *testing.B) {
 // process, as in the server.
 func BenchmarkFirstAnswer(b *testing.B) {
 	uc := loopbackConfig()
-	uc.Plugins.Gamespy.Masters = nil
+	uc.Gamespy.Masters = nil
 	conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		b.Fatal(err)

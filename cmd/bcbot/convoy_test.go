@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/history"
 	"github.com/bcserver/bcserver/engine/world"
 	"github.com/bcserver/bcserver/internal/testutil"
 	"github.com/bcserver/bcserver/plugins/record"
-	"github.com/bcserver/bcserver/plugins/store"
 	"github.com/bcserver/bcserver/server"
 )
 
@@ -33,7 +33,7 @@ func TestBotPlaysConvoyLive(t *testing.T) {
 	dir := t.TempDir()
 	cfg := server.DefaultConfig()
 	cfg.Server.Address, cfg.Server.Port = "127.0.0.1", 0
-	cfg.Plugins.Gamespy.Enabled = false
+	cfg.Gamespy.Enabled = false
 	cfg.Admin.Listen, cfg.Admin.Token = "127.0.0.1:0", convoyToken
 	cfg.Store.Path = filepath.Join(dir, "bcserver.db")
 	cfg.Bans.File = filepath.Join(dir, "banlist.txt")
@@ -129,7 +129,7 @@ func TestBotPlaysConvoyLive(t *testing.T) {
 
 	// The record: the match history and the recording, written in the
 	// background, name the winning team.
-	var m store.Match
+	var m history.Match
 	var rec record.Entry
 	deadline := time.After(30 * time.Second)
 	tick := time.NewTicker(50 * time.Millisecond)
@@ -140,7 +140,7 @@ func TestBotPlaysConvoyLive(t *testing.T) {
 		case <-deadline:
 			t.Fatalf("no record of the winner: match %+v, recording %+v", m, rec)
 		}
-		var ms []store.Match
+		var ms []history.Match
 		if getJSON(t, srv, "/api/v1/matches", &ms) && len(ms) > 0 {
 			m = ms[0]
 		}

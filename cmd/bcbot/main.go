@@ -31,9 +31,9 @@ import (
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/internal/bot"
+	"github.com/bcserver/bcserver/internal/browse"
 	"github.com/bcserver/bcserver/internal/loadgen"
 	bcnet "github.com/bcserver/bcserver/net"
-	"github.com/bcserver/bcserver/plugins/gamespy"
 )
 
 func main() {
@@ -416,7 +416,7 @@ func runDiscover(ctx context.Context, target string, w io.Writer) error {
 		return err
 	}
 	defer conn.Close()
-	targets := gamespy.LANTargets()
+	targets := browse.LANTargets()
 	if target != "" {
 		ap, err := netip.ParseAddrPort(target)
 		if err != nil {
@@ -424,7 +424,7 @@ func runDiscover(ctx context.Context, target string, w io.Writer) error {
 		}
 		targets = []netip.AddrPort{ap}
 	}
-	found, err := gamespy.Discover(ctx, conn, targets, gamespy.DefaultDiscoverWait)
+	found, err := browse.Discover(ctx, conn, targets, browse.DefaultDiscoverWait)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bcserver/bcserver/engine/capture"
+	"github.com/bcserver/bcserver/engine/history"
 	"github.com/bcserver/bcserver/internal/replaytest"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/store"
@@ -134,19 +136,19 @@ func TestReplayCommandEscapesText(t *testing.T) {
 	fs := record.NewFileSink(arch, record.FileSinkOptions{})
 	// A header without "text": an older file, its chat in the client's
 	// code page.
-	fs.BeginMatch(&record.Header{Format: record.FormatName, Version: record.Version, Server: "evil\x1b]0;owned\x07", Mode: "deathmatch", Started: time.Unix(1e9, 0)})
+	fs.BeginMatch(&capture.Header{Format: capture.FormatName, Version: record.Version, Server: "evil\x1b]0;owned\x07", Mode: "deathmatch", Started: time.Unix(1e9, 0)})
 	long := "\u202e" + strings.Repeat("W", 63)
-	for _, r := range []record.Record{
-		{Kind: record.KindKeyframe},
-		{Kind: record.KindPlayer, Player: 2, InGame: true, Name: "Alice\x1b[31m"},
-		{Kind: record.KindPlayer, Player: 3, InGame: true, Name: long},
-		{T: 10, Kind: record.KindChat, Player: 2, Text: "gr\xfc\xdfe\x1b[2J\rNUL\x00end"},
-		{T: 20, Kind: record.KindChat, Player: 3, Flags: record.ChatMuted, Text: "muted words"},
-		{T: 30, Kind: record.KindChat, Player: 3, Team: 1, Flags: record.ChatTeam, Text: "team words"},
+	for _, r := range []capture.Record{
+		{Kind: capture.KindKeyframe},
+		{Kind: capture.KindPlayer, Player: 2, InGame: true, Name: "Alice\x1b[31m"},
+		{Kind: capture.KindPlayer, Player: 3, InGame: true, Name: long},
+		{T: 10, Kind: capture.KindChat, Player: 2, Text: "gr\xfc\xdfe\x1b[2J\rNUL\x00end"},
+		{T: 20, Kind: capture.KindChat, Player: 3, Flags: capture.ChatMuted, Text: "muted words"},
+		{T: 30, Kind: capture.KindChat, Player: 3, Team: 1, Flags: capture.ChatTeam, Text: "team words"},
 	} {
 		fs.Record(&r)
 	}
-	fs.EndMatch(&record.Footer{DurationMS: 40, Reason: "time_up\x1b[0m"})
+	fs.EndMatch(&capture.Footer{DurationMS: 40, Reason: "time_up\x1b[0m"})
 	fs.Close()
 	list, _ := arch.List()
 	if len(list) != 1 {
@@ -196,7 +198,7 @@ func TestBackupCommand(t *testing.T) {
 	}
 	defer st.Close()
 	now := time.Unix(1e9, 0)
-	st.RecordMatch(store.Match{Mode: "dm", Started: now, Ended: now, Reason: "time_up", Players: []store.MatchPlayer{{Identity: "a", Name: "A"}}})
+	st.RecordMatch(history.Match{Mode: "dm", Started: now, Ended: now, Reason: "time_up", Players: []history.MatchPlayer{{Identity: "a", Name: "A"}}})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := st.Flush(ctx); err != nil {

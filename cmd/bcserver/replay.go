@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/plugins/record"
 )
 
@@ -58,7 +59,7 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 	enc := json.NewEncoder(termSafe{w})
 	_ = enc.Encode(map[string]any{"kind": "header", "header": f.Header, "blocks": len(f.Blocks), "damaged": f.Damaged, "public": view.Public})
 	var werr error
-	err = f.All(func(r *record.Record) bool {
+	err = f.All(func(r *capture.Record) bool {
 		if view.Public && !r.Public() {
 			return true
 		}

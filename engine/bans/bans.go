@@ -117,8 +117,10 @@ func (e Entry) Broad() string {
 	return ""
 }
 
-// same reports whether two entries ban the same thing.
-func (e Entry) same(o Entry) bool {
+// Same reports whether two entries ban the same thing: names compared as
+// admission compares them (names.Same), addresses as patterns. Everything
+// that asks "is this already banned" asks it here.
+func (e Entry) Same(o Entry) bool {
 	if e.IsName() || o.IsName() {
 		return e.IsName() && o.IsName() && names.Same(e.Name, o.Name)
 	}
@@ -239,7 +241,7 @@ func (l *List) first(match func(Entry) bool) (Entry, bool) {
 // banned (nothing changes).
 func (l *List) Add(e Entry) (bool, error) {
 	dup := false
-	l.each(func(o Entry, _ bool) bool { dup = o.same(e); return !dup })
+	l.each(func(o Entry, _ bool) bool { dup = o.Same(e); return !dup })
 	if dup {
 		return false, nil
 	}
@@ -265,14 +267,14 @@ func (l *List) Add(e Entry) (bool, error) {
 // lifted at run time.
 func (l *List) Remove(e Entry) (bool, error) {
 	for _, f := range l.fixed {
-		if f.same(e) {
+		if f.Same(e) {
 			return false, fmt.Errorf("%s is banned in the configuration file, not in the ban list", e)
 		}
 	}
 	var lines []line
 	removed := false
 	for _, ln := range l.lines {
-		if ln.entry != nil && ln.entry.same(e) {
+		if ln.entry != nil && ln.entry.Same(e) {
 			removed = true
 			continue
 		}

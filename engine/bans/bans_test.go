@@ -162,7 +162,7 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		for _, e := range l.Entries() {
-			if again, err := Parse(e.String()); err != nil || !again.same(e) {
+			if again, err := Parse(e.String()); err != nil || !again.Same(e) {
 				t.Fatalf("%q does not read back: %v", e.String(), err)
 			}
 		}

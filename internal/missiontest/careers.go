@@ -13,6 +13,8 @@ import (
 
 	glua "github.com/yuin/gopher-lua"
 
+	"github.com/bcserver/bcserver/engine/history"
+	"github.com/bcserver/bcserver/engine/names"
 	"github.com/bcserver/bcserver/plugins/stats"
 	"github.com/bcserver/bcserver/plugins/store"
 )
@@ -38,9 +40,9 @@ func (w *Match) openStore(dir string) (*store.Store, error) {
 
 // careerLookup is bc.stats in a test game.
 func (w *Match) careerLookup(name string) (map[string]any, bool) {
-	id := store.Identity(name)
+	id := names.Key(name)
 	seed, seeded := w.opts.Careers[id]
-	var rec *store.Career
+	var rec *history.Career
 	if r := w.rec; r != nil && r.st != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		defer cancel()
@@ -49,8 +51,8 @@ func (w *Match) careerLookup(name string) (map[string]any, bool) {
 			switch {
 			case err == nil:
 				rec = &c
-			case errors.Is(err, store.ErrNotFound):
-				rec = &store.Career{Identity: id}
+			case errors.Is(err, history.ErrNotFound):
+				rec = &history.Career{Identity: id}
 			}
 		}
 	}
@@ -58,9 +60,9 @@ func (w *Match) careerLookup(name string) (map[string]any, bool) {
 		if w.opts.Careers == nil {
 			return nil, false // as a server without [store] path
 		}
-		rec = &store.Career{Identity: id} // careers are kept: none yet
+		rec = &history.Career{Identity: id} // careers are kept: none yet
 	}
-	c := store.Career{Identity: id, Names: []string{}, Classes: map[string]float64{}}
+	c := history.Career{Identity: id, Names: []string{}, Classes: map[string]float64{}}
 	if seeded {
 		c = addCareer(c, seed)
 	}
@@ -71,7 +73,7 @@ func (w *Match) careerLookup(name string) (map[string]any, bool) {
 }
 
 // addCareer sums two careers of one player.
-func addCareer(a, b store.Career) store.Career {
+func addCareer(a, b history.Career) history.Career {
 	a.Matches += b.Matches
 	a.Kills += b.Kills
 	a.Deaths += b.Deaths
@@ -80,7 +82,7 @@ func addCareer(a, b store.Career) store.Career {
 	a.Best = max(a.Best, b.Best)
 	a.Wins += b.Wins
 	a.Seconds += b.Seconds
-	for _, d := range []struct{ to, from *store.Damage }{{&a.Dealt, &b.Dealt}, {&a.Taken, &b.Taken}} {
+	for _, d := range []struct{ to, from *history.Damage }{{&a.Dealt, &b.Dealt}, {&a.Taken, &b.Taken}} {
 		d.to.Phaser += d.from.Phaser
 		d.to.Pulse += d.from.Pulse
 		d.to.Torpedo += d.from.Torpedo
@@ -120,15 +122,15 @@ var careerFields = []string{"matches", "kills", "deaths", "assists", "score", "b
 
 // careersArg reads test.careers{Name = {matches = 10, ...}, ...}: the
 // careers, by identity, that bc.stats starts from in the case's games.
-func careersArg(L *glua.LState, t *glua.LTable) map[string]store.Career {
-	out := map[string]store.Career{}
+func careersArg(L *glua.LState, t *glua.LTable) map[string]history.Career {
+	out := map[string]history.Career{}
 	t.ForEach(func(k, v glua.LValue) {
 		name, ok := k.(glua.LString)
 		row, isTable := v.(*glua.LTable)
 		if !ok || !isTable || len(name) == 0 || len(name) > 128 {
 			L.ArgError(1, "want {[player name] = {matches = n, kills = n, ...}}")
 		}
-		c := store.Career{Identity: store.Identity(string(name)), Names: []string{string(name)}, Classes: map[string]float64{}}
+		c := history.Career{Identity: names.Key(string(name)), Names: []string{string(name)}, Classes: map[string]float64{}}
 		row.ForEach(func(fk, fv glua.LValue) {
 			f, _ := fk.(glua.LString)
 			num := func() float64 {
@@ -145,12 +147,12 @@ func careersArg(L *glua.LState, t *glua.LTable) map[string]store.Career {
 				}
 				return int(n)
 			}
-			damage := func() store.Damage {
+			damage := func() history.Damage {
 				dt, ok := fv.(*glua.LTable)
 				if !ok {
 					L.ArgError(1, fmt.Sprintf("%s.%s: want {phaser, pulse, torpedo, collision, other}", name, f))
 				}
-				var d store.Damage
+				var d history.Damage
 				dt.ForEach(func(dk, dv glua.LValue) {
 					n, ok := dv.(glua.LNumber)
 					if !ok || n < 0 {

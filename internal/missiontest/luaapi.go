@@ -10,8 +10,8 @@ import (
 
 	glua "github.com/yuin/gopher-lua"
 
+	"github.com/bcserver/bcserver/engine/history"
 	"github.com/bcserver/bcserver/lua"
-	"github.com/bcserver/bcserver/plugins/store"
 )
 
 // suite is one test file's Lua state and what it registered.
@@ -24,7 +24,7 @@ type suite struct {
 
 	worlds  []*Match // of the running case, closed after it
 	seen    map[*Match]int
-	careers map[string]store.Career // test.careers, for the running case's games
+	careers map[string]history.Career // test.careers, for the running case's games
 }
 
 type testCase struct {

@@ -21,11 +21,11 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/checksum"
+	"github.com/bcserver/bcserver/engine/history"
 	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/lua"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/net/alby"
-	"github.com/bcserver/bcserver/plugins/store"
 	"github.com/bcserver/bcserver/server"
 )
 
@@ -49,9 +49,9 @@ type Options struct {
 	// last one back), the match history (Matches) and the careers
 	// (bc.stats).
 	Record bool
-	// Careers, by identity (store.Identity), are what bc.stats starts
+	// Careers, by identity (names.Key), are what bc.stats starts
 	// from (test.careers); the recorded matches add to them.
-	Careers map[string]store.Career
+	Careers map[string]history.Career
 	// Storage, when set, is bc.storage as a previous run of the server left
 	// it (plain data); the mission opens with it as after a restart.
 	Storage any

@@ -8,6 +8,8 @@ import (
 	glua "github.com/yuin/gopher-lua"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/capture"
+	"github.com/bcserver/bcserver/engine/history"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/stats"
 	"github.com/bcserver/bcserver/plugins/store"
@@ -47,7 +49,7 @@ func (w *Match) startRecording(mode string) error {
 	// Careers are read at once by bc.stats (careers.go), not in the
 	// background: the tally has no Post.
 	careers := stats.New(stats.Options{Store: st})
-	return w.Game.AddPlugin(record.NewCapture(record.CaptureOptions{Mode: modeOf, Writer: "test"}, r.sink, careers))
+	return w.Game.AddPlugin(capture.NewCapture(capture.CaptureOptions{Mode: modeOf, Writer: "test"}, r.sink, careers))
 }
 
 func (w *Match) stopRecording() {
@@ -62,7 +64,7 @@ func (w *Match) stopRecording() {
 
 // Matches returns the match history the test game recorded, newest
 // first (nil without Record).
-func (w *Match) Matches() ([]store.Match, error) {
+func (w *Match) Matches() ([]history.Match, error) {
 	r := w.rec
 	if r == nil {
 		return nil, nil

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/internal/missiontest"
 	"github.com/bcserver/bcserver/missions"
-	"github.com/bcserver/bcserver/plugins/record"
 )
 
 // Kill is a ship destroyed, as the engine raised it.
@@ -52,7 +52,7 @@ type Match struct {
 // pulse weapons and is destroyed by Alice; Bob respawns and Alice destroys
 // him with phasers; Bob respawns and self-destructs; then both
 // self-destruct and the mission ends the game.
-func Play(sinks ...record.Sink) (*Match, error) {
+func Play(sinks ...capture.Sink) (*Match, error) {
 	w, err := missiontest.NewMatch(missiontest.Options{Mode: "survival", FS: missions.FS(),
 		Config: map[string]any{"wave_delay": int64(5), "restart_after": int64(-1)}})
 	if err != nil {
@@ -60,7 +60,7 @@ func Play(sinks ...record.Sink) (*Match, error) {
 	}
 	defer w.Close()
 	m := &Match{Started: w.Now}
-	capture := record.NewCapture(record.CaptureOptions{Game: "22101", Mode: func() string { return "survival" }, Writer: "test"}, sinks...)
+	capture := capture.NewCapture(capture.CaptureOptions{Game: "22101", Mode: func() string { return "survival" }, Writer: "test"}, sinks...)
 	if err := w.Game.AddPlugin(capture); err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ type PluginOptions struct {
 // !login, the protected names' grace timers, the guest renames.
 type Plugin struct {
 	opts     PluginOptions
-	g        *engine.Game
+	g        engine.API
 	sessions map[*engine.Player]*session
 	offs     []func()
 }
@@ -55,7 +55,7 @@ func New(o PluginOptions) *Plugin { return &Plugin{opts: o, sessions: map[*engin
 func (a *Plugin) Name() string { return "accounts" }
 
 // Start implements engine.Plugin.
-func (a *Plugin) Start(g *engine.Game) error {
+func (a *Plugin) Start(g engine.API) error {
 	a.g = g
 	g.SetChatFilter(a.filter)
 	if a.opts.Registry != nil {
@@ -73,7 +73,7 @@ func (a *Plugin) Start(g *engine.Game) error {
 }
 
 // Stop implements engine.Plugin.
-func (a *Plugin) Stop(g *engine.Game) {
+func (a *Plugin) Stop(g engine.API) {
 	g.SetChatFilter(nil)
 	for _, off := range a.offs {
 		off()

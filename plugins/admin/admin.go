@@ -369,10 +369,10 @@ func remote(r *http.Request) string {
 func contextBG() context.Context { return context.Background() }
 
 // do runs fn on the game goroutine.
-func (a *Admin) do(ctx context.Context, fn func(g *engine.Game)) error {
+func (a *Admin) do(ctx context.Context, fn func(g engine.API)) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	if err := a.opts.Server.Do(ctx, fn); err != nil {
+	if err := a.opts.Server.Do(ctx, func(g *engine.Game) { fn(g) }); err != nil {
 		return errorf(http.StatusServiceUnavailable, "game loop: %v", err)
 	}
 	return nil
@@ -384,7 +384,7 @@ func (a *Admin) do(ctx context.Context, fn func(g *engine.Game)) error {
 func (a *Admin) loopAlive(r *http.Request) bool {
 	a.probeMu.Lock()
 	defer a.probeMu.Unlock()
-	return a.do(r.Context(), func(*engine.Game) {}) == nil
+	return a.do(r.Context(), func(engine.API) {}) == nil
 }
 
 func (a *Admin) healthz(w http.ResponseWriter, r *http.Request) {
@@ -417,7 +417,7 @@ func (a *Admin) readyz(w http.ResponseWriter, r *http.Request) {
 func (a *Admin) unavailable(r *http.Request) (why, suspended string, alive bool) {
 	a.probeMu.Lock()
 	defer a.probeMu.Unlock()
-	err := a.do(r.Context(), func(g *engine.Game) {
+	err := a.do(r.Context(), func(g engine.API) {
 		why = g.Unavailable()
 		if a.opts.Missions != nil {
 			suspended = a.opts.Missions.Info().Suspended

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/names"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
@@ -33,8 +34,9 @@ func (p *PlayerRef) UnmarshalJSON(b []byte) error {
 }
 
 // find resolves a reference among the connected players: an id first,
-// then the exact name, then the name ignoring case when only one matches.
-func find(g *engine.Game, ref PlayerRef) (*engine.Player, error) {
+// then the exact name, then a name admission would take for the same
+// (names.Same: case, width, invisible characters) when only one matches.
+func find(g engine.API, ref PlayerRef) (*engine.Player, error) {
 	s := strings.TrimSpace(string(ref))
 	if s == "" {
 		return nil, errorf(http.StatusBadRequest, "player is required")
@@ -49,7 +51,7 @@ func find(g *engine.Game, ref PlayerRef) (*engine.Player, error) {
 		if p.Name == s {
 			return p, nil
 		}
-		if strings.EqualFold(p.Name, s) {
+		if names.Same(p.Name, s) {
 			fold = append(fold, p)
 		}
 	}
@@ -57,14 +59,14 @@ func find(g *engine.Game, ref PlayerRef) (*engine.Player, error) {
 		return fold[0], nil
 	}
 	if len(fold) > 1 {
-		return nil, errorf(http.StatusConflict, "%d players are called %q (ignoring case): use the id", len(fold), s)
+		return nil, errorf(http.StatusConflict, "%d players are called %q (as names compare): use the id", len(fold), s)
 	}
 	return nil, errorf(http.StatusNotFound, "no player %q", s)
 }
 
 func (a *Admin) getStatus(w http.ResponseWriter, r *http.Request) {
 	var st Status
-	if err := a.do(r.Context(), func(g *engine.Game) { st = a.status(g, true) }); err != nil {
+	if err := a.do(r.Context(), func(g engine.API) { st = a.status(g, true) }); err != nil {
 		writeErr(w, err)
 		return
 	}
@@ -73,7 +75,7 @@ func (a *Admin) getStatus(w http.ResponseWriter, r *http.Request) {
 
 func (a *Admin) getPlayers(w http.ResponseWriter, r *http.Request) {
 	var ps []PlayerInfo
-	if err := a.do(r.Context(), func(g *engine.Game) { ps = a.players(g) }); err != nil {
+	if err := a.do(r.Context(), func(g engine.API) { ps = a.players(g) }); err != nil {
 		writeErr(w, err)
 		return
 	}
@@ -92,7 +94,7 @@ func (a *Admin) kick(r *http.Request) (any, error) {
 	}
 	var out PlayerInfo
 	var ferr error
-	err := a.do(r.Context(), func(g *engine.Game) {
+	err := a.do(r.Context(), func(g engine.API) {
 		p, err := find(g, req.Player)
 		if err != nil {
 			ferr = err
@@ -113,7 +115,7 @@ func (a *Admin) kick(r *http.Request) (any, error) {
 
 // tell says why a player is removed, as a host chat line to everyone
 // (stock clients show no text with a boot).
-func (a *Admin) tell(g *engine.Game, p *engine.Player, what, reason string) {
+func (a *Admin) tell(g engine.API, p *engine.Player, what, reason string) {
 	text := fmt.Sprintf("%s was %s by the host", p.Name, what)
 	if reason = trimmed(reason, 120); reason != "" {
 		text += ": " + reason
@@ -121,7 +123,7 @@ func (a *Admin) tell(g *engine.Game, p *engine.Player, what, reason string) {
 	sendChat(g, nil, text)
 }
 
-func sendChat(g *engine.Game, to *engine.Player, text string) {
+func sendChat(g engine.API, to *engine.Player, text string) {
 	msg := engine.HostChat(nil, text)
 	if to != nil {
 		_ = g.Send(to, msg)
@@ -149,7 +151,7 @@ func (a *Admin) say(r *http.Request) (any, error) {
 	}
 	var ferr error
 	sent := 0
-	err := a.do(r.Context(), func(g *engine.Game) {
+	err := a.do(r.Context(), func(g engine.API) {
 		var to *engine.Player
 		if req.Player != "" {
 			p, err := find(g, req.Player)
@@ -189,7 +191,7 @@ func (a *Admin) missionReload(r *http.Request) (any, error) {
 		return nil, errorf(http.StatusUnprocessableEntity, "reload failed, the running version stays: %v", err)
 	}
 	var info MissionInfo
-	if err := a.do(r.Context(), func(*engine.Game) { info = a.opts.Missions.Info() }); err != nil {
+	if err := a.do(r.Context(), func(engine.API) { info = a.opts.Missions.Info() }); err != nil {
 		return nil, err
 	}
 	return map[string]any{"mode": a.mode(), "version": info.Version}, nil
@@ -200,7 +202,7 @@ func (a *Admin) mode() string {
 		return ""
 	}
 	var m string
-	_ = a.do(contextBG(), func(*engine.Game) { m = a.opts.Missions.Mode() })
+	_ = a.do(contextBG(), func(engine.API) { m = a.opts.Missions.Mode() })
 	return m
 }
 
@@ -229,7 +231,7 @@ func (a *Admin) missionSet(r *http.Request) (any, error) {
 	}
 	var pending bool
 	var serr error
-	if err := a.do(r.Context(), func(*engine.Game) { pending, serr = a.opts.Missions.SetMode(req.Mode, req.Now) }); err != nil {
+	if err := a.do(r.Context(), func(engine.API) { pending, serr = a.opts.Missions.SetMode(req.Mode, req.Now) }); err != nil {
 		return nil, err
 	}
 	if serr != nil {
@@ -245,7 +247,7 @@ func (a *Admin) gameRestart(r *http.Request) (any, error) {
 	if err := decodeOptional(r); err != nil {
 		return nil, err
 	}
-	err := a.do(r.Context(), func(g *engine.Game) {
+	err := a.do(r.Context(), func(g engine.API) {
 		if a.opts.Cut != nil {
 			a.opts.Cut("restarted")
 		}
@@ -274,7 +276,7 @@ func (a *Admin) gameEnd(r *http.Request) (any, error) {
 		reason = *req.Reason
 	}
 	var already bool
-	err := a.do(r.Context(), func(g *engine.Game) {
+	err := a.do(r.Context(), func(g engine.API) {
 		if g.GameOver() {
 			already = true
 			return

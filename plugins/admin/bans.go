@@ -36,7 +36,7 @@ func (a *Admin) getBans(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var list []Ban
-	if err := a.do(r.Context(), func(*engine.Game) { list = a.opts.Bans.List() }); err != nil {
+	if err := a.do(r.Context(), func(engine.API) { list = a.opts.Bans.List() }); err != nil {
 		writeErr(w, err)
 		return
 	}
@@ -81,7 +81,7 @@ func checkBan(b Ban, force bool) error {
 
 // target resolves a ban request: a connected player (banned by name and
 // address both), or a name, or an address.
-func (req banReq) targets(g *engine.Game) ([]Ban, error) {
+func (req banReq) targets(g engine.API) ([]Ban, error) {
 	set := 0
 	for _, s := range []string{string(req.Player), req.Name, req.Address} {
 		if strings.TrimSpace(s) != "" {
@@ -123,7 +123,7 @@ func (a *Admin) ban(r *http.Request) (any, error) {
 	var added []Ban
 	removed := []string{}
 	var ferr error
-	err := a.do(r.Context(), func(g *engine.Game) {
+	err := a.do(r.Context(), func(g engine.API) {
 		bs, err := req.targets(g)
 		if err != nil {
 			ferr = err
@@ -203,7 +203,7 @@ func (a *Admin) unban(r *http.Request) (any, error) {
 	}
 	var removed bool
 	var rerr error
-	if err := a.do(r.Context(), func(*engine.Game) { removed, rerr = a.opts.Bans.Remove(b) }); err != nil {
+	if err := a.do(r.Context(), func(engine.API) { removed, rerr = a.opts.Bans.Remove(b) }); err != nil {
 		return nil, err
 	}
 	if rerr != nil {

@@ -14,7 +14,7 @@ import (
 func (a *Admin) Name() string { return "admin" }
 
 // Start implements engine.Plugin (game goroutine).
-func (a *Admin) Start(g *engine.Game) error {
+func (a *Admin) Start(g engine.API) error {
 	a.muted = map[*engine.Player]bool{}
 	a.offs = append(a.offs,
 		g.On(engine.EvChat, func(ev engine.Event) { a.chat(g, ev.(*engine.Chat)) }),
@@ -23,7 +23,7 @@ func (a *Admin) Start(g *engine.Game) error {
 }
 
 // Stop implements engine.Plugin.
-func (a *Admin) Stop(*engine.Game) {
+func (a *Admin) Stop(engine.API) {
 	for _, off := range a.offs {
 		off()
 	}
@@ -34,7 +34,7 @@ func (a *Admin) Stop(*engine.Game) {
 // others. The muted player still gets its own line back, as the stock host
 // sends every line to its sender too (missions.md 2.1): its client is not
 // told, so it has no reason to come back under another name.
-func (a *Admin) chat(g *engine.Game, c *engine.Chat) {
+func (a *Admin) chat(g engine.API, c *engine.Chat) {
 	muted := a.muted[c.From]
 	what := "chat"
 	if c.Team {
@@ -63,7 +63,7 @@ func (a *Admin) mute(r *http.Request) (any, error) {
 	on := req.Mute == nil || *req.Mute
 	var out PlayerInfo
 	var ferr error
-	err := a.do(r.Context(), func(g *engine.Game) {
+	err := a.do(r.Context(), func(g engine.API) {
 		p, err := find(g, req.Player)
 		if err != nil {
 			ferr = err

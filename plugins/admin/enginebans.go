@@ -6,14 +6,13 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/bans"
-	bcnet "github.com/bcserver/bcserver/net"
 )
 
 // banList is the API's view of the engine's ban list (engine.Game.Ban,
 // Unban, Bans): bans added there are written to the ban file the engine
 // keeps, so they survive restarts. Its methods run on the game goroutine.
 type banList struct {
-	g *engine.Game
+	g engine.API
 	// fixed are the bans of the configuration file ([bans]), which the
 	// API shows but cannot lift.
 	fixed func() []string
@@ -22,7 +21,7 @@ type banList struct {
 // EngineBans is the game's own ban list as the API's Bans; fixed returns
 // the bans of the configuration file ([bans]), which the API shows but
 // cannot lift.
-func EngineBans(g *engine.Game, fixed func() []string) Bans {
+func EngineBans(g engine.API, fixed func() []string) Bans {
 	return &banList{g: g, fixed: fixed}
 }
 
@@ -40,19 +39,10 @@ func toBan(e bans.Entry) Ban {
 	return Ban{Address: e.String()}
 }
 
-// same reports whether two entries ban the same thing (names compared as
-// stock compares them).
-func same(a, b bans.Entry) bool {
-	if a.IsName() || b.IsName() {
-		return a.IsName() && b.IsName() && bcnet.FoldEqual(a.Name, b.Name)
-	}
-	return a.IP == b.IP
-}
-
 func contains(list []string, e bans.Entry) bool {
 	return slices.ContainsFunc(list, func(s string) bool {
 		o, err := bans.Parse(s)
-		return err == nil && same(o, e)
+		return err == nil && o.Same(e)
 	})
 }
 

@@ -55,7 +55,7 @@ func (a *Admin) events(w http.ResponseWriter, r *http.Request) {
 	}
 	status := func() bool {
 		var st Status
-		if err := a.do(r.Context(), func(g *engine.Game) { st = a.status(g, true) }); err != nil {
+		if err := a.do(r.Context(), func(g engine.API) { st = a.status(g, true) }); err != nil {
 			return send("error", map[string]string{"error": err.Error()})
 		}
 		return send("status", st)

@@ -7,14 +7,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bcserver/bcserver/plugins/store"
+	"github.com/bcserver/bcserver/engine/history"
+	"github.com/bcserver/bcserver/engine/names"
 )
 
-// History is the match history as the API reads it (*store.Store). Reads
-// run on the HTTP goroutine, never the game's.
+// History is the match history as the API reads it (the store plugin's
+// Store). Reads run on the HTTP goroutine, never the game's.
 type History interface {
-	Matches(ctx context.Context, limit int, before int64) ([]store.Match, error)
-	Player(ctx context.Context, identity string) (store.PlayerStats, error)
+	Matches(ctx context.Context, limit int, before int64) ([]history.Match, error)
+	Player(ctx context.Context, identity string) (history.PlayerStats, error)
 }
 
 func (a *Admin) getMatches(w http.ResponseWriter, r *http.Request) {
@@ -58,8 +59,8 @@ func (a *Admin) getPlayerStats(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bad player name")
 		return
 	}
-	st, err := a.opts.History.Player(r.Context(), store.Identity(name))
-	if errors.Is(err, store.ErrNotFound) {
+	st, err := a.opts.History.Player(r.Context(), names.Key(name))
+	if errors.Is(err, history.ErrNotFound) {
 		writeError(w, http.StatusNotFound, "no recorded match for %q", name)
 		return
 	}

@@ -89,7 +89,7 @@ func playerInfo(p *engine.Player) PlayerInfo {
 	return pi
 }
 
-func (a *Admin) players(g *engine.Game) []PlayerInfo {
+func (a *Admin) players(g engine.API) []PlayerInfo {
 	out := []PlayerInfo{}
 	now := g.Now()
 	for _, p := range g.Players() {
@@ -101,7 +101,7 @@ func (a *Admin) players(g *engine.Game) []PlayerInfo {
 	return out
 }
 
-func ships(g *engine.Game) []ShipInfo {
+func ships(g engine.API) []ShipInfo {
 	out := []ShipInfo{}
 	for _, o := range g.Objects() {
 		if !o.IsShip() {
@@ -126,7 +126,7 @@ func ships(g *engine.Game) []ShipInfo {
 }
 
 // status builds the status on the game goroutine.
-func (a *Admin) status(g *engine.Game, withShips bool) Status {
+func (a *Admin) status(g engine.API, withShips bool) Status {
 	cfg := g.Config()
 	m := g.Mission()
 	st := Status{

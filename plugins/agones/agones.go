@@ -102,7 +102,7 @@ type Plugin struct {
 	beat    atomic.Int64
 	stalled bool
 
-	g         *engine.Game
+	g         engine.API
 	allocated atomic.Bool
 	allocCh   chan struct{} // closed at the allocation
 }
@@ -155,7 +155,7 @@ func (p *Plugin) Ready() bool { return p.ready.Load() }
 
 // Start implements engine.Plugin. The server's socket is bound before the
 // plugins start, so Ready goes first.
-func (p *Plugin) Start(g *engine.Game) error {
+func (p *Plugin) Start(g engine.API) error {
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	p.beat.Store(p.opts.Now().UnixNano())
 	p.offs = append(p.offs, g.Every(beatInterval, func() { p.beat.Store(p.opts.Now().UnixNano()) }))
@@ -211,7 +211,7 @@ func (p *Plugin) player(path string, pl *engine.Player) {
 
 // Stop implements engine.Plugin: the queued calls are sent (bounded by
 // the client timeout each), then the worker ends.
-func (p *Plugin) Stop(*engine.Game) {
+func (p *Plugin) Stop(engine.API) {
 	for _, off := range p.offs {
 		off()
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/config"
-	"github.com/bcserver/bcserver/engine"
 )
 
 //go:embed default.toml
@@ -39,7 +38,7 @@ func (s Section) Validate() error {
 // Setup adds the plugin to g when the process runs under Agones (the SDK
 // sidecar's port is in the environment, FromEnv); otherwise it returns
 // nil. One sidecar serves a process: add it to one game.
-func Setup(g *engine.Game, s Section, log *slog.Logger) (*Plugin, error) {
+func Setup(s Section, log *slog.Logger) (*Plugin, error) {
 	url, ok, err := FromEnv()
 	if err != nil {
 		return nil, fmt.Errorf("plugin/agones: %w", err)
@@ -49,9 +48,6 @@ func Setup(g *engine.Game, s Section, log *slog.Logger) (*Plugin, error) {
 	}
 	p := New(Options{BaseURL: url, HealthInterval: time.Duration(s.HealthInterval), ShutdownAfterMatch: s.ShutdownAfterMatch,
 		StartOnAllocation: s.StartOnAllocation, Logger: log})
-	if err := g.AddPlugin(p); err != nil {
-		return nil, err
-	}
 	log.Info("talking to the Agones SDK sidecar", "component", "plugin/agones", "url", url)
 	return p, nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/config"
+	"github.com/bcserver/bcserver/internal/browse"
 )
 
 func TestConfig(t *testing.T) {
@@ -17,7 +18,7 @@ func TestConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ask(r, t0, browser, []byte(StatusQuery)); len(got) != 1 || string(got[0]) != string(vector(t, "gamespy_status_response")) {
+	if got := ask(r, t0, browser, []byte(browse.StatusQuery)); len(got) != 1 || string(got[0]) != string(vector(t, "gamespy_status_response")) {
 		t.Errorf("default config reply %q", got)
 	}
 	c.Masters = []string{"81.205.81.173"}

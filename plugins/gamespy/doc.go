@@ -17,9 +17,9 @@
 //     heartbeat's source address, so the caller sends the bytes it builds.
 //   - [Plugin] runs both on an engine.Game: one Plugin per game, told that
 //     game's port.
-//   - [Discover] and [ParseReply] are the browsing side, for our own tools and
-//     tests: send `\status\` to a list of targets (by default the stock LAN
-//     broadcast sweep, [LANTargets]) and collect the replies (gamespy.md 3).
+//
+// The browsing side (send `\status\`, collect and parse the replies) is
+// package internal/browse, which our tools and tests share with this one.
 //
 // Everything is plaintext ASCII; none of it uses the AlbyRules cipher or the
 // transport framing of the game protocol.

@@ -2,9 +2,11 @@ package gamespy
 
 import (
 	"fmt"
-	"net/netip"
+
 	"strings"
 	"testing"
+
+	"github.com/bcserver/bcserver/internal/browse"
 )
 
 func FuzzHandle(f *testing.F) {
@@ -47,25 +49,10 @@ func FuzzHandle(f *testing.F) {
 				if last := i == len(got)-1; strings.HasSuffix(d, `\final\`+suffix) != last {
 					t.Fatalf("final misplaced in datagram %d of %d", i+1, len(got))
 				}
-				if _, err := ParseReply([]byte(d)); err != nil {
+				if _, err := browse.ParseReply([]byte(d)); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}
-	})
-}
-
-func FuzzParseReply(f *testing.F) {
-	f.Add(vector(f, "gamespy_status_response"))
-	f.Add([]byte(`\a\\\b`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := ParseReply(b)
-		if err == nil && len(m) > maxReplyKeys {
-			t.Fatalf("%d keys", len(m))
-		}
-		c := collector{sources: map[netip.AddrPort]*source{}}
-		c.add(browser, b)
-		c.add(browser, b)
-		_ = c.results()
 	})
 }

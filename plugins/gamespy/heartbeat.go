@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/bcserver/bcserver/internal/browse"
 )
 
 // Heartbeat defaults (gamespy.md 4).
@@ -79,7 +81,7 @@ type HeartbeatOptions struct {
 // the wrong port (gamespy.md 4, interop fact). gamePort 0 (unknown) is
 // taken as the stock port.
 func HeartbeatPort(gamePort int) int {
-	if gamePort == DefaultGamePort {
+	if gamePort == browse.DefaultGamePort {
 		return 0
 	}
 	return gamePort

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/internal/browse"
 	"github.com/bcserver/bcserver/plugins/gamespy"
 )
 
@@ -69,7 +70,7 @@ func (m *fakeMaster) send(conn *net.UDPConn, to netip.AddrPort, b string) {
 // and returns the port the master lists the server at.
 func heartbeatPort(t *testing.T, hb string) uint16 {
 	t.Helper()
-	kv, err := gamespy.ParseReply([]byte(hb))
+	kv, err := browse.ParseReply([]byte(hb))
 	if err != nil || kv["gamename"] != "bcommander" {
 		t.Fatalf("heartbeat %q: %v", hb, err)
 	}
@@ -78,7 +79,7 @@ func heartbeatPort(t *testing.T, hb string) uint16 {
 		t.Fatalf("heartbeat %q: port: %v", hb, err)
 	}
 	if p == 0 {
-		return gamespy.DefaultGamePort // what 333networks does with 0
+		return browse.DefaultGamePort // what 333networks does with 0
 	}
 	return uint16(p)
 }
@@ -109,7 +110,7 @@ func TestMasterListsServerAtItsPort(t *testing.T) {
 		announce  int // the port the plugin announces; 0: the bound one
 		heartbeat string
 	}{
-		{"stock port 22101", gamespy.DefaultGamePort, `\heartbeat\0\gamename\bcommander`},
+		{"stock port 22101", browse.DefaultGamePort, `\heartbeat\0\gamename\bcommander`},
 		{"other port", 0, `\heartbeat\%d\gamename\bcommander`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -160,7 +161,7 @@ func TestMasterListsServerAtItsPort(t *testing.T) {
 			// known pair (gamespy.md 4.1).
 			m.send(m.heartbeat, src, `\secure\LRPOPQ`)
 			reply, from := m.read(m.heartbeat)
-			kv, err := gamespy.ParseReply([]byte(reply))
+			kv, err := browse.ParseReply([]byte(reply))
 			if err != nil || from != game || kv["validate"] != "hMwdTNWS" {
 				t.Fatalf("challenge answer %q from %v: %v", reply, from, err)
 			}
@@ -168,9 +169,9 @@ func TestMasterListsServerAtItsPort(t *testing.T) {
 			// 3. The status query from the master's own port, to the listed
 			// address.
 			// (The listed port forwarded to the game's.)
-			m.send(m.query, game, gamespy.StatusQuery)
+			m.send(m.query, game, browse.StatusQuery)
 			reply, from = m.read(m.query)
-			kv, err = gamespy.ParseReply([]byte(reply))
+			kv, err = browse.ParseReply([]byte(reply))
 			if err != nil || from != game || kv["hostname"] != "Listed" || kv["gamename"] != "bcommander" || kv["numplayers"] != "0" {
 				t.Fatalf("status %q from %v: %v", reply, from, err)
 			}

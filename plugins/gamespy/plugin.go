@@ -66,7 +66,7 @@ func NewPlugin(cfg Config, opts PluginOptions) *Plugin {
 func (p *Plugin) Name() string { return "gamespy" }
 
 // Start implements engine.Plugin.
-func (p *Plugin) Start(g *engine.Game) error {
+func (p *Plugin) Start(g engine.API) error {
 	if p.started {
 		return errors.New("already serving a game: add one Plugin per game")
 	}
@@ -108,7 +108,7 @@ func (p *Plugin) Start(g *engine.Game) error {
 // tick runs on the game goroutine: it takes in finished lookups, starts
 // due ones, and sends the heartbeat that is due, if any. Heartbeats wait
 // for an address rather than being counted as sent to nobody.
-func (p *Plugin) tick(g *engine.Game) {
+func (p *Plugin) tick(g engine.API) {
 	if p.stopped {
 		return
 	}
@@ -130,7 +130,7 @@ func (p *Plugin) tick(g *engine.Game) {
 // lookup resolves host off the game goroutine and wakes the game loop, so
 // a heartbeat waiting for this address leaves now rather than at the next
 // tick. If the game's queue is full, the next tick takes the outcome in.
-func (p *Plugin) lookup(g *engine.Game, host string) {
+func (p *Plugin) lookup(g engine.API, host string) {
 	addrs, err := p.hb.Lookup(p.ctx, host)
 	p.mu.Lock()
 	p.arrived = append(p.arrived, lookup{host: host, addrs: addrs, err: err})
@@ -142,7 +142,7 @@ func (p *Plugin) lookup(g *engine.Game, host string) {
 	}
 }
 
-func (p *Plugin) send(g *engine.Game, b []byte, to []netip.AddrPort) {
+func (p *Plugin) send(g engine.API, b []byte, to []netip.AddrPort) {
 	for _, t := range to {
 		if err := g.SendRaw(t, b); err != nil {
 			p.log.Debug("sending heartbeat", "master", t, "err", err)
@@ -151,7 +151,7 @@ func (p *Plugin) send(g *engine.Game, b []byte, to []netip.AddrPort) {
 }
 
 // Stop implements engine.Plugin: the goodbye heartbeat.
-func (p *Plugin) Stop(g *engine.Game) {
+func (p *Plugin) Stop(g engine.API) {
 	for _, off := range p.off {
 		off()
 	}
@@ -174,7 +174,7 @@ func (p *Plugin) Stats() Stats {
 }
 
 // Info builds the server-browser snapshot of a game (gamespy.md 2.1).
-func Info(g *engine.Game) ServerInfo {
+func Info(g engine.API) ServerInfo {
 	cfg := g.Config()
 	m := g.Mission()
 	info := ServerInfo{

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bcserver/bcserver/internal/browse"
 	"github.com/bcserver/bcserver/internal/vectors"
 )
 
@@ -76,8 +77,8 @@ func ask(r *Responder, now time.Time, from netip.AddrPort, q []byte) []string {
 func TestStatusMatchesCapture(t *testing.T) {
 	query := vector(t, "gamespy_lan_status_query")
 	want := vector(t, "gamespy_status_response")
-	if string(query) != StatusQuery {
-		t.Fatalf("captured query %q, want %q", query, StatusQuery)
+	if string(query) != browse.StatusQuery {
+		t.Fatalf("captured query %q, want %q", query, browse.StatusQuery)
 	}
 	r := newTestResponder(t, captureInfo(), nil)
 	got := ask(r, t0, browser, query)
@@ -228,7 +229,7 @@ func checkReply(t testing.TB, got []string, id int) map[string]string {
 		if strings.Contains(d, `\validate\`) && !last {
 			t.Errorf("datagram %d of %d carries validate", i+1, len(got))
 		}
-		kv, err := ParseReply([]byte(d))
+		kv, err := browse.ParseReply([]byte(d))
 		if err != nil {
 			t.Fatalf("datagram %d: %v", i+1, err)
 		}

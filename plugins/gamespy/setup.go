@@ -3,26 +3,19 @@ package gamespy
 import (
 	_ "embed"
 	"slices"
-
-	"github.com/bcserver/bcserver/engine"
 )
 
 // The plugin's section of the server's configuration file is
-// [plugins.gamespy]: Config, with its keys in the struct tags and its
+// [gamespy]: Config, with its keys in the struct tags and its
 // defaults in DefaultConfig and DefaultTOML.
 
 //go:embed default.toml
 var defaultTOML []byte
 
-// DefaultTOML is the [plugins.gamespy] section of the default
+// DefaultTOML is the [gamespy] section of the default
 // configuration file, with its comments.
 func DefaultTOML() []byte { return slices.Clone(defaultTOML) }
 
-// Setup adds the plugin for cfg to game g, announcing opts.GamePort.
-func Setup(g *engine.Game, cfg Config, opts PluginOptions) (*Plugin, error) {
-	p := NewPlugin(cfg, opts)
-	if err := g.AddPlugin(p); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
+// Setup returns the plugin for cfg, announcing opts.GamePort; the server
+// adds it to its game (engine.Game.AddPlugin).
+func Setup(cfg Config, opts PluginOptions) *Plugin { return NewPlugin(cfg, opts) }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/internal/browse"
 )
 
 // sentDatagram is one datagram a game sent.
@@ -140,7 +141,7 @@ func TestPluginSlowResolver(t *testing.T) {
 	// The responder logs through the plugin too.
 	browser := netip.MustParseAddrPort("192.0.2.50:50000")
 	for range 2 * DefaultRateBurst {
-		g.HandleDatagram(at(80), browser, []byte(StatusQuery))
+		g.HandleDatagram(at(80), browser, []byte(browse.StatusQuery))
 	}
 	g.Flush(at(80))
 	out.take()

@@ -30,7 +30,7 @@ type snapshot struct {
 	host                   bcnet.HostStats
 }
 
-func (m *Metrics) take(g *engine.Game) snapshot {
+func (m *Metrics) take(g engine.API) snapshot {
 	s := snapshot{gameOver: g.GameOver(), conns: m.departed, host: g.TransportStats()}
 	for _, p := range g.Players() {
 		if p.InGame() {

@@ -139,7 +139,7 @@ func (m *Metrics) Name() string { return "metrics" }
 
 // Start implements engine.Plugin: it installs the loop observer and keeps
 // the counters of closing connections.
-func (m *Metrics) Start(g *engine.Game) error {
+func (m *Metrics) Start(g engine.API) error {
 	g.SetObserver(observer{m})
 	m.offs = append(m.offs,
 		g.On(engine.EvPlayerLeft, func(ev engine.Event) {
@@ -164,7 +164,7 @@ func (m *Metrics) Start(g *engine.Game) error {
 }
 
 // Stop implements engine.Plugin.
-func (m *Metrics) Stop(g *engine.Game) {
+func (m *Metrics) Stop(g engine.API) {
 	g.SetObserver(nil)
 	for _, off := range m.offs {
 		off()

@@ -6,10 +6,6 @@ import (
 	"github.com/bcserver/bcserver/engine"
 )
 
-// Setup adds m to its game g: the plugin counts leaves, ended matches and
-// admin actions, and times the game loop (engine.Observer).
-func Setup(g *engine.Game, m *Metrics) error { return g.AddPlugin(m) }
-
 // TimedGame is a game as a mission sees it, with the time the mission
 // spends in each of its event handlers and timers observed
 // (bcserver_lua_handler_seconds, and the overruns of its budget). Hand it

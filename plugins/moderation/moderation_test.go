@@ -9,6 +9,9 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite"
+
+	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/world"
 )
 
 // Ban targets are names or IPv4 addresses; a name that could break a
@@ -80,6 +83,10 @@ func TestBansExpire(t *testing.T) {
 		want bool
 	}{
 		{"GRIEFER", netip.Addr{}, now.Add(59 * time.Minute), true},
+		// Look-alikes are the same name (names.Key, the one fold): full
+		// width, a zero-width space.
+		{"Ｇｒｉｅｆｅｒ", netip.Addr{}, now, true},
+		{"Grie\u200bfer", netip.Addr{}, now, true},
 		{"Griefer", netip.Addr{}, now.Add(61 * time.Minute), false},
 		{"Someone", ip, now.Add(1000 * time.Hour), true},
 		{"Someone", netip.MustParseAddr("198.51.100.5"), now, false},
@@ -87,6 +94,14 @@ func TestBansExpire(t *testing.T) {
 		if _, got := s.Banned(tc.name, tc.addr, tc.at); got != tc.want {
 			t.Errorf("%s %v at +%v: banned %v", tc.name, tc.addr, tc.at.Sub(now), got)
 		}
+	}
+	// A ban given to a look-alike is keyed as the name itself.
+	look, err := s.AddBan(ctx, "name:Ａｌｉ\u200bce", "", "token:mod", time.Hour, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, got := s.Banned("alice", netip.Addr{}, now); !got || b.ID != look.ID {
+		t.Fatalf("alice under a ban on %q: %v %+v", "Ａｌｉ\u200bce", got, b)
 	}
 	if ok, err := s.Lift(ctx, addr.ID, now); !ok || err != nil {
 		t.Fatalf("lift: %v %v", ok, err)
@@ -103,5 +118,37 @@ func TestBansExpire(t *testing.T) {
 	}
 	if _, got := s2.Banned("x", ip, now.Add(30*time.Minute)); got {
 		t.Fatal("the lifted ban came back")
+	}
+}
+
+// players is a game as find sees it: its players and nothing else.
+type players struct {
+	engine.API
+	ps []*engine.Player
+}
+
+func (g players) Players() []*engine.Player { return g.ps }
+
+func (g players) Player(id byte) *engine.Player {
+	for _, p := range g.ps {
+		if p.ID == id {
+			return p
+		}
+	}
+	return nil
+}
+
+// The in-game commands (!mute, !kick, !ban, !warn) find a player by a
+// look-alike of his name as admission compares names: case, full width, a
+// zero-width space.
+func TestCommandsFindLookAlikes(t *testing.T) {
+	alice, bob := &engine.Player{Owner: world.Owner{ID: 2}, Name: "Alice"}, &engine.Player{Owner: world.Owner{ID: 3}, Name: "Bob"}
+	m := &Plugin{g: players{ps: []*engine.Player{alice, bob}}}
+	for ref, want := range map[string]*engine.Player{
+		"alice": alice, "Ａｌｉｃｅ": alice, "Al\u200bice": alice, "2": alice, "3": bob, "Ｂｏｂ": bob, "Alicia": nil, "Аlice": nil,
+	} {
+		if got := m.find(ref); got != want {
+			t.Errorf("find(%q) = %v, want %v", ref, got, want)
+		}
 	}
 }

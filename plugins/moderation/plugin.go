@@ -49,7 +49,7 @@ type PluginOptions struct {
 // commands.
 type Plugin struct {
 	opts    PluginOptions
-	g       *engine.Game
+	g       engine.API
 	offs    []func()
 	stopped bool
 }
@@ -61,7 +61,7 @@ func New(o PluginOptions) *Plugin { return &Plugin{opts: o} }
 func (m *Plugin) Name() string { return "moderation" }
 
 // Start implements engine.Plugin.
-func (m *Plugin) Start(g *engine.Game) error {
+func (m *Plugin) Start(g engine.API) error {
 	m.g = g
 	check := func(p *engine.Player) { m.check(p) }
 	m.offs = append(m.offs,
@@ -84,7 +84,7 @@ func (m *Plugin) Start(g *engine.Game) error {
 }
 
 // Stop implements engine.Plugin.
-func (m *Plugin) Stop(*engine.Game) {
+func (m *Plugin) Stop(engine.API) {
 	m.stopped = true
 	for _, off := range m.offs {
 		off()

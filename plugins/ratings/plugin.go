@@ -20,7 +20,7 @@ type PluginOptions struct {
 // Plugin rates one game's matches and balances its teams.
 type Plugin struct {
 	opts PluginOptions
-	g    *engine.Game
+	g    engine.API
 	offs []func()
 }
 
@@ -31,7 +31,7 @@ func New(o PluginOptions) *Plugin { return &Plugin{opts: o} }
 func (r *Plugin) Name() string { return "ratings" }
 
 // Start implements engine.Plugin.
-func (r *Plugin) Start(g *engine.Game) error {
+func (r *Plugin) Start(g engine.API) error {
 	r.g = g
 	r.offs = append(r.offs,
 		g.On(engine.EvGameEnded, func(ev engine.Event) { r.rate(ev.(*engine.GameEnded)) }),
@@ -45,7 +45,7 @@ func (r *Plugin) Start(g *engine.Game) error {
 }
 
 // Stop implements engine.Plugin.
-func (r *Plugin) Stop(*engine.Game) {
+func (r *Plugin) Stop(engine.API) {
 	for _, off := range r.offs {
 		off()
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/capture"
 )
 
 // Defaults of ArchiveOptions.
@@ -373,7 +374,7 @@ func (a *Archive) Sweep(keepID string) {
 }
 
 // fileID names a match's recording: its start time (UTC) and game label.
-func fileID(h *Header) string {
+func fileID(h *capture.Header) string {
 	id := h.Started.UTC().Format("20060102-150405.000")
 	if g := sanitize(h.Game); g != "" {
 		id += "-" + g

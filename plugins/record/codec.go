@@ -5,17 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-)
 
-// Quantisation of the values a recording keeps (docs/replay-format.md):
-// positions to 1/8 world unit, directions to 1/1000, speeds to 0.1 unit/s,
-// fractions (hull, shields, subsystems) to 1/1000, damage to 0.01.
-const (
-	posScale    = 8
-	dirScale    = 1000
-	speedScale  = 10
-	fracScale   = 1000
-	damageScale = 100
+	"github.com/bcserver/bcserver/engine/capture"
 )
 
 // maxText bounds every string a record carries (names, chat lines, leave
@@ -25,32 +16,6 @@ const (
 	maxPayload = 1024
 	maxSubs    = 1024
 )
-
-func quant(v float32, scale float64) int64 {
-	f := float64(v) * scale
-	switch {
-	case math.IsNaN(f):
-		return 0
-	case f > math.MaxInt32:
-		return math.MaxInt32
-	case f < math.MinInt32:
-		return math.MinInt32
-	}
-	return int64(math.Round(f))
-}
-
-func frac(v float32) uint64 {
-	q := quant(v, fracScale)
-	if q < 0 {
-		return 0
-	}
-	if q > fracScale {
-		return fracScale
-	}
-	return uint64(q)
-}
-
-func unquant(q int64, scale float64) float32 { return float32(float64(q) / scale) }
 
 // motionBase is the last motion of an object in the block: motion is
 // written as the difference from it, so a ship cruising straight costs a
@@ -84,7 +49,7 @@ func (e *Encoder) forget() {
 }
 
 // Append encodes r onto b.
-func (e *Encoder) Append(b []byte, r *Record) []byte {
+func (e *Encoder) Append(b []byte, r *capture.Record) []byte {
 	dt := uint64(0)
 	if r.T > e.last {
 		dt = uint64(r.T - e.last)
@@ -98,10 +63,10 @@ func (e *Encoder) Append(b []byte, r *Record) []byte {
 	at := len(b)
 	p := b
 	switch r.Kind {
-	case KindKeyframe:
+	case capture.KindKeyframe:
 		e.forget()
 		p = append(p, r.Flags)
-	case KindPlayer:
+	case capture.KindPlayer:
 		fl := byte(0)
 		if r.InGame {
 			fl = 1
@@ -112,28 +77,28 @@ func (e *Encoder) Append(b []byte, r *Record) []byte {
 		p = binary.AppendVarint(p, int64(r.Deaths))
 		p = binary.AppendVarint(p, int64(r.Score))
 		p = appendString(p, r.Name)
-	case KindPlayerLeft:
+	case capture.KindPlayerLeft:
 		p = append(p, r.Player)
 		p = appendString(p, r.Text)
-	case KindObject:
+	case capture.KindObject:
 		p = binary.AppendVarint(p, int64(r.Object))
 		p = append(p, r.Owner, r.Flags)
 		p = binary.AppendVarint(p, int64(r.Species))
 		p = binary.AppendVarint(p, int64(r.Team))
 		p = appendString(p, r.Name)
 		p = appendString(p, r.Class)
-	case KindObjectGone:
+	case capture.KindObjectGone:
 		p = binary.AppendVarint(p, int64(r.Object))
-	case KindMotion:
+	case capture.KindMotion:
 		p = binary.AppendVarint(p, int64(r.Object))
 		p = e.appendMotion(p, r)
-	case KindStatus:
+	case capture.KindStatus:
 		p = binary.AppendVarint(p, int64(r.Object))
-		p = binary.AppendUvarint(p, frac(r.Hull))
+		p = binary.AppendUvarint(p, capture.Frac(r.Hull))
 		for _, s := range r.Shields {
-			p = binary.AppendUvarint(p, frac(s))
+			p = binary.AppendUvarint(p, capture.Frac(s))
 		}
-	case KindSubsystems:
+	case capture.KindSubsystems:
 		p = binary.AppendVarint(p, int64(r.Object))
 		subs := r.Subs
 		if len(subs) > maxSubs {
@@ -142,14 +107,14 @@ func (e *Encoder) Append(b []byte, r *Record) []byte {
 		p = binary.AppendUvarint(p, uint64(len(subs)))
 		for _, s := range subs {
 			p = binary.AppendUvarint(p, uint64(s.Index))
-			p = binary.AppendUvarint(p, frac(s.Cond))
+			p = binary.AppendUvarint(p, capture.Frac(s.Cond))
 		}
-	case KindFire:
+	case capture.KindFire:
 		p = binary.AppendVarint(p, int64(r.Object))
 		p = binary.AppendVarint(p, int64(r.Other))
 		p = binary.AppendVarint(p, int64(r.Weapon))
 		p = append(p, r.Player, r.Opcode, byte(r.Weapons))
-	case KindHit, KindDamage:
+	case capture.KindHit, capture.KindDamage:
 		p = binary.AppendVarint(p, int64(r.Object))
 		p = binary.AppendVarint(p, int64(r.Other))
 		fl := byte(0)
@@ -157,46 +122,46 @@ func (e *Encoder) Append(b []byte, r *Record) []byte {
 			fl = 1
 		}
 		p = append(p, r.Player, byte(r.Weapons), byte(r.Cause), fl)
-		p = binary.AppendUvarint(p, uint64(max(0, quant(r.Damage, damageScale))))
-	case KindDeath:
+		p = binary.AppendUvarint(p, uint64(max(0, capture.Quant(r.Damage, capture.DamageScale))))
+	case capture.KindDeath:
 		p = binary.AppendVarint(p, int64(r.Object))
 		p = binary.AppendVarint(p, int64(r.Other))
 		p = append(p, r.Player, r.Owner, byte(r.Cause), byte(r.Weapons))
-	case KindChat:
-		fl := r.Flags & (ChatTeam | ChatMuted | ChatCancelled)
+	case capture.KindChat:
+		fl := r.Flags & (capture.ChatTeam | capture.ChatMuted | capture.ChatCancelled)
 		if r.Team != 0 {
-			fl |= ChatTeam
+			fl |= capture.ChatTeam
 		}
 		p = append(p, r.Player, fl)
 		p = appendString(p, r.Text)
-	case KindMessage:
+	case capture.KindMessage:
 		pl := r.Payload
 		if len(pl) > maxPayload {
 			pl = pl[:maxPayload]
 		}
 		p = binary.AppendUvarint(p, uint64(len(pl)))
 		p = append(p, pl...)
-	case KindGameEnd:
+	case capture.KindGameEnd:
 		p = binary.AppendVarint(p, int64(r.Reason))
 		p = binary.AppendVarint(p, int64(r.Team))
 		p = append(p, r.Player)
 		p = appendString(p, r.Name)
 		p = appendString(p, r.Text)
-		n := min(len(r.TeamScores), maxTeamScores)
+		n := min(len(r.TeamScores), capture.MaxTeamScores)
 		p = binary.AppendUvarint(p, uint64(n))
 		for _, ts := range r.TeamScores[:n] {
 			p = binary.AppendVarint(p, int64(ts.Team))
 			p = binary.AppendVarint(p, int64(ts.Kills))
 			p = binary.AppendVarint(p, int64(ts.Score))
 		}
-	case KindGameRestart:
-	case KindExplosion:
+	case capture.KindGameRestart:
+	case capture.KindExplosion:
 		p = binary.AppendVarint(p, int64(r.Object))
 		for _, v := range r.Pos {
-			p = binary.AppendVarint(p, quant(v, posScale))
+			p = binary.AppendVarint(p, capture.Quant(v, capture.PosScale))
 		}
-		p = binary.AppendUvarint(p, uint64(max(0, quant(r.Radius, damageScale))))
-		p = binary.AppendUvarint(p, uint64(max(0, quant(r.Damage, damageScale))))
+		p = binary.AppendUvarint(p, uint64(max(0, capture.Quant(r.Radius, capture.DamageScale))))
+		p = binary.AppendUvarint(p, uint64(max(0, capture.Quant(r.Damage, capture.DamageScale))))
 	default:
 		return b[:at-2-uvarintLen(dt)] // not ours to write
 	}
@@ -222,14 +187,14 @@ func uvarintLen(v uint64) int {
 	return n
 }
 
-func (e *Encoder) appendMotion(p []byte, r *Record) []byte {
+func (e *Encoder) appendMotion(p []byte, r *capture.Record) []byte {
 	var cur [10]int64
 	for i := range 3 {
-		cur[i] = quant(r.Pos[i], posScale)
-		cur[3+i] = quant(r.Fwd[i], dirScale)
-		cur[6+i] = quant(r.Up[i], dirScale)
+		cur[i] = capture.Quant(r.Pos[i], capture.PosScale)
+		cur[3+i] = capture.Quant(r.Fwd[i], capture.DirScale)
+		cur[6+i] = capture.Quant(r.Up[i], capture.DirScale)
 	}
-	cur[9] = quant(r.Speed, speedScale)
+	cur[9] = capture.Quant(r.Speed, capture.SpeedScale)
 	b := e.base[r.Object]
 	if b == nil {
 		if n := len(e.spare); n > 0 {
@@ -274,7 +239,7 @@ func NewDecoder(b []byte, start uint32) *Decoder {
 
 // Next decodes the next record into r. It returns false at the end of the
 // block or on an error (Err).
-func (d *Decoder) Next(r *Record) (bool, error) {
+func (d *Decoder) Next(r *capture.Record) (bool, error) {
 	if d.off >= len(d.b) {
 		return false, nil
 	}
@@ -286,7 +251,7 @@ func (d *Decoder) Next(r *Record) (bool, error) {
 	if d.off >= len(d.b) {
 		return false, fmt.Errorf("%w: truncated at offset %d", ErrCorrupt, d.off)
 	}
-	kind := Kind(d.b[d.off])
+	kind := capture.Kind(d.b[d.off])
 	d.off++
 	ln, n := binary.Uvarint(d.b[d.off:])
 	if n <= 0 || ln > uint64(len(d.b)-d.off-n) {
@@ -306,27 +271,27 @@ func (d *Decoder) Next(r *Record) (bool, error) {
 	return true, nil
 }
 
-func (d *Decoder) payload(rd *reader, r *Record) {
+func (d *Decoder) payload(rd *reader, r *capture.Record) {
 	switch r.Kind {
-	case KindKeyframe:
+	case capture.KindKeyframe:
 		r.Flags = rd.u8()
 		clear(d.base)
-	case KindPlayer:
+	case capture.KindPlayer:
 		r.Player, r.Slot = rd.u8(), rd.u8()
 		r.InGame = rd.u8()&1 != 0
 		r.Team, r.Kills, r.Deaths, r.Score = rd.i32(), rd.i32(), rd.i32(), rd.i32()
 		r.Name = rd.str()
-	case KindPlayerLeft:
+	case capture.KindPlayerLeft:
 		r.Player = rd.u8()
 		r.Text = rd.str()
-	case KindObject:
+	case capture.KindObject:
 		r.Object = rd.i32()
 		r.Owner, r.Flags = rd.u8(), rd.u8()
 		r.Species, r.Team = rd.i32(), rd.i32()
 		r.Name, r.Class = rd.str(), rd.str()
-	case KindObjectGone:
+	case capture.KindObjectGone:
 		r.Object = rd.i32()
-	case KindMotion:
+	case capture.KindMotion:
 		r.Object = rd.i32()
 		b := d.base[r.Object]
 		if b == nil {
@@ -337,18 +302,18 @@ func (d *Decoder) payload(rd *reader, r *Record) {
 			b.v[i] += rd.varint()
 		}
 		for i := range 3 {
-			r.Pos[i] = unquant(b.v[i], posScale)
-			r.Fwd[i] = unquant(b.v[3+i], dirScale)
-			r.Up[i] = unquant(b.v[6+i], dirScale)
+			r.Pos[i] = capture.Unquant(b.v[i], capture.PosScale)
+			r.Fwd[i] = capture.Unquant(b.v[3+i], capture.DirScale)
+			r.Up[i] = capture.Unquant(b.v[6+i], capture.DirScale)
 		}
-		r.Speed = unquant(b.v[9], speedScale)
-	case KindStatus:
+		r.Speed = capture.Unquant(b.v[9], capture.SpeedScale)
+	case capture.KindStatus:
 		r.Object = rd.i32()
 		r.Hull = rd.frac()
 		for i := range r.Shields {
 			r.Shields[i] = rd.frac()
 		}
-	case KindSubsystems:
+	case capture.KindSubsystems:
 		r.Object = rd.i32()
 		n := rd.uvarint()
 		if n > maxSubs || n > uint64(len(rd.p)) {
@@ -357,33 +322,33 @@ func (d *Decoder) payload(rd *reader, r *Record) {
 		}
 		for range n {
 			i := rd.uvarint()
-			r.Subs = append(r.Subs, Sub{Index: int(min(i, maxSubs)), Cond: rd.frac()})
+			r.Subs = append(r.Subs, capture.Sub{Index: int(min(i, maxSubs)), Cond: rd.frac()})
 		}
-	case KindFire:
+	case capture.KindFire:
 		r.Object, r.Other, r.Weapon = rd.i32(), rd.i32(), rd.i32()
 		r.Player, r.Opcode = rd.u8(), rd.u8()
-		r.Weapons = WeaponKind(rd.u8())
-	case KindHit, KindDamage:
+		r.Weapons = capture.WeaponKind(rd.u8())
+	case capture.KindHit, capture.KindDamage:
 		r.Object, r.Other = rd.i32(), rd.i32()
 		r.Player = rd.u8()
-		r.Weapons, r.Cause = WeaponKind(rd.u8()), Cause(rd.u8())
+		r.Weapons, r.Cause = capture.WeaponKind(rd.u8()), capture.Cause(rd.u8())
 		r.HullHit = rd.u8()&1 != 0
-		r.Damage = unquant(int64(min(rd.uvarint(), math.MaxInt32)), damageScale)
-	case KindDeath:
+		r.Damage = capture.Unquant(int64(min(rd.uvarint(), math.MaxInt32)), capture.DamageScale)
+	case capture.KindDeath:
 		r.Object, r.Other = rd.i32(), rd.i32()
 		r.Player, r.Owner = rd.u8(), rd.u8()
-		r.Cause = Cause(rd.u8())
+		r.Cause = capture.Cause(rd.u8())
 		if len(rd.p) > 0 { // added within version 1: older files end here
-			r.Weapons = WeaponKind(rd.u8())
+			r.Weapons = capture.WeaponKind(rd.u8())
 		}
-	case KindChat:
+	case capture.KindChat:
 		r.Player = rd.u8()
 		r.Flags = rd.u8()
-		if r.Flags&ChatTeam != 0 {
+		if r.Flags&capture.ChatTeam != 0 {
 			r.Team = 1
 		}
 		r.Text = rd.str()
-	case KindMessage:
+	case capture.KindMessage:
 		n := rd.uvarint()
 		if n > uint64(len(rd.p)) {
 			rd.err = true
@@ -394,7 +359,7 @@ func (d *Decoder) payload(rd *reader, r *Record) {
 		if len(r.Payload) > 0 {
 			r.Opcode = r.Payload[0]
 		}
-	case KindGameEnd:
+	case capture.KindGameEnd:
 		r.Reason = rd.i32()
 		r.Team = -1
 		if len(rd.p) == 0 {
@@ -404,21 +369,21 @@ func (d *Decoder) payload(rd *reader, r *Record) {
 		r.Player = rd.u8()
 		r.Name, r.Text = rd.str(), rd.str()
 		n := rd.uvarint()
-		if n > maxTeamScores {
+		if n > capture.MaxTeamScores {
 			rd.err = true
 			return
 		}
 		for range n {
-			r.TeamScores = append(r.TeamScores, TeamScore{Team: rd.i32(), Kills: rd.i32(), Score: rd.i32()})
+			r.TeamScores = append(r.TeamScores, capture.TeamScore{Team: rd.i32(), Kills: rd.i32(), Score: rd.i32()})
 		}
-	case KindGameRestart:
-	case KindExplosion:
+	case capture.KindGameRestart:
+	case capture.KindExplosion:
 		r.Object = rd.i32()
 		for i := range r.Pos {
-			r.Pos[i] = unquant(rd.varint(), posScale)
+			r.Pos[i] = capture.Unquant(rd.varint(), capture.PosScale)
 		}
-		r.Radius = unquant(int64(min(rd.uvarint(), math.MaxInt32)), damageScale)
-		r.Damage = unquant(int64(min(rd.uvarint(), math.MaxInt32)), damageScale)
+		r.Radius = capture.Unquant(int64(min(rd.uvarint(), math.MaxInt32)), capture.DamageScale)
+		r.Damage = capture.Unquant(int64(min(rd.uvarint(), math.MaxInt32)), capture.DamageScale)
 	default:
 		// A kind this version does not know (a newer writer): kept as
 		// raw bytes so tools can pass it on.
@@ -473,7 +438,7 @@ func (r *reader) i32() int32 {
 }
 
 func (r *reader) frac() float32 {
-	return unquant(int64(min(r.uvarint(), fracScale)), fracScale)
+	return capture.Unquant(int64(min(r.uvarint(), capture.FracScale)), capture.FracScale)
 }
 
 func (r *reader) str() string {

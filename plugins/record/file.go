@@ -8,11 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/engine/names"
 )
 
@@ -20,16 +19,11 @@ import (
 const (
 	// Magic opens every recording.
 	Magic = "BCREPLAY"
-	// Version is the format version this package writes. A reader refuses
-	// files of a newer major version.
-	Version = 1
+	// Version is the format version this package writes (the capture's
+	// records' version). A reader refuses files of a newer major version.
+	Version = capture.FormatVersion
 	// Ext is a recording's file name extension.
 	Ext = ".bcr"
-	// FormatName is the header's "format" value.
-	FormatName = "bcserver-replay"
-
-	// TextUTF8 is Header.Text of files whose chat is UTF-8.
-	TextUTF8 = "utf-8"
 
 	tagBlock  = 'B'
 	tagFooter = 'F'
@@ -42,51 +36,6 @@ const (
 	maxBlockRaw = 8 << 20
 )
 
-// Header is the JSON header of a recording.
-type Header struct {
-	Format  string `json:"format"`
-	Version int    `json:"version"`
-	// Text is "utf-8" when the file's chat lines are UTF-8 (decoded from
-	// the client's code page when they were recorded); files without it
-	// hold them as the client sent them (Windows-1252), and the reader
-	// decodes them.
-	Text       string    `json:"text,omitempty"`
-	Server     string    `json:"server"`
-	Game       string    `json:"game,omitempty"` // the game's label in a process of several (its port)
-	Mode       string    `json:"mode"`
-	Script     string    `json:"script,omitempty"`
-	Map        string    `json:"map"`
-	MapName    string    `json:"map_name,omitempty"`
-	TimeLimit  int       `json:"time_limit"`
-	FragLimit  int       `json:"frag_limit"`
-	Started    time.Time `json:"started"`
-	KeyframeMS int       `json:"keyframe_ms"`
-	Writer     string    `json:"writer,omitempty"` // the bcserver version
-}
-
-// Footer is the JSON footer of a finished recording: a file without one
-// was cut short (the server stopped) and is still readable to its last
-// whole block.
-type Footer struct {
-	Ended          time.Time `json:"ended"`
-	DurationMS     uint32    `json:"duration_ms"`
-	Reason         string    `json:"reason"`
-	Blocks         int       `json:"blocks"`
-	DroppedBlocks  uint64    `json:"dropped_blocks"`
-	DroppedRecords uint64    `json:"dropped_records"`
-	// Truncated is set when the file reached the size limit: the blocks
-	// after that were not written.
-	Truncated bool `json:"truncated"`
-	// ChatDropped counts the players' chat lines not recorded because
-	// they were over their player's allowance (ChatRate, ChatBurst): a
-	// flood costs the recording a bounded share, never the match.
-	ChatDropped uint64 `json:"chat_dropped,omitempty"`
-	// The outcome the mission gave at END_GAME (bc.end_game): winner_team,
-	// winner (the player id), winner_name, why, teams; absent when it gave
-	// none (and in files written before it was added).
-	*engine.Outcome
-}
-
 // BlockInfo locates one block.
 type BlockInfo struct {
 	Offset     int64  // of the compressed data
@@ -95,7 +44,7 @@ type BlockInfo struct {
 }
 
 // appendPrefix writes the file prefix and header.
-func appendPrefix(b []byte, h *Header) ([]byte, error) {
+func appendPrefix(b []byte, h *capture.Header) ([]byte, error) {
 	js, err := json.Marshal(h)
 	if err != nil {
 		return nil, err
@@ -115,7 +64,7 @@ func appendBlockHeader(b []byte, comp, raw int, start, end uint32) []byte {
 	return binary.LittleEndian.AppendUint32(b, end)
 }
 
-func appendFooter(b []byte, f *Footer) ([]byte, error) {
+func appendFooter(b []byte, f *capture.Footer) ([]byte, error) {
 	js, err := json.Marshal(f)
 	if err != nil {
 		return nil, err
@@ -127,8 +76,8 @@ func appendFooter(b []byte, f *Footer) ([]byte, error) {
 
 // File is an open recording.
 type File struct {
-	Header Header
-	Footer *Footer // nil for a recording cut short
+	Header capture.Header
+	Footer *capture.Footer // nil for a recording cut short
 	Blocks []BlockInfo
 	// Damaged is set when the file ends in a partial block or an unknown
 	// frame: everything before it is readable.
@@ -187,8 +136,8 @@ func NewFile(r io.ReaderAt, size int64) (*File, error) {
 	if err := json.Unmarshal(hb, &rf.Header); err != nil {
 		return nil, fmt.Errorf("header: %w", err)
 	}
-	if rf.Header.Format != FormatName {
-		return nil, fmt.Errorf("header format %q, want %q", rf.Header.Format, FormatName)
+	if rf.Header.Format != capture.FormatName {
+		return nil, fmt.Errorf("header format %q, want %q", rf.Header.Format, capture.FormatName)
 	}
 	rf.scan(prefixLen + hl)
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxBlockRaw))
@@ -240,7 +189,7 @@ func (f *File) scan(off int64) {
 				f.Damaged = true
 				return
 			}
-			var ft Footer
+			var ft capture.Footer
 			if err := json.Unmarshal(fb, &ft); err != nil {
 				f.Damaged = true
 				return
@@ -307,8 +256,8 @@ func (f *File) BlockAt(t uint32) int {
 
 // Each calls fn with every record of blocks from..to-1 in order; fn
 // returning false stops it. The Record is reused between calls.
-func (f *File) Each(from, to int, fn func(*Record) bool) error {
-	var r Record
+func (f *File) Each(from, to int, fn func(*capture.Record) bool) error {
+	var r capture.Record
 	for i := from; i < to && i < len(f.Blocks); i++ {
 		raw, err := f.Block(i)
 		if err != nil {
@@ -323,7 +272,7 @@ func (f *File) Each(from, to int, fn func(*Record) bool) error {
 			if !ok {
 				break
 			}
-			if r.Kind == KindChat {
+			if r.Kind == capture.KindChat {
 				r.Text = f.chatText(r.Text)
 			}
 			if !fn(&r) {
@@ -342,14 +291,14 @@ func (f *File) Each(from, to int, fn func(*Record) bool) error {
 // whatever the file says, one line with no control or bidi character (a
 // file is input like any other).
 func (f *File) chatText(s string) string {
-	if f.Header.Text != TextUTF8 {
+	if f.Header.Text != capture.TextUTF8 {
 		return names.CleanText(names.Decode([]byte(s)))
 	}
 	return names.CleanText(s)
 }
 
 // All calls fn with every record of the file.
-func (f *File) All(fn func(*Record) bool) error { return f.Each(0, len(f.Blocks), fn) }
+func (f *File) All(fn func(*capture.Record) bool) error { return f.Each(0, len(f.Blocks), fn) }
 
 // ReadBytes opens a recording held in memory (tests, fuzzing).
 func ReadBytes(b []byte) (*File, error) { return NewFile(bytes.NewReader(b), int64(len(b))) }

@@ -3,6 +3,7 @@ package record_test
 import (
 	"testing"
 
+	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/internal/replaytest"
 	"github.com/bcserver/bcserver/plugins/record"
 )
@@ -47,7 +48,7 @@ func TestMatchRecordedExactly(t *testing.T) {
 	if len(s.Players) != len(m.Lines) {
 		t.Fatalf("players %d, want %d", len(s.Players), len(m.Lines))
 	}
-	byID := map[byte]*record.PlayerState{}
+	byID := map[byte]*capture.PlayerState{}
 	for _, p := range s.Players {
 		byID[p.ID] = p
 	}
@@ -134,8 +135,8 @@ func TestMatchRecordedExactly(t *testing.T) {
 	}
 	defer f.Close()
 	fires := map[bool]int{}
-	if err := f.All(func(r *record.Record) bool {
-		if r.Kind == record.KindFire {
+	if err := f.All(func(r *capture.Record) bool {
+		if r.Kind == capture.KindFire {
 			fires[r.Player == 0]++
 		}
 		return true

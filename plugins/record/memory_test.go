@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/internal/missiontest"
 	"github.com/bcserver/bcserver/missions"
 	"github.com/bcserver/bcserver/plugins/record"
@@ -115,8 +116,8 @@ func TestReadersBoundedUnderFloods(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	capture := record.NewCapture(record.CaptureOptions{}, fs)
-	if err := w.Game.AddPlugin(capture); err != nil {
+	c := capture.NewCapture(capture.CaptureOptions{}, fs)
+	if err := w.Game.AddPlugin(c); err != nil {
 		t.Fatal(err)
 	}
 	alice, err := w.Join("Alice")
@@ -136,7 +137,7 @@ func TestReadersBoundedUnderFloods(t *testing.T) {
 		alice.Take()
 		bob.Take()
 	}
-	capture.Cut("ended_by_admin")
+	c.Cut("ended_by_admin")
 	w.Close()
 	fs.Close()
 	list, err := a.List()
@@ -149,7 +150,7 @@ func TestReadersBoundedUnderFloods(t *testing.T) {
 	}
 	defer f.Close()
 	// Each player: the burst, then one line a second.
-	maxRecorded := 2 * (record.ChatBurst + secs*record.ChatRate + 1)
+	maxRecorded := 2 * (capture.ChatBurst + secs*capture.ChatRate + 1)
 	if f.Footer == nil || f.Footer.ChatDropped < 2*secs*10-uint64(maxRecorded) {
 		t.Fatalf("footer %+v: want about %d lines dropped", f.Footer, 2*secs*10-int(maxRecorded))
 	}
@@ -161,20 +162,20 @@ func TestReadersBoundedUnderFloods(t *testing.T) {
 	// still bounds each block: past 4 MiB it drops records until the next
 	// keyframe).
 	flood := record.NewFileSink(a, record.FileSinkOptions{})
-	flood.BeginMatch(&record.Header{Format: record.FormatName, Version: record.Version, Text: record.TextUTF8, Mode: "chatflood", Started: time.Unix(1e9, 0)})
-	flood.Record(&record.Record{Kind: record.KindKeyframe})
-	flood.Record(&record.Record{Kind: record.KindPlayer, Player: 2, InGame: true, Name: "Flood"})
+	flood.BeginMatch(&capture.Header{Format: capture.FormatName, Version: record.Version, Text: capture.TextUTF8, Mode: "chatflood", Started: time.Unix(1e9, 0)})
+	flood.Record(&capture.Record{Kind: capture.KindKeyframe})
+	flood.Record(&capture.Record{Kind: capture.KindPlayer, Player: 2, InGame: true, Name: "Flood"})
 	text := strings.Repeat("x", 500)
 	const lines = 100_000
 	for i := range lines {
 		tm := uint32(i / 4 * 3) // four lines every 3 ms: 5 minutes
 		if i > 0 && i%20_000 == 0 {
-			flood.Record(&record.Record{T: tm, Kind: record.KindKeyframe})
-			flood.Record(&record.Record{T: tm, Kind: record.KindPlayer, Player: 2, InGame: true, Name: "Flood"})
+			flood.Record(&capture.Record{T: tm, Kind: capture.KindKeyframe})
+			flood.Record(&capture.Record{T: tm, Kind: capture.KindPlayer, Player: 2, InGame: true, Name: "Flood"})
 		}
-		flood.Record(&record.Record{T: tm, Kind: record.KindChat, Player: 2, Text: text})
+		flood.Record(&capture.Record{T: tm, Kind: capture.KindChat, Player: 2, Text: text})
 	}
-	flood.EndMatch(&record.Footer{DurationMS: lines / 4 * 3, Reason: "shutdown"})
+	flood.EndMatch(&capture.Footer{DurationMS: lines / 4 * 3, Reason: "shutdown"})
 	flood.Close()
 	ff := openLatest(t, a, dir, "chatflood")
 	defer ff.Close()
@@ -182,13 +183,13 @@ func TestReadersBoundedUnderFloods(t *testing.T) {
 
 	// A block of nothing but ships.
 	bomb := record.NewFileSink(a, record.FileSinkOptions{})
-	bomb.BeginMatch(&record.Header{Format: record.FormatName, Version: record.Version, Mode: "shipbomb", Started: time.Unix(2e9, 0)})
-	bomb.Record(&record.Record{Kind: record.KindKeyframe})
-	bomb.Record(&record.Record{Kind: record.KindPlayer, Player: 2, InGame: true, Name: "Bomb"})
+	bomb.BeginMatch(&capture.Header{Format: capture.FormatName, Version: record.Version, Mode: "shipbomb", Started: time.Unix(2e9, 0)})
+	bomb.Record(&capture.Record{Kind: capture.KindKeyframe})
+	bomb.Record(&capture.Record{Kind: capture.KindPlayer, Player: 2, InGame: true, Name: "Bomb"})
 	for i := range 100_000 {
-		bomb.Record(&record.Record{T: uint32(i / 20), Kind: record.KindObject, Object: int32(i + 1), Name: "x"})
+		bomb.Record(&capture.Record{T: uint32(i / 20), Kind: capture.KindObject, Object: int32(i + 1), Name: "x"})
 	}
-	bomb.EndMatch(&record.Footer{DurationMS: 30_000, Reason: "shutdown"})
+	bomb.EndMatch(&capture.Footer{DurationMS: 30_000, Reason: "shutdown"})
 	bomb.Close()
 	fb := openLatest(t, a, dir, "shipbomb")
 	defer fb.Close()

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/engine/names"
 )
 
@@ -16,16 +17,16 @@ import (
 // kill and chat line, the ships that flew. `bcserver replay FILE` prints
 // it; the replay viewer draws its kill feed, chat and timeline from it.
 type Summary struct {
-	Header     Header         `json:"header"`
-	Footer     *Footer        `json:"footer"`
-	DurationMS uint32         `json:"duration_ms"`
-	Damaged    bool           `json:"damaged,omitempty"`
-	Players    []*PlayerState `json:"players"`
-	Kills      []Kill         `json:"kills"`
-	Chat       []ChatLine     `json:"chat"`
-	Ships      []ShipInfo     `json:"ships"`
-	Records    int            `json:"records"`
-	Bytes      int64          `json:"bytes"`
+	Header     capture.Header         `json:"header"`
+	Footer     *capture.Footer        `json:"footer"`
+	DurationMS uint32                 `json:"duration_ms"`
+	Damaged    bool                   `json:"damaged,omitempty"`
+	Players    []*capture.PlayerState `json:"players"`
+	Kills      []capture.Kill         `json:"kills"`
+	Chat       []capture.ChatLine     `json:"chat"`
+	Ships      []ShipInfo             `json:"ships"`
+	Records    int                    `json:"records"`
+	Bytes      int64                  `json:"bytes"`
 	// Public is set for the public view: only what every player
 	// received (no team chat, no held-back lines).
 	Public bool `json:"public,omitempty"`
@@ -57,44 +58,6 @@ type View struct {
 	Public bool
 }
 
-// Kill is one ship destroyed.
-type Kill struct {
-	T            uint32 `json:"t"`
-	Victim       string `json:"victim"` // the player, or the host ship's name
-	VictimID     byte   `json:"victim_id"`
-	VictimShip   int32  `json:"victim_ship"`
-	VictimClass  string `json:"victim_class,omitempty"`
-	Killer       string `json:"killer,omitempty"`
-	KillerID     byte   `json:"killer_id"` // the killing player, 0 for none
-	KillerShip   int32  `json:"killer_ship,omitempty"`
-	Cause        string `json:"cause"`
-	Weapon       string `json:"weapon,omitempty"` // the killer's last weapon kind
-	VictimIsHost bool   `json:"victim_host,omitempty"`
-}
-
-// ChatLine is one chat line; Player 1 is the host (mission messages).
-// Team, Muted and Cancelled say who received it (only the admin's view
-// has such lines).
-type ChatLine struct {
-	T         uint32 `json:"t"`
-	Player    byte   `json:"player"`
-	Name      string `json:"name"`
-	Team      bool   `json:"team,omitempty"`
-	Muted     bool   `json:"muted,omitempty"`
-	Cancelled bool   `json:"cancelled,omitempty"`
-	Text      string `json:"text"`
-}
-
-// ChatOf makes the chat line of a KindChat record, the sender named from st.
-func ChatOf(r *Record, st *State) ChatLine {
-	c := ChatLine{T: r.T, Player: r.Player, Team: r.Team != 0 || r.Flags&ChatTeam != 0, Muted: r.Flags&ChatMuted != 0,
-		Cancelled: r.Flags&ChatCancelled != 0, Text: r.Text, Name: "host"}
-	if p := st.Players[r.Player]; p != nil {
-		c.Name = p.Name
-	}
-	return c
-}
-
 // ShipInfo is a ship that flew in the match.
 type ShipInfo struct {
 	ID    int32  `json:"id"`
@@ -112,13 +75,13 @@ func Summarize(f *File) (*Summary, error) { return SummarizeView(f, View{}) }
 // summary of bounded size (MaxSummaryChat, ...) showing v.
 func SummarizeView(f *File, v View) (*Summary, error) {
 	s := &Summary{Header: f.Header, Footer: f.Footer, DurationMS: f.Duration(), Damaged: f.Damaged, Public: v.Public,
-		Kills: []Kill{}, Chat: []ChatLine{}, Ships: []ShipInfo{}}
+		Kills: []capture.Kill{}, Chat: []capture.ChatLine{}, Ships: []ShipInfo{}}
 	// The chat's last half is a ring: tail[next] is the oldest.
-	var tail []ChatLine
+	var tail []capture.ChatLine
 	next := 0
-	st := NewState()
-	var lines []*PlayerState
-	cur := map[byte]*PlayerState{}
+	st := capture.NewState()
+	var lines []*capture.PlayerState
+	cur := map[byte]*capture.PlayerState{}
 	known := map[int32]ShipInfo{}
 	// name calls a ship even after it was deleted (END_GAME deletes the
 	// ships before the handlers after the mission's see the last death).
@@ -134,12 +97,12 @@ func SummarizeView(f *File, v View) (*Summary, error) {
 		}
 		return ""
 	}
-	lastWeapon := map[int32]WeaponKind{}
-	err := f.All(func(r *Record) bool {
+	lastWeapon := map[int32]capture.WeaponKind{}
+	err := f.All(func(r *capture.Record) bool {
 		s.Records++
 		st.Apply(r)
 		switch r.Kind {
-		case KindPlayer:
+		case capture.KindPlayer:
 			p := cur[r.Player]
 			if p == nil || p.Left && p.Name != r.Name {
 				// A new player (ids are reused after a leave).
@@ -148,31 +111,31 @@ func SummarizeView(f *File, v View) (*Summary, error) {
 					delete(cur, r.Player)
 					break
 				}
-				p = &PlayerState{}
+				p = &capture.PlayerState{}
 				lines = append(lines, p)
 				cur[r.Player] = p
 			}
 			if sp := st.Players[r.Player]; sp != nil {
 				*p = *sp
 			}
-		case KindPlayerLeft:
+		case capture.KindPlayerLeft:
 			if p := cur[r.Player]; p != nil {
 				p.Left = true
 			}
-		case KindObject:
+		case capture.KindObject:
 			if _, ok := known[r.Object]; !ok {
 				if len(known) >= MaxSummaryShips {
 					s.ShipsOmitted++
 					break
 				}
-				si := ShipInfo{ID: r.Object, Name: st.ShipName(r.Object), Class: r.Class, Owner: r.Owner, Host: r.Flags&ObjHost != 0, From: r.T}
+				si := ShipInfo{ID: r.Object, Name: st.ShipName(r.Object), Class: r.Class, Owner: r.Owner, Host: r.Flags&capture.ObjHost != 0, From: r.T}
 				s.Ships = append(s.Ships, si)
 				known[r.Object] = si
 			}
-		case KindFire:
+		case capture.KindFire:
 			lastWeapon[r.Object] = r.Weapons
-		case KindDeath:
-			k := Kill{T: r.T, VictimShip: r.Object, VictimID: r.Owner, Victim: name(r.Object), KillerID: r.Player, KillerShip: r.Other, Cause: r.Cause.String()}
+		case capture.KindDeath:
+			k := capture.Kill{T: r.T, VictimShip: r.Object, VictimID: r.Owner, Victim: name(r.Object), KillerID: r.Player, KillerShip: r.Other, Cause: r.Cause.String()}
 			if sh, ok := known[r.Object]; ok {
 				k.VictimClass, k.VictimIsHost = sh.Class, sh.Host
 			}
@@ -185,9 +148,9 @@ func SummarizeView(f *File, v View) (*Summary, error) {
 				}
 			}
 			switch {
-			case r.Weapons != WeaponUnknown:
+			case r.Weapons != capture.WeaponUnknown:
 				k.Weapon = r.Weapons.String() // the host's model named it
-			case r.Cause == CauseWeapon:
+			case r.Cause == capture.CauseWeapon:
 				k.Weapon = lastWeapon[r.Other].String()
 			}
 			if len(s.Kills) >= MaxSummaryKills {
@@ -195,11 +158,11 @@ func SummarizeView(f *File, v View) (*Summary, error) {
 				break
 			}
 			s.Kills = append(s.Kills, k)
-		case KindChat:
+		case capture.KindChat:
 			if v.Public && !r.Public() {
 				break
 			}
-			c := ChatOf(r, st)
+			c := capture.ChatOf(r, st)
 			switch {
 			case len(s.Chat) < MaxSummaryChat/2:
 				s.Chat = append(s.Chat, c)
@@ -215,8 +178,8 @@ func SummarizeView(f *File, v View) (*Summary, error) {
 	})
 	s.Chat = append(s.Chat, tail[next:]...)
 	s.Chat = append(s.Chat, tail[:next]...)
-	s.Players = append([]*PlayerState{}, lines...)
-	SortPlayers(s.Players)
+	s.Players = append([]*capture.PlayerState{}, lines...)
+	capture.SortPlayers(s.Players)
 	if err != nil {
 		return s, err
 	}

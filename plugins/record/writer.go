@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+
+	"github.com/bcserver/bcserver/engine/capture"
 )
 
 // DefaultQueue is the capacity of a FileSink's queue in blocks: a minute
@@ -74,10 +76,10 @@ const (
 
 type wop struct {
 	kind       wopKind
-	header     *Header
+	header     *capture.Header
 	raw        []byte
 	start, end uint32
-	footer     Footer
+	footer     capture.Footer
 	discard    bool
 	flushed    chan struct{}
 }
@@ -125,7 +127,7 @@ func (s *FileSink) send(op wop) bool {
 }
 
 // BeginMatch implements Sink.
-func (s *FileSink) BeginMatch(h *Header) {
+func (s *FileSink) BeginMatch(h *capture.Header) {
 	s.in, s.players, s.dropBlk, s.dropRec, s.warnedOut = true, false, 0, 0, false
 	s.buf = s.getBuf()
 	if !s.send(wop{kind: opOpen, header: h}) {
@@ -135,15 +137,15 @@ func (s *FileSink) BeginMatch(h *Header) {
 }
 
 // Record implements Sink.
-func (s *FileSink) Record(r *Record) {
+func (s *FileSink) Record(r *capture.Record) {
 	if !s.in {
 		return
 	}
-	if r.Kind == KindKeyframe && len(s.buf) > 0 {
+	if r.Kind == capture.KindKeyframe && len(s.buf) > 0 {
 		s.seal()
 	}
 	if len(s.buf) == 0 {
-		if r.Kind != KindKeyframe {
+		if r.Kind != capture.KindKeyframe {
 			return // only after a block was lost: wait for the next keyframe
 		}
 		s.enc.Begin(r.T)
@@ -155,7 +157,7 @@ func (s *FileSink) Record(r *Record) {
 		s.Stats.DroppedRecords.Add(1)
 		return
 	}
-	if r.Kind == KindPlayer && r.InGame {
+	if r.Kind == capture.KindPlayer && r.InGame {
 		s.players = true
 	}
 	s.buf = s.enc.Append(s.buf, r)
@@ -181,7 +183,7 @@ func (s *FileSink) seal() {
 }
 
 // EndMatch implements Sink. A match nobody played in leaves no file.
-func (s *FileSink) EndMatch(f *Footer) {
+func (s *FileSink) EndMatch(f *capture.Footer) {
 	if !s.in {
 		return
 	}
@@ -237,7 +239,7 @@ func (s *FileSink) writer() {
 		switch op.kind {
 		case opOpen:
 			if st.f != nil {
-				s.finish(&st, Footer{Reason: "unfinished"}, false)
+				s.finish(&st, capture.Footer{Reason: "unfinished"}, false)
 			}
 			s.open(&st, op.header)
 		case opBlock:
@@ -255,11 +257,11 @@ func (s *FileSink) writer() {
 		}
 	}
 	if st.f != nil {
-		s.finish(&st, Footer{Reason: "unfinished"}, false)
+		s.finish(&st, capture.Footer{Reason: "unfinished"}, false)
 	}
 }
 
-func (s *FileSink) open(st *fileState, h *Header) {
+func (s *FileSink) open(st *fileState, h *capture.Header) {
 	*st = fileState{comp: st.comp, hdr: st.hdr}
 	id := fileID(h)
 	var f *os.File
@@ -326,7 +328,7 @@ func (s *FileSink) block(st *fileState, op wop) {
 	s.Stats.Bytes.Add(uint64(blockHeaderLen + len(st.comp)))
 }
 
-func (s *FileSink) finish(st *fileState, ft Footer, discard bool) {
+func (s *FileSink) finish(st *fileState, ft capture.Footer, discard bool) {
 	name := st.f.Name()
 	ft.Blocks, ft.Truncated = st.blocks, st.truncated
 	var err error

@@ -11,9 +11,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/internal/missiontest"
 	"github.com/bcserver/bcserver/missions"
-	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 )
 
@@ -36,7 +36,7 @@ func TestSpectatePageInBrowser(t *testing.T) {
 	}
 	defer w.Close()
 	sp := spectate.NewSpectator("22101", spectate.DefaultDelay)
-	if err := w.Game.AddPlugin(record.NewCapture(record.CaptureOptions{Game: "22101"}, sp)); err != nil {
+	if err := w.Game.AddPlugin(capture.NewCapture(capture.CaptureOptions{Game: "22101"}, sp)); err != nil {
 		t.Fatal(err)
 	}
 	alice, err := w.Join("Alice")

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bcserver/bcserver/engine/capture"
 	"github.com/bcserver/bcserver/internal/missiontest"
 	"github.com/bcserver/bcserver/missions"
-	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 )
 
@@ -47,7 +47,7 @@ func TestSpectatorSeesShipsOnlyAfterTheDelay(t *testing.T) {
 	}
 	defer w.Close()
 	sp := spectate.NewSpectator("22101", spectate.DefaultDelay)
-	if err := w.Game.AddPlugin(record.NewCapture(record.CaptureOptions{Game: "22101"}, sp)); err != nil {
+	if err := w.Game.AddPlugin(capture.NewCapture(capture.CaptureOptions{Game: "22101"}, sp)); err != nil {
 		t.Fatal(err)
 	}
 	srv := spectate.New(spectate.Options{Spectators: []*spectate.Spectator{sp}, Now: func() time.Time { return w.Now }})

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/internal/httpserve"
-	"github.com/bcserver/bcserver/plugins/admin"
+	"github.com/bcserver/bcserver/internal/webui"
 )
 
 // Defaults of Options.
@@ -113,19 +113,16 @@ func New(opts Options) *Server {
 		s.byLabel[sp.Label()] = sp
 	}
 	own, _ := fs.Sub(web, "web")
-	shared := admin.WebFS()
-	files := func(fsys fs.FS) http.Handler { return http.FileServerFS(fsys) }
-	s.mux.Handle("GET /{$}", files(own))
-	s.mux.Handle("GET /spectate.js", files(own))
-	s.mux.Handle("GET /spectate.css", files(own))
-	s.mux.Handle("GET /view.js", files(shared))
-	s.mux.Handle("GET /style.css", files(shared))
+	files := http.FileServerFS(webui.With(own))
+	for _, p := range []string{"/{$}", "/spectate.js", "/spectate.css", "/common.js", "/view.js", "/style.css"} {
+		s.mux.Handle("GET "+p, files)
+	}
 	s.mux.HandleFunc("GET /api/games", s.games)
 	s.mux.HandleFunc("GET /api/view", s.view)
 	s.mux.HandleFunc("GET /api/stream", s.stream)
 	if opts.Ratings != nil {
-		s.mux.Handle("GET /ratings.html", files(own))
-		s.mux.Handle("GET /ratings.js", files(own))
+		s.mux.Handle("GET /ratings.html", files)
+		s.mux.Handle("GET /ratings.js", files)
 		s.mux.Handle("GET /api/ratings", opts.Ratings)
 	}
 	return s

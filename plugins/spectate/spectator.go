@@ -1,7 +1,7 @@
 // Package spectate shows running matches to anyone with a browser, on a
 // read-only page of its own ([spectate] listen), a configurable delay
 // behind the game (30 s by default, so a spectator cannot call out
-// positions to a player). A Spectator is a record.Sink of one game's
+// positions to a player). A Spectator is a capture.Sink of one game's
 // capture: it holds the game's records until they are older than the
 // delay, plays them into a view, and publishes that view for the HTTP
 // side to send. Nothing a spectator does reaches the game: the HTTP side
@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/bcserver/bcserver/plugins/record"
+	"github.com/bcserver/bcserver/engine/capture"
 )
 
 // DefaultDelay is how far behind the game spectators see it.
@@ -36,12 +36,12 @@ type Spectator struct {
 	inMatch bool
 	pending []item
 	head    int
-	header  *record.Header
+	header  *capture.Header
 	start   time.Time // the delayed match's start
 	live    bool
-	state   *record.State
-	kills   []record.Kill
-	chat    []record.ChatLine
+	state   *capture.State
+	kills   []capture.Kill
+	chat    []capture.ChatLine
 	events  []map[string]any
 	names   map[int32]shipName
 	lastPub time.Time
@@ -57,10 +57,10 @@ type Spectator struct {
 
 type item struct {
 	at     time.Time
-	rec    record.Record
-	begin  *record.Header
+	rec    capture.Record
+	begin  *capture.Header
 	end    bool
-	footer *record.Footer
+	footer *capture.Footer
 }
 
 type shipName struct {
@@ -72,19 +72,19 @@ type shipName struct {
 
 // View is what a spectator's page receives.
 type View struct {
-	Game    string            `json:"game"`
-	Server  string            `json:"server"`
-	Mode    string            `json:"mode"`
-	Map     string            `json:"map"`
-	DelayS  float64           `json:"delay_s"`
-	Live    bool              `json:"live"` // a match is running at the delayed time
-	T       uint32            `json:"t"`    // ms into that match
-	Frame   record.Frame      `json:"frame"`
-	Kills   []record.Kill     `json:"kills"`
-	Chat    []record.ChatLine `json:"chat"`
-	Events  []map[string]any  `json:"events"`
-	Reason  string            `json:"reason,omitempty"`
-	Dropped uint64            `json:"dropped,omitempty"`
+	Game    string             `json:"game"`
+	Server  string             `json:"server"`
+	Mode    string             `json:"mode"`
+	Map     string             `json:"map"`
+	DelayS  float64            `json:"delay_s"`
+	Live    bool               `json:"live"` // a match is running at the delayed time
+	T       uint32             `json:"t"`    // ms into that match
+	Frame   capture.Frame      `json:"frame"`
+	Kills   []capture.Kill     `json:"kills"`
+	Chat    []capture.ChatLine `json:"chat"`
+	Events  []map[string]any   `json:"events"`
+	Reason  string             `json:"reason,omitempty"`
+	Dropped uint64             `json:"dropped,omitempty"`
 }
 
 // NewSpectator returns the view of the game labelled label, delay behind.
@@ -92,7 +92,7 @@ func NewSpectator(label string, delay time.Duration) *Spectator {
 	if delay < 0 {
 		delay = 0
 	}
-	s := &Spectator{label: label, delay: delay, state: record.NewState(), names: map[int32]shipName{}}
+	s := &Spectator{label: label, delay: delay, state: capture.NewState(), names: map[int32]shipName{}}
 	s.publish(time.Time{})
 	return s
 }
@@ -128,36 +128,36 @@ func (s *Spectator) push(it item) {
 	s.pending = append(s.pending, it)
 }
 
-// BeginMatch implements record.Sink.
-func (s *Spectator) BeginMatch(h *record.Header) {
+// BeginMatch implements capture.Sink.
+func (s *Spectator) BeginMatch(h *capture.Header) {
 	hc := *h
 	s.inStart, s.inMatch = h.Started, true
 	s.push(item{at: h.Started, begin: &hc})
 }
 
-// Record implements record.Sink. What not every player received (team
+// Record implements capture.Sink. What not every player received (team
 // chat, a muted player's or a line the mission held back) never enters
 // the spectators' view.
-func (s *Spectator) Record(r *record.Record) {
+func (s *Spectator) Record(r *capture.Record) {
 	if !s.inMatch || !r.Public() {
 		return
 	}
 	var it item
 	it.rec = *r
-	it.rec.Subs = append([]record.Sub(nil), r.Subs...)
+	it.rec.Subs = append([]capture.Sub(nil), r.Subs...)
 	it.rec.Payload = nil // mission messages are not shown
 	it.at = s.inStart.Add(time.Duration(r.T) * time.Millisecond)
 	s.push(it)
 }
 
-// EndMatch implements record.Sink.
-func (s *Spectator) EndMatch(f *record.Footer) {
+// EndMatch implements capture.Sink.
+func (s *Spectator) EndMatch(f *capture.Footer) {
 	fc := *f
 	s.inMatch = false
 	s.push(item{at: s.inStart.Add(time.Duration(f.DurationMS) * time.Millisecond), end: true, footer: &fc})
 }
 
-// Tick implements record.Ticker: what is older than the delay goes into
+// Tick implements capture.Ticker: what is older than the delay goes into
 // the view.
 func (s *Spectator) Tick(now time.Time) {
 	if s.hide != nil {
@@ -183,7 +183,7 @@ func (s *Spectator) apply(it *item) {
 	switch {
 	case it.begin != nil:
 		s.header, s.start, s.live = it.begin, it.begin.Started, true
-		s.state = record.NewState()
+		s.state = capture.NewState()
 		s.kills, s.chat, s.events = nil, nil, nil
 		clear(s.names)
 		return
@@ -194,10 +194,10 @@ func (s *Spectator) apply(it *item) {
 	r := &it.rec
 	st := s.state
 	switch r.Kind {
-	case record.KindObject:
-		s.names[r.Object] = shipName{owner: r.Owner, name: r.Name, class: r.Class, host: r.Flags&record.ObjHost != 0}
-	case record.KindDeath:
-		k := record.Kill{T: r.T, VictimShip: r.Object, VictimID: r.Owner, Victim: s.name(r.Object), KillerID: r.Player, KillerShip: r.Other, Cause: r.Cause.String()}
+	case capture.KindObject:
+		s.names[r.Object] = shipName{owner: r.Owner, name: r.Name, class: r.Class, host: r.Flags&capture.ObjHost != 0}
+	case capture.KindDeath:
+		k := capture.Kill{T: r.T, VictimShip: r.Object, VictimID: r.Owner, Victim: s.name(r.Object), KillerID: r.Player, KillerShip: r.Other, Cause: r.Cause.String()}
 		if n, ok := s.names[r.Object]; ok {
 			k.VictimClass, k.VictimIsHost = n.class, n.host
 		}
@@ -205,11 +205,11 @@ func (s *Spectator) apply(it *item) {
 			k.Killer = s.name(r.Other)
 		}
 		s.kills = appendLast(s.kills, k, 8)
-	case record.KindChat:
-		s.chat = appendLast(s.chat, record.ChatOf(r, st), 10)
+	case capture.KindChat:
+		s.chat = appendLast(s.chat, capture.ChatOf(r, st), 10)
 	}
 	switch r.Kind {
-	case record.KindFire, record.KindDeath, record.KindExplosion:
+	case capture.KindFire, capture.KindDeath, capture.KindExplosion:
 		s.events = appendLast(s.events, r.Map(), 64)
 	}
 	st.Apply(r)
@@ -240,10 +240,10 @@ func appendLast[T any](s []T, v T, n int) []T {
 func (s *Spectator) publish(cut time.Time) {
 	v := View{Game: s.label, DelayS: s.delay.Seconds(), Live: s.live, Kills: s.kills, Chat: s.chat, Dropped: s.dropped}
 	if v.Kills == nil {
-		v.Kills = []record.Kill{}
+		v.Kills = []capture.Kill{}
 	}
 	if v.Chat == nil {
-		v.Chat = []record.ChatLine{}
+		v.Chat = []capture.ChatLine{}
 	}
 	v.Events = []map[string]any{}
 	if h := s.header; h != nil {
@@ -260,7 +260,7 @@ func (s *Spectator) publish(cut time.Time) {
 	s.state.T = v.T
 	v.Frame = s.state.Frame()
 	if !s.live {
-		v.Frame.Ships = []record.ShipState{}
+		v.Frame.Ships = []capture.ShipState{}
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

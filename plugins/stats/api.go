@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bcserver/bcserver/plugins/store"
+	"github.com/bcserver/bcserver/engine/history"
+	"github.com/bcserver/bcserver/engine/names"
 )
 
 // API serves the career statistics (the admin plugin mounts it behind its
@@ -57,8 +58,8 @@ func API(st Store) http.Handler {
 			writeError(w, http.StatusBadRequest, "bad player name")
 			return
 		}
-		c, err := st.Career(r.Context(), store.Identity(name))
-		if errors.Is(err, store.ErrNotFound) {
+		c, err := st.Career(r.Context(), names.Key(name))
+		if errors.Is(err, history.ErrNotFound) {
 			writeError(w, http.StatusNotFound, "no recorded match for %q", name)
 			return
 		}

@@ -1,7 +1,7 @@
 // Package stats keeps career statistics: for every player (the store's
 // identity, with the names used) the matches played, kills, deaths,
 // assists, score, damage dealt and taken by weapon kind, time played and
-// the classes flown. A Tracker is a record.Sink of one game's capture: it
+// the classes flown. A Tracker is a capture.Sink of one game's capture: it
 // tallies a match as it is played and writes one line per player to the
 // store when it ends. It also keeps the careers of the players in the
 // game at hand, so a mission can read them (bc.stats) without the game
@@ -14,16 +14,17 @@ import (
 	"maps"
 	"time"
 
-	"github.com/bcserver/bcserver/plugins/record"
-	"github.com/bcserver/bcserver/plugins/store"
+	"github.com/bcserver/bcserver/engine/capture"
+	"github.com/bcserver/bcserver/engine/history"
+	"github.com/bcserver/bcserver/engine/names"
 )
 
 // Store is what a Tracker needs of *store.Store.
 type Store interface {
-	RecordCareer(m store.CareerMatch) bool
-	LoadCareer(identity string, done func(store.Career, error)) bool
-	Career(ctx context.Context, identity string) (store.Career, error)
-	Leaderboard(ctx context.Context, order string, limit, minMatches int) ([]store.Career, error)
+	RecordCareer(m history.CareerMatch) bool
+	LoadCareer(identity string, done func(history.Career, error)) bool
+	Career(ctx context.Context, identity string) (history.Career, error)
+	Leaderboard(ctx context.Context, order string, limit, minMatches int) ([]history.Career, error)
 }
 
 // assistWindow is how long damage to a ship counts towards an assist when
@@ -46,18 +47,18 @@ type Tracker struct {
 
 	// game goroutine
 	in      bool
-	header  record.Header
+	header  capture.Header
 	lines   []*line
 	byID    map[byte]*line
 	ships   map[int32]*ship
-	cache   map[string]*store.Career
+	cache   map[string]*history.Career
 	loading map[string]uint64 // identity -> the read under way
 	gen     uint64
 	last    uint32
 }
 
 type line struct {
-	store.CareerLine
+	history.CareerLine
 	id     byte
 	team   int32  // the last team the mission gave him (-1 none)
 	joined uint32 // when the current stretch in the game began
@@ -80,24 +81,24 @@ func New(opts Options) *Tracker {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Tracker{opts: opts, log: log.With("component", "plugin/stats"), byID: map[byte]*line{}, ships: map[int32]*ship{},
-		cache: map[string]*store.Career{}, loading: map[string]uint64{}}
+		cache: map[string]*history.Career{}, loading: map[string]uint64{}}
 }
 
-// BeginMatch implements record.Sink.
-func (t *Tracker) BeginMatch(h *record.Header) {
+// BeginMatch implements capture.Sink.
+func (t *Tracker) BeginMatch(h *capture.Header) {
 	t.in, t.header, t.lines, t.last = true, *h, nil, 0
 	clear(t.byID)
 	clear(t.ships)
 }
 
-// Record implements record.Sink.
-func (t *Tracker) Record(r *record.Record) {
+// Record implements capture.Sink.
+func (t *Tracker) Record(r *capture.Record) {
 	if !t.in {
 		return
 	}
 	t.last = r.T
 	switch r.Kind {
-	case record.KindPlayer:
+	case capture.KindPlayer:
 		l := t.byID[r.Player]
 		if l == nil || l.left && l.Name != r.Name {
 			l = &line{id: r.Player}
@@ -108,18 +109,18 @@ func (t *Tracker) Record(r *record.Record) {
 		if !l.inGame {
 			l.inGame, l.left, l.joined = true, false, r.T
 		}
-		l.Name, l.Identity = r.Name, store.Identity(r.Name)
+		l.Name, l.Identity = r.Name, names.Key(r.Name)
 		l.Kills, l.Deaths, l.Score, l.team = int(r.Kills), int(r.Deaths), int(r.Score), r.Team
-	case record.KindPlayerLeft:
+	case capture.KindPlayerLeft:
 		if l := t.byID[r.Player]; l != nil && l.inGame {
 			l.Seconds += float64(r.T-l.joined) / 1000
 			l.inGame, l.left = false, true
 		}
-	case record.KindObject:
+	case capture.KindObject:
 		if s := t.ships[r.Object]; s == nil {
 			t.ships[r.Object] = &ship{owner: r.Owner, class: r.Class, since: r.T, alive: true, damagers: map[byte]uint32{}}
 		}
-	case record.KindDamage:
+	case capture.KindDamage:
 		kind := damageKind(r)
 		if l := t.byID[r.Player]; l != nil && r.Player != 0 {
 			addDamage(&l.Dealt, kind, float64(r.Damage))
@@ -132,7 +133,7 @@ func (t *Tracker) Record(r *record.Record) {
 				s.damagers[r.Player] = r.T
 			}
 		}
-	case record.KindDeath:
+	case capture.KindDeath:
 		if s := t.ships[r.Object]; s != nil {
 			for p, at := range s.damagers {
 				if p != r.Player && time.Duration(r.T-at)*time.Millisecond <= assistWindow {
@@ -143,7 +144,7 @@ func (t *Tracker) Record(r *record.Record) {
 			}
 			t.flown(s, r.T)
 		}
-	case record.KindObjectGone:
+	case capture.KindObjectGone:
 		if s := t.ships[r.Object]; s != nil {
 			t.flown(s, r.T)
 			delete(t.ships, r.Object)
@@ -165,23 +166,23 @@ func (t *Tracker) flown(s *ship, now uint32) {
 	}
 }
 
-func damageKind(r *record.Record) record.WeaponKind {
+func damageKind(r *capture.Record) capture.WeaponKind {
 	switch r.Cause {
-	case record.CauseWeapon:
+	case capture.CauseWeapon:
 		return r.Weapons
-	case record.CauseCollision:
+	case capture.CauseCollision:
 		return 255
 	}
-	return record.WeaponUnknown
+	return capture.WeaponUnknown
 }
 
-func addDamage(d *store.Damage, kind record.WeaponKind, v float64) {
+func addDamage(d *history.Damage, kind capture.WeaponKind, v float64) {
 	switch kind {
-	case record.WeaponPhaser:
+	case capture.WeaponPhaser:
 		d.Phaser += v
-	case record.WeaponPulse:
+	case capture.WeaponPulse:
 		d.Pulse += v
-	case record.WeaponTorpedo:
+	case capture.WeaponTorpedo:
 		d.Torpedo += v
 	case 255:
 		d.Collision += v
@@ -190,9 +191,9 @@ func addDamage(d *store.Damage, kind record.WeaponKind, v float64) {
 	}
 }
 
-// EndMatch implements record.Sink: the match's lines go to the store, and
+// EndMatch implements capture.Sink: the match's lines go to the store, and
 // the careers of its players are read again behind that write.
-func (t *Tracker) EndMatch(f *record.Footer) {
+func (t *Tracker) EndMatch(f *capture.Footer) {
 	if !t.in {
 		return
 	}
@@ -201,7 +202,7 @@ func (t *Tracker) EndMatch(f *record.Footer) {
 	for _, s := range t.ships {
 		t.flown(s, end)
 	}
-	m := store.CareerMatch{Server: t.header.Server, Mode: t.header.Mode, Started: t.header.Started, Ended: f.Ended}
+	m := history.CareerMatch{Server: t.header.Server, Mode: t.header.Mode, Started: t.header.Started, Ended: f.Ended}
 	// One line per player: a rejoin is another session (a new player id,
 	// its numbers from zero) of the same match, summed into the first.
 	byIdentity := map[string]int{}
@@ -241,7 +242,7 @@ func (t *Tracker) EndMatch(f *record.Footer) {
 
 // addSession adds a later session of the same player to its match line;
 // the line takes the session's name (the latest).
-func addSession(to, s *store.CareerLine) {
+func addSession(to, s *history.CareerLine) {
 	to.Name = s.Name
 	to.Sessions++
 	to.Kills += s.Kills
@@ -249,7 +250,7 @@ func addSession(to, s *store.CareerLine) {
 	to.Assists += s.Assists
 	to.Score += s.Score
 	to.Seconds += s.Seconds
-	for _, d := range [][2]*store.Damage{{&to.Dealt, &s.Dealt}, {&to.Taken, &s.Taken}} {
+	for _, d := range [][2]*history.Damage{{&to.Dealt, &s.Dealt}, {&to.Taken, &s.Taken}} {
 		d[0].Phaser += d[1].Phaser
 		d[0].Pulse += d[1].Pulse
 		d[0].Torpedo += d[1].Torpedo
@@ -268,7 +269,7 @@ func addSession(to, s *store.CareerLine) {
 // won reports whether l was on the winning side of the outcome the
 // mission gave: the winning team, or the winner himself (a player who
 // left and another who took his id are told apart by name).
-func won(f *record.Footer, l *line) bool {
+func won(f *capture.Footer, l *line) bool {
 	o := f.Outcome
 	switch {
 	case o == nil:
@@ -283,7 +284,7 @@ func won(f *record.Footer, l *line) bool {
 
 // want loads name's career into the cache unless it is there or coming.
 func (t *Tracker) want(name string) {
-	id := store.Identity(name)
+	id := names.Key(name)
 	if _, busy := t.loading[id]; id == "" || t.opts.Store == nil || t.opts.Post == nil || busy {
 		return
 	}
@@ -296,7 +297,7 @@ func (t *Tracker) want(name string) {
 	t.gen++
 	gen := t.gen
 	t.loading[id] = gen
-	ok := t.opts.Store.LoadCareer(id, func(c store.Career, err error) {
+	ok := t.opts.Store.LoadCareer(id, func(c history.Career, err error) {
 		posted := t.opts.Post(func() {
 			if t.loading[id] != gen {
 				return // replaced by a later read
@@ -306,7 +307,7 @@ func (t *Tracker) want(name string) {
 				cc := c
 				t.cache[id] = &cc
 			} else {
-				t.cache[id] = &store.Career{Identity: id} // none yet
+				t.cache[id] = &history.Career{Identity: id} // none yet
 			}
 		})
 		if !posted {
@@ -322,7 +323,7 @@ func (t *Tracker) want(name string) {
 // (bc.stats), from what is at hand: false until it has been read. Call it
 // on the game goroutine.
 func (t *Tracker) Lookup(name string) (map[string]any, bool) {
-	id := store.Identity(name)
+	id := names.Key(name)
 	c, ok := t.cache[id]
 	if !ok {
 		t.want(name)
@@ -332,8 +333,8 @@ func (t *Tracker) Lookup(name string) (map[string]any, bool) {
 }
 
 // CareerTable is a career as plain data for Lua (bc.stats): the fields of
-// store.Career by their JSON names, damage with its total.
-func CareerTable(c store.Career) map[string]any {
+// history.Career by their JSON names, damage with its total.
+func CareerTable(c history.Career) map[string]any {
 	names := make([]any, len(c.Names))
 	for i, n := range c.Names {
 		names[i] = n
@@ -342,7 +343,7 @@ func CareerTable(c store.Career) map[string]any {
 	for k, v := range c.Classes {
 		classes[k] = v
 	}
-	dmg := func(d store.Damage) map[string]any {
+	dmg := func(d history.Damage) map[string]any {
 		return map[string]any{"phaser": d.Phaser, "pulse": d.Pulse, "torpedo": d.Torpedo, "collision": d.Collision, "other": d.Other, "total": d.Total()}
 	}
 	return map[string]any{

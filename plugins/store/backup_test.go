@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bcserver/bcserver/engine/history"
 )
 
 // Backup copies the database of a running server, matches still in the
@@ -18,7 +20,7 @@ func TestBackupAndCheckpoint(t *testing.T) {
 	s := open(t, path)
 	ctx := context.Background()
 	now := time.Unix(1e9, 0)
-	s.RecordMatch(Match{Mode: "dm", Map: "Multi1", Started: now, Ended: now, Reason: "time_up", Players: []MatchPlayer{{Identity: "a", Name: "A"}}})
+	s.RecordMatch(history.Match{Mode: "dm", Map: "Multi1", Started: now, Ended: now, Reason: "time_up", Players: []history.MatchPlayer{{Identity: "a", Name: "A"}}})
 	flush(t, s)
 
 	out := filepath.Join(dir, "copy.db")

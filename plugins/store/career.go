@@ -3,85 +3,19 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/bcserver/bcserver/engine/history"
 )
-
-// Damage is damage by kind: weapon kinds, collisions, and the rest
-// (self-destruct, environment, weapons of unknown kind).
-type Damage struct {
-	Phaser    float64 `json:"phaser"`
-	Pulse     float64 `json:"pulse"`
-	Torpedo   float64 `json:"torpedo"`
-	Collision float64 `json:"collision"`
-	Other     float64 `json:"other"`
-}
-
-// Total sums every kind.
-func (d Damage) Total() float64 { return d.Phaser + d.Pulse + d.Torpedo + d.Collision + d.Other }
-
-// MarshalJSON writes the kinds and their total ("total"), as bc.stats
-// has them.
-func (d Damage) MarshalJSON() ([]byte, error) {
-	type kinds Damage // without this method
-	return json.Marshal(struct {
-		kinds
-		Total float64 `json:"total"`
-	}{kinds(d), d.Total()})
-}
-
-// CareerMatch is one match's career lines (plugins/stats writes them).
-type CareerMatch struct {
-	Server, Mode   string
-	Started, Ended time.Time
-	Players        []CareerLine
-}
-
-// CareerLine is what one player did in one match: all its sessions (a
-// rejoin is a new session of the same match) summed.
-type CareerLine struct {
-	Identity, Name                string
-	Sessions                      int // 0 counts as 1
-	Kills, Deaths, Assists, Score int
-	Seconds                       float64 // time in the game
-	Dealt, Taken                  Damage
-	Classes                       map[string]float64 // seconds flown per ship class
-	// Won: the player was on the winning side (the winning team, or the
-	// winner) of the outcome the mission gave.
-	Won bool
-}
-
-// Career is a player's sums over every recorded match.
-type Career struct {
-	Identity string   `json:"identity"`
-	Names    []string `json:"names"` // the spellings used, the latest first (at most 20)
-	Matches  int      `json:"matches"`
-	Sessions int      `json:"sessions"` // joins: a rejoin is another session of the same match
-	Kills    int      `json:"kills"`
-	Deaths   int      `json:"deaths"`
-	Assists  int      `json:"assists"`
-	Score    int      `json:"score"`
-	Best     int      `json:"best_score"`
-	Seconds  float64  `json:"seconds_played"`
-	Dealt    Damage   `json:"damage_dealt"`
-	Taken    Damage   `json:"damage_taken"`
-	// Wins counts the matches won (schema version 5 on: older matches
-	// count none).
-	Wins int `json:"wins"`
-	// Favourite is the class flown longest; Classes the seconds per class.
-	Favourite string             `json:"favourite_class"`
-	Classes   map[string]float64 `json:"classes"`
-	LastSeen  time.Time          `json:"last_seen"`
-}
 
 // RecordCareer queues m for writing; it never blocks and reports false if
 // the write was dropped. Each line is one player's match (Tracker sums its
 // sessions); its identity's totals are updated in the same transaction.
-func (s *Store) RecordCareer(m CareerMatch) bool {
+func (s *Store) RecordCareer(m history.CareerMatch) bool {
 	return s.enqueue("career", func(ctx context.Context, tx *sql.Tx) error {
 		for _, p := range m.Players {
 			d, t := p.Dealt, p.Taken
@@ -117,7 +51,7 @@ const careerColumns = `matches, sessions, wins, kills, deaths, assists, score, b
 
 type scanner interface{ Scan(dest ...any) error }
 
-func scanCareer(sc scanner, c *Career, extra ...any) error {
+func scanCareer(sc scanner, c *history.Career, extra ...any) error {
 	var last sql.NullInt64
 	d, t := &c.Dealt, &c.Taken
 	dest := append(extra, &c.Matches, &c.Sessions, &c.Wins, &c.Kills, &c.Deaths, &c.Assists, &c.Score, &c.Best, &c.Seconds, &last,
@@ -138,11 +72,11 @@ type querier interface {
 
 // careerOf reads one identity's career with q (the database, or the
 // writer's transaction).
-func careerOf(ctx context.Context, q querier, identity string) (Career, error) {
-	c := Career{Identity: identity, Names: []string{}, Classes: map[string]float64{}}
+func careerOf(ctx context.Context, q querier, identity string) (history.Career, error) {
+	c := history.Career{Identity: identity, Names: []string{}, Classes: map[string]float64{}}
 	err := scanCareer(q.QueryRowContext(ctx, `SELECT `+careerColumns+` FROM career_totals WHERE identity = ?`, identity), &c)
 	if errors.Is(err, sql.ErrNoRows) {
-		return c, ErrNotFound
+		return c, history.ErrNotFound
 	}
 	if err != nil {
 		return c, fmt.Errorf("career of %q: %w", identity, err)
@@ -181,7 +115,7 @@ func careerOf(ctx context.Context, q querier, identity string) (Career, error) {
 }
 
 // Career returns the summed career of one identity (see Identity).
-func (s *Store) Career(ctx context.Context, identity string) (Career, error) {
+func (s *Store) Career(ctx context.Context, identity string) (history.Career, error) {
 	return careerOf(ctx, s.db, identity)
 }
 
@@ -189,7 +123,7 @@ func (s *Store) Career(ctx context.Context, identity string) (Career, error) {
 // queued before it, and hands it to done on the writer goroutine; it
 // never blocks and reports false when the queue is full. The stats plugin
 // uses it so a career read after a match always includes that match.
-func (s *Store) LoadCareer(identity string, done func(Career, error)) bool {
+func (s *Store) LoadCareer(identity string, done func(history.Career, error)) bool {
 	return s.enqueue("career read", func(ctx context.Context, tx *sql.Tx) error {
 		c, err := careerOf(ctx, tx, identity)
 		done(c, err)
@@ -223,7 +157,7 @@ func LeaderOrders() []string {
 // players with fewer than minMatches matches are left out. It reads the
 // totals through the order's index: a page costs the same at 100 players
 // and at 100,000 (BenchmarkLeaderboard).
-func (s *Store) Leaderboard(ctx context.Context, order string, limit, minMatches int) ([]Career, error) {
+func (s *Store) Leaderboard(ctx context.Context, order string, limit, minMatches int) ([]history.Career, error) {
 	ord, ok := leaderOrders[order]
 	if !ok {
 		return nil, fmt.Errorf("order %q: want one of %s", order, strings.Join(LeaderOrders(), ", "))
@@ -237,9 +171,9 @@ func (s *Store) Leaderboard(ctx context.Context, order string, limit, minMatches
 		return nil, fmt.Errorf("leaderboard: %w", err)
 	}
 	defer rows.Close()
-	out := []Career{}
+	out := []history.Career{}
 	for rows.Next() {
-		var c Career
+		var c history.Career
 		var name string
 		if err := scanCareer(rows, &c, &c.Identity, &name); err != nil {
 			return nil, err

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bcserver/bcserver/engine/history"
+	"github.com/bcserver/bcserver/engine/names"
 )
 
 // A career is keyed by the folding admission uses: names it lets play
@@ -18,35 +21,35 @@ func TestCareerIdentities(t *testing.T) {
 	ctx := context.Background()
 	start := time.Unix(1e9, 0)
 	for _, tc := range []struct{ a, b string }{{"Ärger", "ärger"}, {"Alice", "Al\u200bice"}, {"VICTIM", "Victim"}, {"Ｂｏｂ", "Bob"}} {
-		same := Identity(tc.a) == Identity(tc.b)
-		t.Logf("%q / %q: identities %q / %q", tc.a, tc.b, Identity(tc.a), Identity(tc.b))
+		same := names.Key(tc.a) == names.Key(tc.b)
+		t.Logf("%q / %q: identities %q / %q", tc.a, tc.b, names.Key(tc.a), names.Key(tc.b))
 		if want := tc.a != "Ärger"; same != want {
 			t.Errorf("%q and %q: same identity %v, want %v", tc.a, tc.b, same, want)
 		}
 	}
-	m := Match{Mode: "dm", Started: start, Ended: start.Add(time.Minute), Reason: "time_up", Players: []MatchPlayer{
-		{Identity: Identity("Ärger"), Name: "Ärger", Kills: 1}, {Identity: Identity("ärger"), Name: "ärger", Kills: 2}}}
+	m := history.Match{Mode: "dm", Started: start, Ended: start.Add(time.Minute), Reason: "time_up", Players: []history.MatchPlayer{
+		{Identity: names.Key("Ärger"), Name: "Ärger", Kills: 1}, {Identity: names.Key("ärger"), Name: "ärger", Kills: 2}}}
 	s.RecordMatch(m)
-	cm := CareerMatch{Mode: "dm", Started: start, Ended: start.Add(time.Minute), Players: []CareerLine{
-		{Identity: Identity("Ärger"), Name: "Ärger", Kills: 1, Score: 10},
-		{Identity: Identity("ärger"), Name: "ärger", Kills: 2, Score: 20},
-		{Identity: Identity("Al\u200bice"), Name: "Al\u200bice", Sessions: 10, Kills: 5, Score: 50, Classes: map[string]float64{"Akira": 30}},
+	cm := history.CareerMatch{Mode: "dm", Started: start, Ended: start.Add(time.Minute), Players: []history.CareerLine{
+		{Identity: names.Key("Ärger"), Name: "Ärger", Kills: 1, Score: 10},
+		{Identity: names.Key("ärger"), Name: "ärger", Kills: 2, Score: 20},
+		{Identity: names.Key("Al\u200bice"), Name: "Al\u200bice", Sessions: 10, Kills: 5, Score: 50, Classes: map[string]float64{"Akira": 30}},
 	}}
 	s.RecordCareer(cm)
 	cm.Started, cm.Ended = start.Add(time.Hour), start.Add(2*time.Hour)
-	cm.Players = []CareerLine{{Identity: Identity("Alice"), Name: "Alice", Sessions: 1, Kills: 1, Score: 70, Classes: map[string]float64{"Galaxy": 10}}}
+	cm.Players = []history.CareerLine{{Identity: names.Key("Alice"), Name: "Alice", Sessions: 1, Kills: 1, Score: 70, Classes: map[string]float64{"Galaxy": 10}}}
 	s.RecordCareer(cm)
 	flush(t, s)
 	ms, err := s.Matches(ctx, 10, 0)
 	if err != nil || len(ms) != 1 || len(ms[0].Players) != 2 {
 		t.Fatalf("the history keeps one line of the two: %+v %v", ms, err)
 	}
-	a1, err1 := s.Career(ctx, Identity("Ärger"))
-	a2, err2 := s.Career(ctx, Identity("ärger"))
+	a1, err1 := s.Career(ctx, names.Key("Ärger"))
+	a2, err2 := s.Career(ctx, names.Key("ärger"))
 	if err1 != nil || err2 != nil || a1.Kills != 1 || a2.Kills != 2 {
 		t.Fatalf("Ärger %+v %v, ärger %+v %v", a1, err1, a2, err2)
 	}
-	al, err := s.Career(ctx, Identity("Alice"))
+	al, err := s.Career(ctx, names.Key("Alice"))
 	if err != nil || al.Matches != 2 || al.Sessions != 11 || al.Kills != 6 || al.Score != 120 || al.Best != 70 ||
 		al.Favourite != "Akira" || len(al.Names) != 2 || al.Names[0] != "Alice" {
 		t.Fatalf("Alice: %+v %v", al, err)
@@ -65,11 +68,11 @@ func TestCareerRowsBounded(t *testing.T) {
 	start := time.Unix(1e9, 0)
 	for i := range careerRowsPerPlayer + 5 {
 		at := start.Add(time.Duration(i) * time.Hour)
-		s.RecordCareer(CareerMatch{Mode: "dm", Started: at, Ended: at.Add(time.Minute), Players: []CareerLine{
+		s.RecordCareer(history.CareerMatch{Mode: "dm", Started: at, Ended: at.Add(time.Minute), Players: []history.CareerLine{
 			{Identity: "a", Name: fmt.Sprint("A", i%(namesPerPlayer+3)), Kills: 1}}})
 	}
 	old := start.Add(-100 * 24 * time.Hour)
-	s.RecordCareer(CareerMatch{Mode: "dm", Started: old, Ended: old, Players: []CareerLine{{Identity: "gone", Name: "Gone", Kills: 1}}})
+	s.RecordCareer(history.CareerMatch{Mode: "dm", Started: old, Ended: old, Players: []history.CareerLine{{Identity: "gone", Name: "Gone", Kills: 1}}})
 	flush(t, s)
 	var rows, names int
 	if err := s.db.QueryRow(`SELECT COUNT(*) FROM career WHERE identity = 'a'`).Scan(&rows); err != nil {
@@ -85,7 +88,7 @@ func TestCareerRowsBounded(t *testing.T) {
 	if _, err := s.Prune(ctx, Retention{KeepCareerDays: 30}, start.Add(200*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Career(ctx, "gone"); err != ErrNotFound {
+	if _, err := s.Career(ctx, "gone"); err != history.ErrNotFound {
 		t.Fatalf("a career not seen for 100 days: %v", err)
 	}
 	if _, err := s.Career(ctx, "a"); err != nil {
@@ -133,8 +136,8 @@ func TestCareerMigration(t *testing.T) {
 	if err != nil || al.Matches != 2 || al.Sessions != 4 || al.Kills != 7 || al.Classes["Galaxy"] != 90 || al.Classes["Akira"] != 30 || al.Favourite != "Galaxy" {
 		t.Fatalf("Alice after the migration: %+v %v", al, err)
 	}
-	a1, err1 := s.Career(ctx, Identity("Ärger"))
-	a2, err2 := s.Career(ctx, Identity("ärger"))
+	a1, err1 := s.Career(ctx, names.Key("Ärger"))
+	a2, err2 := s.Career(ctx, names.Key("ärger"))
 	if err1 != nil || err2 != nil || a1.Matches != 1 || a1.Kills != 1 || a2.Kills != 2 {
 		t.Fatalf("Ärger %+v %v / ärger %+v %v", a1, err1, a2, err2)
 	}

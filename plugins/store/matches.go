@@ -4,60 +4,16 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/history"
 )
-
-// Match is one recorded match.
-type Match struct {
-	ID      int64         `json:"id"`
-	Mode    string        `json:"mode"`
-	Map     string        `json:"map"`
-	Server  string        `json:"server,omitempty"`
-	Started time.Time     `json:"started"`
-	Ended   time.Time     `json:"ended"`
-	Reason  string        `json:"reason"`
-	Players []MatchPlayer `json:"players"`
-	// The mission's outcome (bc.end_game): winner_team, winner_name, why,
-	// teams; nil when it gave none (and for matches recorded before
-	// schema version 5). Winner, the wire id, is not kept.
-	*engine.Outcome
-}
-
-// MatchPlayer is one player's line in a match.
-type MatchPlayer struct {
-	Identity string `json:"identity"`
-	Name     string `json:"name"`
-	Team     int    `json:"team"`
-	Kills    int    `json:"kills"`
-	Deaths   int    `json:"deaths"`
-	Score    int    `json:"score"`
-	// Address is the IP address the player played from ("" in matches
-	// recorded before schema version 2).
-	Address string `json:"address,omitempty"`
-}
-
-// PlayerStats sums a player's recorded matches.
-type PlayerStats struct {
-	Identity string    `json:"identity"`
-	Name     string    `json:"name"` // the latest name used
-	Matches  int       `json:"matches"`
-	Kills    int       `json:"kills"`
-	Deaths   int       `json:"deaths"`
-	Score    int       `json:"score"`
-	Best     int       `json:"best_score"`
-	LastSeen time.Time `json:"last_seen"`
-}
-
-// ErrNotFound is returned for an unknown match or player.
-var ErrNotFound = errors.New("not found")
 
 // RecordMatch queues m for writing; it never blocks. It reports false if
 // the record was dropped.
-func (s *Store) RecordMatch(m Match) bool {
+func (s *Store) RecordMatch(m history.Match) bool {
 	return s.enqueue("match", func(ctx context.Context, tx *sql.Tx) error {
 		team, winner, why, teams := outcomeColumns(m.Outcome)
 		res, err := tx.ExecContext(ctx, `INSERT INTO matches(mode, map, server, started_at, ended_at, reason, winner_team, winner, why, teams) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -81,7 +37,7 @@ func (s *Store) RecordMatch(m Match) bool {
 
 // Matches returns up to limit matches, newest first, with ids below
 // before (0: from the newest).
-func (s *Store) Matches(ctx context.Context, limit int, before int64) ([]Match, error) {
+func (s *Store) Matches(ctx context.Context, limit int, before int64) ([]history.Match, error) {
 	if limit <= 0 || limit > 500 {
 		limit = 50
 	}
@@ -93,10 +49,10 @@ func (s *Store) Matches(ctx context.Context, limit int, before int64) ([]Match, 
 		return nil, fmt.Errorf("listing matches: %w", err)
 	}
 	defer rows.Close()
-	out := []Match{}
+	out := []history.Match{}
 	index := map[int64]int{}
 	for rows.Next() {
-		var m Match
+		var m history.Match
 		var st, en int64
 		var team sql.NullInt64
 		var winner, why, teams string
@@ -105,7 +61,7 @@ func (s *Store) Matches(ctx context.Context, limit int, before int64) ([]Match, 
 		}
 		m.Outcome = outcomeOf(team, winner, why, teams)
 		m.Started, m.Ended = time.UnixMilli(st).UTC(), time.UnixMilli(en).UTC()
-		m.Players = []MatchPlayer{}
+		m.Players = []history.MatchPlayer{}
 		index[m.ID] = len(out)
 		out = append(out, m)
 	}
@@ -123,7 +79,7 @@ func (s *Store) Matches(ctx context.Context, limit int, before int64) ([]Match, 
 	defer prows.Close()
 	for prows.Next() {
 		var id int64
-		var p MatchPlayer
+		var p history.MatchPlayer
 		if err := prows.Scan(&id, &p.Identity, &p.Name, &p.Team, &p.Kills, &p.Deaths, &p.Score, &p.Address); err != nil {
 			return nil, err
 		}
@@ -168,8 +124,8 @@ func outcomeOf(team sql.NullInt64, winner, why, teams string) *engine.Outcome {
 }
 
 // Player returns the summed history of one identity (see Identity).
-func (s *Store) Player(ctx context.Context, identity string) (PlayerStats, error) {
-	st := PlayerStats{Identity: identity}
+func (s *Store) Player(ctx context.Context, identity string) (history.PlayerStats, error) {
+	st := history.PlayerStats{Identity: identity}
 	var last sql.NullInt64
 	var name sql.NullString
 	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(kills),0), COALESCE(SUM(deaths),0), COALESCE(SUM(score),0), COALESCE(MAX(score),0), MAX(m.ended_at),
@@ -180,7 +136,7 @@ func (s *Store) Player(ctx context.Context, identity string) (PlayerStats, error
 		return st, fmt.Errorf("player %q: %w", identity, err)
 	}
 	if st.Matches == 0 {
-		return st, ErrNotFound
+		return st, history.ErrNotFound
 	}
 	st.Name = name.String
 	st.LastSeen = time.UnixMilli(last.Int64).UTC()

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/history"
+	"github.com/bcserver/bcserver/engine/names"
 )
 
 // RecorderOptions configures a Recorder.
@@ -27,7 +29,7 @@ type Recorder struct {
 	st   *Store
 	opts RecorderOptions
 	log  *slog.Logger
-	g    *engine.Game
+	g    engine.API
 	cur  *openMatch
 	offs []func()
 
@@ -50,7 +52,7 @@ type openMatch struct {
 // rejoin is a new player to the game, its numbers from zero) summed, so
 // the line says what the player did in the match, as its career does.
 type matchLine struct {
-	MatchPlayer
+	history.MatchPlayer
 	banked               [3]int // kills, deaths, score of the sessions that ended
 	cur                  *engine.Player
 	curK, curD, curScore int // the current session's, as last seen
@@ -72,7 +74,7 @@ func NewRecorder(st *Store, opts RecorderOptions) *Recorder {
 func (r *Recorder) Name() string { return "store" }
 
 // Start implements engine.Plugin.
-func (r *Recorder) Start(g *engine.Game) error {
+func (r *Recorder) Start(g engine.API) error {
 	r.g = g
 	r.begin()
 	r.offs = append(r.offs,
@@ -106,7 +108,7 @@ func (r *Recorder) Start(g *engine.Game) error {
 
 // Stop implements engine.Plugin: the running match is recorded as ended
 // by the shutdown.
-func (r *Recorder) Stop(*engine.Game) {
+func (r *Recorder) Stop(engine.API) {
 	r.Cut("shutdown")
 	for _, off := range r.offs {
 		off()
@@ -151,7 +153,7 @@ func (r *Recorder) finish(reason string) {
 	if n := r.g.Config().ServerName; n != "" {
 		server = n
 	}
-	rec := Match{Mode: m.mode, Map: m.mapName, Server: server, Started: m.started, Ended: r.g.Now(), Reason: reason, Outcome: m.outcome}
+	rec := history.Match{Mode: m.mode, Map: m.mapName, Server: server, Started: m.started, Ended: r.g.Now(), Reason: reason, Outcome: m.outcome}
 	for _, id := range m.order {
 		rec.Players = append(rec.Players, m.players[id].MatchPlayer)
 	}
@@ -173,7 +175,7 @@ func (r *Recorder) note(p *engine.Player) {
 		// for nobody's history ([accounts]) until he does or is renamed.
 		return
 	}
-	id := Identity(p.Name)
+	id := names.Key(p.Name)
 	if id == "" {
 		return // admission refuses such a name; nothing to key it by
 	}
@@ -186,7 +188,7 @@ func (r *Recorder) note(p *engine.Player) {
 			}
 			return
 		}
-		mp = &matchLine{MatchPlayer: MatchPlayer{Identity: id}}
+		mp = &matchLine{MatchPlayer: history.MatchPlayer{Identity: id}}
 		r.cur.players[id] = mp
 		r.cur.order = append(r.cur.order, id)
 	}
@@ -205,7 +207,7 @@ func (r *Recorder) bank(p *engine.Player) {
 	if r.cur == nil {
 		return
 	}
-	if mp := r.cur.players[Identity(p.Name)]; mp != nil && mp.cur == p {
+	if mp := r.cur.players[names.Key(p.Name)]; mp != nil && mp.cur == p {
 		r.bankLine(mp)
 	}
 }

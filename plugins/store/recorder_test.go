@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/names"
 	"github.com/bcserver/bcserver/engine/world"
 )
 
@@ -75,7 +76,7 @@ func TestRecorderSumsSessions(t *testing.T) {
 	if p := ms[0].Players[0]; p.Kills != 6 || p.Deaths != 6 || p.Score != 600 {
 		t.Fatalf("line %+v: want the three sessions summed", p)
 	}
-	st, err := s.Player(context.Background(), Identity("victim"))
+	st, err := s.Player(context.Background(), names.Key("victim"))
 	if err != nil || st.Matches != 1 || st.Kills != 6 {
 		t.Fatalf("player stats %+v %v", st, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/history"
 	"github.com/bcserver/bcserver/engine/world"
 )
 
@@ -18,8 +19,8 @@ func TestRetention(t *testing.T) {
 	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 	for i := 0; i < 6; i++ {
 		ended := now.Add(-time.Duration(5-i) * 24 * time.Hour) // 5 days ago .. now
-		s.RecordMatch(Match{Mode: "dm", Map: "Multi1", Started: ended.Add(-time.Minute), Ended: ended, Reason: "time_up",
-			Players: []MatchPlayer{{Identity: fmt.Sprint("p", i), Name: fmt.Sprint("P", i)}}})
+		s.RecordMatch(history.Match{Mode: "dm", Map: "Multi1", Started: ended.Add(-time.Minute), Ended: ended, Reason: "time_up",
+			Players: []history.MatchPlayer{{Identity: fmt.Sprint("p", i), Name: fmt.Sprint("P", i)}}})
 	}
 	ctx := context.Background()
 	count := func() (matches, players int) {
@@ -49,7 +50,7 @@ func TestRetention(t *testing.T) {
 		t.Fatalf("%d player lines left", p)
 	}
 	// KeepPruned applies it at once, then on its timer, until cancelled.
-	s.RecordMatch(Match{Mode: "dm", Started: now, Ended: now, Players: []MatchPlayer{{Identity: "q", Name: "Q"}}})
+	s.RecordMatch(history.Match{Mode: "dm", Started: now, Ended: now, Players: []history.MatchPlayer{{Identity: "q", Name: "Q"}}})
 	// The match is written first (RecordMatch only queues it): otherwise
 	// the loop below could see the one match left from before and stop
 	// before this one lands.

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bcserver/bcserver/engine/history"
+	"github.com/bcserver/bcserver/engine/names"
 )
 
 func open(t *testing.T, path string) *Store {
@@ -37,10 +40,10 @@ func TestMatchesPersist(t *testing.T) {
 	ctx := context.Background()
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i := range 3 {
-		ok := s.RecordMatch(Match{Mode: "deathmatch", Map: "Multi1", Started: t0.Add(time.Duration(i) * time.Hour), Ended: t0.Add(time.Duration(i)*time.Hour + 10*time.Minute), Reason: "score_limit",
-			Players: []MatchPlayer{
-				{Identity: Identity("Picard"), Name: "Picard", Team: -1, Kills: 3 + i, Deaths: 1, Score: 30000},
-				{Identity: Identity("Riker "), Name: "Riker", Team: -1, Kills: 1, Deaths: 3 + i, Score: 10000 * i},
+		ok := s.RecordMatch(history.Match{Mode: "deathmatch", Map: "Multi1", Started: t0.Add(time.Duration(i) * time.Hour), Ended: t0.Add(time.Duration(i)*time.Hour + 10*time.Minute), Reason: "score_limit",
+			Players: []history.MatchPlayer{
+				{Identity: names.Key("Picard"), Name: "Picard", Team: -1, Kills: 3 + i, Deaths: 1, Score: 30000},
+				{Identity: names.Key("Riker "), Name: "Riker", Team: -1, Kills: 1, Deaths: 3 + i, Score: 10000 * i},
 			}})
 		if !ok {
 			t.Fatal("dropped")
@@ -64,7 +67,7 @@ func TestMatchesPersist(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if s.RecordMatch(Match{}) {
+	if s.RecordMatch(history.Match{}) {
 		t.Fatal("a closed store took a write")
 	}
 
@@ -76,7 +79,7 @@ func TestMatchesPersist(t *testing.T) {
 	if st.Matches != 3 || st.Kills != 3 || st.Deaths != 12 || st.Score != 30000 || st.Best != 20000 || st.Name != "Riker" {
 		t.Fatalf("stats: %+v", st)
 	}
-	if _, err := s2.Player(ctx, "nobody"); !errors.Is(err, ErrNotFound) {
+	if _, err := s2.Player(ctx, "nobody"); !errors.Is(err, history.ErrNotFound) {
 		t.Fatalf("unknown player: %v", err)
 	}
 	if v, err := s2.Version(ctx); err != nil || v != SchemaVersion {
@@ -111,7 +114,7 @@ func TestFullQueueDrops(t *testing.T) {
 	<-entered
 	n := 0
 	for i := 0; i < DefaultQueue+10; i++ {
-		if s.RecordMatch(Match{Mode: "m", Map: "x", Reason: "r"}) {
+		if s.RecordMatch(history.Match{Mode: "m", Map: "x", Reason: "r"}) {
 			n++
 		}
 	}
@@ -149,7 +152,7 @@ func TestMigrationFromVersion1(t *testing.T) {
 	if v, _ := s.Version(ctx); v != SchemaVersion || SchemaVersion < 2 {
 		t.Fatalf("version %d", v)
 	}
-	s.RecordMatch(Match{Mode: "deathmatch", Map: "Multi2", Reason: "score_limit", Players: []MatchPlayer{{Identity: "new", Name: "New", Address: "192.0.2.7"}}})
+	s.RecordMatch(history.Match{Mode: "deathmatch", Map: "Multi2", Reason: "score_limit", Players: []history.MatchPlayer{{Identity: "new", Name: "New", Address: "192.0.2.7"}}})
 	flush(t, s)
 	ms, err := s.Matches(ctx, 10, 0)
 	if err != nil || len(ms) != 2 || ms[1].Players[0].Name != "Old" || ms[1].Players[0].Address != "" || ms[0].Players[0].Address != "192.0.2.7" {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
+	"github.com/bcserver/bcserver/engine/history"
 	"github.com/bcserver/bcserver/engine/names"
 )
 
@@ -116,7 +117,7 @@ func rekey(ctx context.Context, tx *sql.Tx, table string) error {
 	for _, n := range all {
 		// OR IGNORE: two lines of one match that now share an identity
 		// (look-alike names of one player's rejoins) keep the first.
-		if _, err := tx.ExecContext(ctx, `UPDATE OR IGNORE `+table+` SET identity = ? WHERE name = ?`, Identity(n), n); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE OR IGNORE `+table+` SET identity = ? WHERE name = ?`, names.Key(n), n); err != nil {
 			return fmt.Errorf("rekeying %s: %w", table, err)
 		}
 	}
@@ -180,7 +181,7 @@ func mergeSessions(ctx context.Context, tx *sql.Tx) error {
 
 // addToTotals adds one match's line to its identity's totals, class
 // totals and names, and trims the identity's per-match rows and names.
-func addToTotals(ctx context.Context, tx *sql.Tx, p CareerLine, ended int64) error {
+func addToTotals(ctx context.Context, tx *sql.Tx, p history.CareerLine, ended int64) error {
 	d, t := p.Dealt, p.Taken
 	sessions := max(1, p.Sessions)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO career_totals(identity, name, matches, sessions, wins, kills, deaths, assists, score, best, seconds,
@@ -225,12 +226,3 @@ func addToTotals(ctx context.Context, tx *sql.Tx, p CareerLine, ended int64) err
 	}
 	return nil
 }
-
-// Identity is the stable identity a player's history and career are kept
-// under. Stock clients carry no account or key, only the name the player
-// typed, so the identity is that name in the form admission compares
-// names in (names.Key: NFKC, invisible characters dropped, A..Z folded as
-// the stock host folds them): two names admission would let play side by
-// side ("Ärger" and "ärger") are two players, and two it would not
-// ("Alice" and "Al\u200bice") are one.
-func Identity(name string) string { return names.Key(name) }

@@ -28,7 +28,7 @@ type PluginOptions struct {
 // it never waits for the network.
 type Plugin struct {
 	opts    PluginOptions
-	g       *engine.Game
+	g       engine.API
 	started time.Time
 	// left are the numbers of players who left during the match, by name,
 	// so the scoreboard has everyone who played.
@@ -50,7 +50,7 @@ func (p *Plugin) Name() string { return "webhook" }
 func (p *Plugin) wants(kind string) bool { return slices.Contains(p.opts.Events, kind) }
 
 // Start implements engine.Plugin.
-func (p *Plugin) Start(g *engine.Game) error {
+func (p *Plugin) Start(g engine.API) error {
 	p.g = g
 	p.started = g.Now()
 	p.offs = append(p.offs,
@@ -82,7 +82,7 @@ func (p *Plugin) Start(g *engine.Game) error {
 }
 
 // Stop implements engine.Plugin.
-func (p *Plugin) Stop(*engine.Game) {
+func (p *Plugin) Stop(engine.API) {
 	for _, off := range p.offs {
 		off()
 	}

@@ -3,8 +3,6 @@
 // the page only ever sets textContent, never HTML.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
-let token = localStorage.getItem("bcserver-token") || "";
 let streaming = null;
 let lastGameOver = null;
 // Under /games/<label>/ the page is that game's console: every API call
@@ -12,37 +10,7 @@ let lastGameOver = null;
 const gameBase = (location.pathname.match(/^\/games\/[^/]+/) || [""])[0];
 const apiBase = gameBase + "/api/v1/";
 
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  if (cls) e.className = cls;
-  return e;
-}
-
-function showLogin(msg) {
-  $("console").hidden = true;
-  $("login").hidden = false;
-  $("login-error").textContent = msg || "";
-  if (streaming) { streaming.abort(); streaming = null; }
-}
-
-async function api(method, path, body) {
-  const opts = { method, headers: { Authorization: "Bearer " + token } };
-  if (body !== undefined) {
-    opts.headers["Content-Type"] = "application/json";
-    opts.body = JSON.stringify(body);
-  }
-  const r = await fetch(apiBase + path, opts);
-  let data = null;
-  try { data = await r.json(); } catch (e) { data = null; }
-  if (r.status === 401) { showLogin("The token was refused."); throw new Error("unauthorized"); }
-  if (!r.ok) {
-    const err = new Error((data && data.error) || r.statusText);
-    err.status = r.status;
-    throw err;
-  }
-  return data;
-}
+function api(method, path, body) { return request(method, apiBase + path, body); }
 
 function result(text, isError) {
   const r = $("result");
@@ -362,12 +330,8 @@ async function loadModes() {
 }
 
 function wire() {
-  $("login-form").addEventListener("submit", (e) => {
-    e.preventDefault();
-    token = $("token").value.trim();
-    localStorage.setItem("bcserver-token", token);
-    start();
-  });
+  onToken(start);
+  loggedOut.push(() => { if (streaming) { streaming.abort(); streaming = null; } });
   $("say-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     if (await act("say", "POST", "say", { text: $("say-text").value })) $("say-text").value = "";

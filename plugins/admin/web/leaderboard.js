@@ -2,22 +2,6 @@
 // (/api/v1/leaderboard). Names are attacker-controlled: textContent only.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
-let token = localStorage.getItem("bcserver-token") || "";
-
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  if (cls) e.className = cls;
-  return e;
-}
-
-function showLogin(msg) {
-  $("board").hidden = true;
-  $("login").hidden = false;
-  $("login-error").textContent = msg || "";
-}
-
 function hours(s) {
   const m = Math.round(s / 60);
   return Math.floor(m / 60) + " h " + String(m % 60).padStart(2, "0") + " min";
@@ -25,11 +9,13 @@ function hours(s) {
 
 async function load() {
   if (!token) { showLogin(); return; }
-  const r = await fetch("api/v1/leaderboard?by=" + encodeURIComponent($("by").value) + "&min=" + encodeURIComponent($("min").value || "1") + "&limit=100",
-    { headers: { Authorization: "Bearer " + token } });
-  if (r.status === 401) { showLogin("The token was refused."); return; }
-  const data = await r.json();
-  if (!r.ok) { showLogin(data.error || r.statusText); return; }
+  let data;
+  try {
+    data = await request("GET", "api/v1/leaderboard?by=" + encodeURIComponent($("by").value) + "&min=" + encodeURIComponent($("min").value || "1") + "&limit=100");
+  } catch (e) {
+    if (e.message !== "unauthorized") showLogin(e.message);
+    return;
+  }
   $("login").hidden = true;
   $("board").hidden = false;
   $("leaders").tBodies[0].replaceChildren(...data.map((c, i) => {
@@ -46,12 +32,7 @@ async function load() {
   }));
 }
 
-$("login-form").addEventListener("submit", (e) => {
-  e.preventDefault();
-  token = $("token").value.trim();
-  localStorage.setItem("bcserver-token", token);
-  load();
-});
+onToken(load);
 $("by").addEventListener("change", load);
 $("min").addEventListener("change", load);
 load();

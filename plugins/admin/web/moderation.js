@@ -3,32 +3,9 @@
 // typed by players and moderators: textContent only.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
-let token = localStorage.getItem("bcserver-token") || "";
 let only = "";
 
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  if (cls) e.className = cls;
-  return e;
-}
-
-function showLogin(msg) {
-  $("board").hidden = true;
-  $("login").hidden = false;
-  $("login-error").textContent = msg || "";
-}
-
-async function api(path, body) {
-  const opts = { headers: { Authorization: "Bearer " + token } };
-  if (body !== undefined) { opts.method = "POST"; opts.body = JSON.stringify(body); }
-  const r = await fetch(path, opts);
-  const data = await r.json().catch(() => ({}));
-  if (r.status === 401) { showLogin("The token was refused."); throw new Error("token"); }
-  if (!r.ok) throw new Error(data.error || r.statusText);
-  return data;
-}
+function api(path, body) { return request(body === undefined ? "GET" : "POST", path, body); }
 
 const when = (t) => t ? new Date(t).toLocaleString() : "";
 
@@ -79,16 +56,11 @@ async function load() {
     await loadRecords();
     await loadAudit();
   } catch (e) {
-    if (e.message !== "token") showLogin(e.message);
+    if (e.message !== "unauthorized") showLogin(e.message);
   }
 }
 
-$("login-form").addEventListener("submit", (e) => {
-  e.preventDefault();
-  token = $("token").value.trim();
-  localStorage.setItem("bcserver-token", token);
-  load();
-});
+onToken(load);
 $("ban-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   $("ban-error").textContent = "";

@@ -2,30 +2,17 @@
 // (/api/v1/ratings). Account names are player-chosen: textContent only.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
-let token = localStorage.getItem("bcserver-token") || "";
-
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  if (cls) e.className = cls;
-  return e;
-}
-
-function showLogin(msg) {
-  $("board").hidden = true;
-  $("login").hidden = false;
-  $("login-error").textContent = msg || "";
-}
-
 async function load() {
   if (!token) { showLogin(); return; }
   let url = "api/v1/ratings?limit=100&family=" + encodeURIComponent($("family").value);
   if ($("season").value.trim()) url += "&season=" + encodeURIComponent($("season").value.trim());
-  const r = await fetch(url, { headers: { Authorization: "Bearer " + token } });
-  if (r.status === 401) { showLogin("The token was refused."); return; }
-  const data = await r.json();
-  if (!r.ok) { showLogin(data.error || r.statusText); return; }
+  let data;
+  try {
+    data = await request("GET", url);
+  } catch (e) {
+    if (e.message !== "unauthorized") showLogin(e.message);
+    return;
+  }
   $("login").hidden = true;
   $("board").hidden = false;
   $("season-shown").textContent = "season " + data.season + ", " + data.family;
@@ -38,12 +25,7 @@ async function load() {
   }));
 }
 
-$("login-form").addEventListener("submit", (e) => {
-  e.preventDefault();
-  token = $("token").value.trim();
-  localStorage.setItem("bcserver-token", token);
-  load();
-});
+onToken(load);
 $("family").addEventListener("change", load);
 $("season").addEventListener("change", load);
 load();

@@ -4,8 +4,6 @@
 // fillText, never HTML.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
-let token = localStorage.getItem("bcserver-token") || "";
 const replayID = new URLSearchParams(location.search).get("id");
 const view = new TacticalView($("top"), $("side"));
 const WINDOW = 10000, STEP = 100;
@@ -17,36 +15,7 @@ let fetching = null; // the start of a window being fetched
 let t = 0, playing = false, speed = 1, lastTs = null, follow = "";
 let shown = -1;      // the time of the frame whose tables are on the page
 
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  if (cls) e.className = cls;
-  return e;
-}
-
-function showLogin(msg) {
-  $("replay").hidden = true;
-  $("list-view").hidden = true;
-  $("login").hidden = false;
-  $("login-error").textContent = msg || "";
-}
-
-async function api(path) {
-  const r = await fetch("api/v1/" + path, { headers: { Authorization: "Bearer " + token } });
-  let data = null;
-  try { data = await r.json(); } catch (e) { data = null; }
-  if (r.status === 401) { showLogin("The token was refused."); throw new Error("unauthorized"); }
-  if (!r.ok) throw new Error((data && data.error) || r.statusText);
-  return data;
-}
-
-// cut is a name that ends in an ellipsis when it is long (the whole name
-// is its tooltip), so the score columns stay in view.
-function cut(name, cls) {
-  const e = el("span", name, "cut" + (cls ? " " + cls : ""));
-  e.title = name;
-  return e;
-}
+function api(path) { return request("GET", "api/v1/" + path); }
 
 function fmt(ms) {
   const s = Math.floor(ms / 1000);
@@ -267,12 +236,7 @@ function start() {
   (replayID ? openReplay() : openList()).catch((e) => { if (e.message !== "unauthorized") showLogin(e.message); });
 }
 
-$("login-form").addEventListener("submit", (e) => {
-  e.preventDefault();
-  token = $("token").value.trim();
-  localStorage.setItem("bcserver-token", token);
-  start();
-});
+onToken(start);
 $("play").addEventListener("click", () => { if (t >= sum.duration_ms) t = 0; setPlaying(!playing); });
 $("speed").addEventListener("change", () => { speed = Number($("speed").value); });
 $("follow").addEventListener("change", () => { follow = $("follow").value; });

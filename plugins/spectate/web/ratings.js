@@ -2,15 +2,6 @@
 // player-chosen: textContent only.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
-
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  if (cls) e.className = cls;
-  return e;
-}
-
 async function load() {
   const r = await fetch("api/ratings?limit=100&family=" + encodeURIComponent($("family").value));
   if (!r.ok) return;

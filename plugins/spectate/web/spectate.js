@@ -3,25 +3,9 @@
 // sets textContent and draws with fillText.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const view = new TacticalView($("top"), $("side"));
 let game = new URLSearchParams(location.search).get("game") || "";
 let cur = null, curAt = 0, src = null;
-
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  if (cls) e.className = cls;
-  return e;
-}
-
-// cut is a name that ends in an ellipsis when it is long (the whole name
-// is its tooltip), so the score columns stay in view.
-function cut(name, cls) {
-  const e = el("span", name, "cut" + (cls ? " " + cls : ""));
-  e.title = name;
-  return e;
-}
 
 function fmt(ms) {
   const s = Math.floor(ms / 1000);

@@ -1,4 +1,4 @@
-package admin_test
+package server_test
 
 import (
 	"context"
@@ -21,10 +21,6 @@ import (
 	"github.com/bcserver/bcserver/plugins/store"
 )
 
-// replayShot is where the browser test leaves its picture of the replay
-// viewer (the README names it; bin/ is not committed).
-const replayShot = "../../bin/replay.png"
-
 func chromiumPath() string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
@@ -33,6 +29,10 @@ func chromiumPath() string {
 	}
 	return ""
 }
+
+// replayShot is where the browser test leaves its picture of the replay
+// viewer (the README names it; bin/ is not committed).
+const replayShot = "../bin/replay.png"
 
 // The replay viewer in a real headless Chromium: the recording of the
 // survival match (replaytest) opens, a click on the marker of the third

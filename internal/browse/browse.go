@@ -1,4 +1,10 @@
-package gamespy
+// Package browse is the browsing side of GameSpy "QR1" (shared/spec/
+// gamespy.md 3), for our own tools and tests: send `\status\` to a list
+// of targets (by default the stock LAN broadcast sweep, LANTargets),
+// collect the replies (Discover) and parse them (ParseReply). The gamespy
+// plugin answers; bcbot and the tests ask: both use this package, neither
+// the other.
+package browse
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package record
+package capture
 
 import "github.com/bcserver/bcserver/engine"
 
@@ -53,9 +53,9 @@ func (c *Capture) motion(s *seenShip, force bool) {
 	speed := o.Speed()
 	var q [10]int64
 	for i := range 3 {
-		q[i], q[3+i], q[6+i] = quant(pos[i], posScale), quant(fwd[i], dirScale), quant(up[i], dirScale)
+		q[i], q[3+i], q[6+i] = Quant(pos[i], PosScale), Quant(fwd[i], DirScale), Quant(up[i], DirScale)
 	}
-	q[9] = quant(speed, speedScale)
+	q[9] = Quant(speed, SpeedScale)
 	if !force && q == s.motion {
 		return
 	}
@@ -74,14 +74,14 @@ func (c *Capture) status(s *seenShip, force bool) {
 	cl := o.Model.Class()
 	var q [7]uint64
 	hull, _ := o.HullFraction()
-	q[0] = frac(hull)
+	q[0] = Frac(hull)
 	sh := o.Shields()
 	var shf [6]float32
 	for i := range sh {
 		if i < len(cl.ShieldHP) && cl.ShieldHP[i] > 0 {
 			shf[i] = sh[i] / cl.ShieldHP[i]
 		}
-		q[1+i] = frac(shf[i])
+		q[1+i] = Frac(shf[i])
 	}
 	if force || q != s.status {
 		s.status = q
@@ -98,7 +98,7 @@ func (c *Capture) status(s *seenShip, force bool) {
 	r.Object = o.ID
 	for i := range n {
 		f := o.Model.ConditionFraction(i)
-		v := frac(f)
+		v := Frac(f)
 		if force || v != s.subs[i] {
 			s.subs[i] = v
 			r.Subs = append(r.Subs, Sub{Index: i, Cond: f})

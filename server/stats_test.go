@@ -1,4 +1,4 @@
-package stats_test
+package server_test
 
 import (
 	"context"
@@ -9,8 +9,9 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/capture"
+	"github.com/bcserver/bcserver/engine/names"
 	"github.com/bcserver/bcserver/internal/replaytest"
-	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/stats"
 	"github.com/bcserver/bcserver/plugins/store"
 )
@@ -109,19 +110,19 @@ func TestRejoinsAreSessionsNotMatches(t *testing.T) {
 	}
 	defer st.Close()
 	tr := stats.New(stats.Options{Store: st})
-	tr.BeginMatch(&record.Header{Mode: "deathmatch", Started: time.Unix(1e9, 0)})
+	tr.BeginMatch(&capture.Header{Mode: "deathmatch", Started: time.Unix(1e9, 0)})
 	for i := range 10 {
 		id := byte(2 + i)
-		tr.Record(&record.Record{T: uint32(i * 1000), Kind: record.KindPlayer, Player: id, InGame: true, Name: "Victim", Kills: 1, Deaths: 2, Score: 3})
-		tr.Record(&record.Record{T: uint32(i*1000 + 500), Kind: record.KindPlayerLeft, Player: id, Text: "quit"})
+		tr.Record(&capture.Record{T: uint32(i * 1000), Kind: capture.KindPlayer, Player: id, InGame: true, Name: "Victim", Kills: 1, Deaths: 2, Score: 3})
+		tr.Record(&capture.Record{T: uint32(i*1000 + 500), Kind: capture.KindPlayerLeft, Player: id, Text: "quit"})
 	}
-	tr.EndMatch(&record.Footer{DurationMS: 10_000, Ended: time.Unix(1e9+10, 0)})
+	tr.EndMatch(&capture.Footer{DurationMS: 10_000, Ended: time.Unix(1e9+10, 0)})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := st.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	c, err := st.Career(ctx, store.Identity("VICTIM"))
+	c, err := st.Career(ctx, names.Key("VICTIM"))
 	if err != nil || c.Matches != 1 || c.Sessions != 10 || c.Kills != 10 || c.Deaths != 20 || c.Score != 30 || c.Seconds != 5 {
 		t.Fatalf("career %+v %v", c, err)
 	}
@@ -140,12 +141,12 @@ func TestCareerWinsAndDamageTotal(t *testing.T) {
 	start := time.Unix(1000, 0).UTC()
 	team := 1
 	for i, o := range []*engine.Outcome{{Team: &team, Why: "the freighter was destroyed"}, {Player: 2, PlayerName: "Kirk"}, nil} {
-		tr.BeginMatch(&record.Header{Mode: "convoy", Started: start.Add(time.Duration(i) * time.Hour)})
-		tr.Record(&record.Record{T: 0, Kind: record.KindPlayer, Player: 2, InGame: true, Team: 0, Name: "Kirk"})
-		tr.Record(&record.Record{T: 0, Kind: record.KindPlayer, Player: 3, InGame: true, Team: 1, Name: "Kor"})
-		tr.Record(&record.Record{T: 10, Kind: record.KindDamage, Object: 0x4003FFFF, Player: 3, Weapons: record.WeaponTorpedo, Cause: record.CauseWeapon, Damage: 150})
-		tr.Record(&record.Record{T: 10, Kind: record.KindDamage, Object: 0x4003FFFF, Player: 3, Weapons: record.WeaponPhaser, Cause: record.CauseWeapon, Damage: 50})
-		tr.EndMatch(&record.Footer{Ended: start.Add(time.Duration(i)*time.Hour + time.Minute), DurationMS: 60000, Reason: "its_just_over", Outcome: o})
+		tr.BeginMatch(&capture.Header{Mode: "convoy", Started: start.Add(time.Duration(i) * time.Hour)})
+		tr.Record(&capture.Record{T: 0, Kind: capture.KindPlayer, Player: 2, InGame: true, Team: 0, Name: "Kirk"})
+		tr.Record(&capture.Record{T: 0, Kind: capture.KindPlayer, Player: 3, InGame: true, Team: 1, Name: "Kor"})
+		tr.Record(&capture.Record{T: 10, Kind: capture.KindDamage, Object: 0x4003FFFF, Player: 3, Weapons: capture.WeaponTorpedo, Cause: capture.CauseWeapon, Damage: 150})
+		tr.Record(&capture.Record{T: 10, Kind: capture.KindDamage, Object: 0x4003FFFF, Player: 3, Weapons: capture.WeaponPhaser, Cause: capture.CauseWeapon, Damage: 50})
+		tr.EndMatch(&capture.Footer{Ended: start.Add(time.Duration(i)*time.Hour + time.Minute), DurationMS: 60000, Reason: "its_just_over", Outcome: o})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -1,4 +1,4 @@
-package record
+package capture
 
 import (
 	"encoding/binary"
@@ -61,7 +61,7 @@ type CaptureOptions struct {
 type Capture struct {
 	opts  CaptureOptions
 	log   *slog.Logger
-	g     *engine.Game
+	g     engine.API
 	sinks []Sink
 	offs  []func()
 
@@ -149,7 +149,7 @@ func (c *Capture) AddSink(s Sink) { c.sinks = append(c.sinks, s) }
 func (c *Capture) Name() string { return "record" }
 
 // Start implements engine.Plugin.
-func (c *Capture) Start(g *engine.Game) error {
+func (c *Capture) Start(g engine.API) error {
 	c.g = g
 	// Every handler first begins the first match once the mission has
 	// loaded (see below): a player may join, or the game end, before the
@@ -218,7 +218,7 @@ func (c *Capture) loaded() {
 
 // Stop implements engine.Plugin: the running match ends with the
 // shutdown.
-func (c *Capture) Stop(*engine.Game) {
+func (c *Capture) Stop(engine.API) {
 	c.Cut("shutdown")
 	for _, off := range c.offs {
 		off()
@@ -251,7 +251,7 @@ func (c *Capture) begin() {
 	g := c.g
 	m := g.Mission()
 	c.started = g.Now()
-	h := &Header{Format: FormatName, Version: Version, Text: TextUTF8, Server: g.Config().ServerName, Game: c.opts.Game, Mode: c.opts.Mode(),
+	h := &Header{Format: FormatName, Version: FormatVersion, Text: TextUTF8, Server: g.Config().ServerName, Game: c.opts.Game, Mode: c.opts.Mode(),
 		Script: m.Script, Map: m.System, MapName: m.MapName, TimeLimit: m.TimeLimit, FragLimit: m.FragLimit,
 		Started: c.started.UTC(), KeyframeMS: int(c.opts.Keyframe / time.Millisecond), Writer: c.opts.Writer}
 	c.open = true

@@ -1,16 +1,17 @@
-// Package record keeps every match as a file: the game as the host saw it
-// (ships created and deleted, their motion, hull, shields and subsystems,
-// weapon fire and hits, deaths with kill credit, chat, scores, the
-// mission's broadcasts, joins and leaves), time-stamped, in a compact,
-// versioned, zstd-compressed format with a keyframe every few seconds so
-// that a viewer can seek anywhere at once. docs/replay-format.md is the
-// format's specification.
+// Package capture turns a game into a stream of match records: the game as
+// the host saw it (ships created and deleted, their motion, hull, shields
+// and subsystems, weapon fire and hits, deaths with kill credit, chat,
+// scores, the mission's broadcasts, joins and leaves), time-stamped, with a
+// keyframe every few seconds. A Capture is the engine plugin that makes
+// them; its sinks take them: the recording files (plugins/record, whose
+// on-disk format docs/replay-format.md specifies and whose enum numbers are
+// the Kind values here), the spectator view (plugins/spectate) and the
+// career statistics (plugins/stats). The plugins meet in this package, not
+// in each other's.
 //
-// The game goroutine only samples and appends small records to an
-// in-memory block; a writer goroutine compresses and writes whole blocks.
-// The hand-over is a bounded queue: when the disk falls behind, a block is
-// dropped and counted, never waited for.
-package record
+// State plays records back into what a viewer draws; Kill and ChatLine are
+// the lines a kill feed and a chat log show.
+package capture
 
 import (
 	"fmt"
@@ -250,8 +251,8 @@ type TeamScore struct {
 	Score int32 `json:"score"`
 }
 
-// maxTeamScores bounds a game end's team lines (engine.MaxOutcomeTeams).
-const maxTeamScores = 16
+// MaxTeamScores bounds a game end's team lines (engine.MaxOutcomeTeams).
+const MaxTeamScores = 16
 
 // Reset clears r for reuse, keeping its Subs, Payload and TeamScores
 // storage.
