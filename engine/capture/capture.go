@@ -9,6 +9,7 @@ import (
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/names"
+	"github.com/bcserver/bcserver/engine/world"
 )
 
 // Sink receives a match as records, on the game goroutine. It must not
@@ -417,15 +418,6 @@ func (c *Capture) playerLeft(ev engine.Event) {
 	c.emit()
 }
 
-// The fire opcodes, by number: the wire does not change when the codec's
-// names for them do (0x1A is being renamed from BeamFire to PulseFire).
-const (
-	opStartFiring = 0x07
-	opTorpedoFire = 0x19
-	opBoltFire    = 0x1A
-	opExplosion   = 0x29
-)
-
 // chat records a player's line once its relay was decided, marked with
 // who received it (the public view leaves out all but what everyone got).
 func (c *Capture) chat(ev engine.Event) {
@@ -487,7 +479,7 @@ func (c *Capture) broadcast(ev engine.Event) {
 		return
 	}
 	switch op := b[0]; {
-	case op == opTorpedoFire || op == opBoltFire:
+	case op == codec.OpTorpedoFire || op == codec.OpPulseFire:
 		if len(b) < 5 {
 			return
 		}
@@ -496,16 +488,16 @@ func (c *Capture) broadcast(ev engine.Event) {
 		if ship == nil || !ship.HostOwned() {
 			return
 		}
-		c.fire(ship, 0, weapon, fireTarget(b), op)
-	case op == opStartFiring:
+		c.fire(ship, 0, weapon, fireTarget(b), op, world.FiredKind(ship, op, weapon))
+	case op == codec.OpStartFiring:
 		m, err := codec.DecodeEvent(b)
 		if err != nil {
 			return
 		}
 		if ship := c.shipOfWeapon(m.Src); ship != nil && ship.HostOwned() {
-			c.fire(ship, 0, m.Src, m.Dst, op)
+			c.fire(ship, 0, m.Src, m.Dst, op, world.FiredKind(ship, op, m.Src))
 		}
-	case op == opExplosion:
+	case op == codec.OpExplosion:
 		m, err := codec.DecodeExplosion(b)
 		if err != nil {
 			return
@@ -540,11 +532,11 @@ func (c *Capture) broadcast(ev engine.Event) {
 // opcodes.md 3.5-3.6; 0 for none.
 func fireTarget(b []byte) int32 {
 	switch b[0] {
-	case opTorpedoFire:
+	case codec.OpTorpedoFire:
 		if len(b) >= 14 && b[6]&0x04 == 0 {
 			return int32(binary.LittleEndian.Uint32(b[10:]))
 		}
-	case opBoltFire:
+	case codec.OpPulseFire:
 		if len(b) >= 14 && b[9]&0x02 != 0 {
 			return int32(binary.LittleEndian.Uint32(b[10:]))
 		}

@@ -2,21 +2,14 @@ package capture
 
 import (
 	"github.com/bcserver/bcserver/engine"
-	"github.com/bcserver/bcserver/engine/world"
 )
 
 // The capture's combat records: shots (from the weapon events the host
 // relays), hits, damage and deaths, with the weapon kind each names.
 
-// weaponKind tells what kind of weapon the subsystem with id weapon of
-// ship o is, from the ship data; op is the fallback for a ship without a
-// model (world.FiredKind).
-func weaponKind(o *engine.Object, weapon int32, op byte) WeaponKind {
-	return kindOf(world.FiredKind(o, op, weapon))
-}
-
-func (c *Capture) fire(ship *engine.Object, player byte, weapon, target int32, op byte) {
-	k := weaponKind(ship, weapon, op)
+// fire records a shot of kind k (as the world names it: world.FiredKind).
+func (c *Capture) fire(ship *engine.Object, player byte, weapon, target int32, op byte, kind engine.WeaponKind) {
+	k := kindOf(kind)
 	r := c.rec(KindFire)
 	if ship != nil {
 		r.Object = ship.ID
@@ -33,7 +26,7 @@ func (c *Capture) weaponFired(ev engine.Event) {
 	if !c.open || e.Shooter == nil {
 		return
 	}
-	c.fire(c.g.ShipOf(e.Shooter), e.Shooter.ID, e.Weapon, e.Target, e.Opcode)
+	c.fire(c.g.ShipOf(e.Shooter), e.Shooter.ID, e.Weapon, e.Target, e.Opcode, e.Kind)
 }
 
 // shipOfWeapon finds the ship a weapon subsystem id belongs to.

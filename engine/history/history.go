@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/ships"
 )
 
 // Match is one recorded match.
@@ -62,8 +63,9 @@ type PlayerStats struct {
 // ErrNotFound is returned for an unknown match or player.
 var ErrNotFound = errors.New("not found")
 
-// Damage is damage by kind: weapon kinds, collisions, and the rest
-// (self-destruct, environment, weapons of unknown kind).
+// Damage is damage by kind: the ship data's weapons that have a column
+// (damageKinds), collisions, and the rest (self-destruct, environment,
+// weapons of unknown kind or of no column).
 type Damage struct {
 	Phaser    float64 `json:"phaser"`
 	Pulse     float64 `json:"pulse"`
@@ -72,8 +74,80 @@ type Damage struct {
 	Other     float64 `json:"other"`
 }
 
+// damageKinds is the careers' one table of what damage is summed by: each
+// column's name (its JSON key, bc.stats's and the store's), the ship
+// data's weapon it sums (ships.NoWeapon for collisions and the rest) and
+// its field. A kind of weapon without a row here is summed in other; one
+// with a column of its own is a row, a field of Damage and the store's
+// columns.
+var damageKinds = [...]struct {
+	name   string
+	weapon ships.Weapon
+	field  func(*Damage) *float64
+}{
+	{"phaser", ships.WeaponPhaser, func(d *Damage) *float64 { return &d.Phaser }},
+	{"pulse", ships.WeaponPulse, func(d *Damage) *float64 { return &d.Pulse }},
+	{"torpedo", ships.WeaponTorpedo, func(d *Damage) *float64 { return &d.Torpedo }},
+	{"collision", ships.NoWeapon, func(d *Damage) *float64 { return &d.Collision }},
+	{"other", ships.NoWeapon, func(d *Damage) *float64 { return &d.Other }},
+}
+
+// DamageKinds returns the names of Damage's columns, in order.
+func DamageKinds() []string {
+	out := make([]string, len(damageKinds))
+	for i, k := range damageKinds {
+		out[i] = k.name
+	}
+	return out
+}
+
+// Weapon returns the column that sums damage by a weapon of kind w: its
+// own, or Other.
+func (d *Damage) Weapon(w ships.Weapon) *float64 {
+	for _, k := range damageKinds {
+		if k.weapon == w && w != ships.NoWeapon {
+			return k.field(d)
+		}
+	}
+	return &d.Other
+}
+
+// Column returns the column called name, nil for none.
+func (d *Damage) Column(name string) *float64 {
+	for _, k := range damageKinds {
+		if k.name == name {
+			return k.field(d)
+		}
+	}
+	return nil
+}
+
+// Add adds every column of o to d's.
+func (d *Damage) Add(o *Damage) {
+	for _, k := range damageKinds {
+		*k.field(d) += *k.field(o)
+	}
+}
+
 // Total sums every kind.
-func (d Damage) Total() float64 { return d.Phaser + d.Pulse + d.Torpedo + d.Collision + d.Other }
+func (d Damage) Total() float64 {
+	var sum float64
+	for _, k := range damageKinds {
+		sum += *k.field(&d)
+	}
+	return sum
+}
+
+// Table returns the columns by name and their total ("total"), as bc.stats
+// has them.
+func (d Damage) Table() map[string]any {
+	out := make(map[string]any, len(damageKinds)+1)
+	for _, k := range damageKinds {
+		out[k.name] = *k.field(&d)
+	}
+	out["total"] = d.Total()
+	return out
+}
 
 // MarshalJSON writes the kinds and their total ("total"), as bc.stats
 // has them.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	glua "github.com/yuin/gopher-lua"
@@ -82,13 +83,8 @@ func addCareer(a, b history.Career) history.Career {
 	a.Best = max(a.Best, b.Best)
 	a.Wins += b.Wins
 	a.Seconds += b.Seconds
-	for _, d := range []struct{ to, from *history.Damage }{{&a.Dealt, &b.Dealt}, {&a.Taken, &b.Taken}} {
-		d.to.Phaser += d.from.Phaser
-		d.to.Pulse += d.from.Pulse
-		d.to.Torpedo += d.from.Torpedo
-		d.to.Collision += d.from.Collision
-		d.to.Other += d.from.Other
-	}
+	a.Dealt.Add(&b.Dealt)
+	a.Taken.Add(&b.Taken)
 	for _, n := range b.Names {
 		if !slices.Contains(a.Names, n) {
 			a.Names = append(a.Names, n)
@@ -150,7 +146,7 @@ func careersArg(L *glua.LState, t *glua.LTable) map[string]history.Career {
 			damage := func() history.Damage {
 				dt, ok := fv.(*glua.LTable)
 				if !ok {
-					L.ArgError(1, fmt.Sprintf("%s.%s: want {phaser, pulse, torpedo, collision, other}", name, f))
+					L.ArgError(1, fmt.Sprintf("%s.%s: want {%s}", name, f, strings.Join(history.DamageKinds(), ", ")))
 				}
 				var d history.Damage
 				dt.ForEach(func(dk, dv glua.LValue) {
@@ -158,19 +154,10 @@ func careersArg(L *glua.LState, t *glua.LTable) map[string]history.Career {
 					if !ok || n < 0 {
 						L.ArgError(1, fmt.Sprintf("%s.%s.%s: want a number ≥ 0", name, f, dk))
 					}
-					switch dk.String() {
-					case "phaser":
-						d.Phaser = float64(n)
-					case "pulse":
-						d.Pulse = float64(n)
-					case "torpedo":
-						d.Torpedo = float64(n)
-					case "collision":
-						d.Collision = float64(n)
-					case "other":
-						d.Other = float64(n)
-					default:
-						L.ArgError(1, fmt.Sprintf("%s.%s: unknown kind %s (want phaser, pulse, torpedo, collision, other)", name, f, dk))
+					if col := d.Column(dk.String()); col != nil {
+						*col = float64(n)
+					} else {
+						L.ArgError(1, fmt.Sprintf("%s.%s: unknown kind %s (want %s)", name, f, dk, strings.Join(history.DamageKinds(), ", ")))
 					}
 				})
 				return d

@@ -121,13 +121,12 @@ func (t *Tracker) Record(r *capture.Record) {
 			t.ships[r.Object] = &ship{owner: r.Owner, class: r.Class, since: r.T, alive: true, damagers: map[byte]uint32{}}
 		}
 	case capture.KindDamage:
-		kind := damageKind(r)
 		if l := t.byID[r.Player]; l != nil && r.Player != 0 {
-			addDamage(&l.Dealt, kind, float64(r.Damage))
+			*damageColumn(&l.Dealt, r) += float64(r.Damage)
 		}
 		if s := t.ships[r.Object]; s != nil {
 			if l := t.byID[s.owner]; l != nil && s.owner != 0 {
-				addDamage(&l.Taken, kind, float64(r.Damage))
+				*damageColumn(&l.Taken, r) += float64(r.Damage)
 			}
 			if r.Player != 0 && r.Player != s.owner {
 				s.damagers[r.Player] = r.T
@@ -166,29 +165,17 @@ func (t *Tracker) flown(s *ship, now uint32) {
 	}
 }
 
-func damageKind(r *capture.Record) capture.WeaponKind {
+// damageColumn is the column of d that a damage record is summed in: a
+// weapon's by the ship data's kind of the weapon (history's table), a
+// collision's, or other.
+func damageColumn(d *history.Damage, r *capture.Record) *float64 {
 	switch r.Cause {
 	case capture.CauseWeapon:
-		return r.Weapons
+		return d.Weapon(r.Weapons.Weapon())
 	case capture.CauseCollision:
-		return 255
+		return &d.Collision
 	}
-	return capture.WeaponUnknown
-}
-
-func addDamage(d *history.Damage, kind capture.WeaponKind, v float64) {
-	switch kind {
-	case capture.WeaponPhaser:
-		d.Phaser += v
-	case capture.WeaponPulse:
-		d.Pulse += v
-	case capture.WeaponTorpedo:
-		d.Torpedo += v
-	case 255:
-		d.Collision += v
-	default:
-		d.Other += v
-	}
+	return &d.Other
 }
 
 // EndMatch implements capture.Sink: the match's lines go to the store, and
@@ -250,13 +237,8 @@ func addSession(to, s *history.CareerLine) {
 	to.Assists += s.Assists
 	to.Score += s.Score
 	to.Seconds += s.Seconds
-	for _, d := range [][2]*history.Damage{{&to.Dealt, &s.Dealt}, {&to.Taken, &s.Taken}} {
-		d[0].Phaser += d[1].Phaser
-		d[0].Pulse += d[1].Pulse
-		d[0].Torpedo += d[1].Torpedo
-		d[0].Collision += d[1].Collision
-		d[0].Other += d[1].Other
-	}
+	to.Dealt.Add(&s.Dealt)
+	to.Taken.Add(&s.Taken)
 	to.Won = to.Won || s.Won
 	for class, secs := range s.Classes {
 		if to.Classes == nil {
@@ -343,13 +325,10 @@ func CareerTable(c history.Career) map[string]any {
 	for k, v := range c.Classes {
 		classes[k] = v
 	}
-	dmg := func(d history.Damage) map[string]any {
-		return map[string]any{"phaser": d.Phaser, "pulse": d.Pulse, "torpedo": d.Torpedo, "collision": d.Collision, "other": d.Other, "total": d.Total()}
-	}
 	return map[string]any{
 		"identity": c.Identity, "names": names, "matches": int64(c.Matches), "kills": int64(c.Kills), "deaths": int64(c.Deaths),
 		"assists": int64(c.Assists), "score": int64(c.Score), "best_score": int64(c.Best), "seconds_played": c.Seconds,
-		"damage_dealt": dmg(c.Dealt), "damage_taken": dmg(c.Taken), "favourite_class": c.Favourite, "classes": classes,
+		"damage_dealt": c.Dealt.Table(), "damage_taken": c.Taken.Table(), "favourite_class": c.Favourite, "classes": classes,
 		"wins": int64(c.Wins),
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -211,5 +212,26 @@ func BenchmarkLeaderboard(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// The store keeps one column per column of history.Damage, dealt and
+// taken, in its order: a new column there fails here until the schema
+// has it.
+func TestDamageColumns(t *testing.T) {
+	var want []string
+	for _, side := range []string{"dealt_", "taken_"} {
+		for _, k := range history.DamageKinds() {
+			want = append(want, side+k)
+		}
+	}
+	var got []string
+	for _, c := range strings.Split(careerColumns, ",") {
+		if c = strings.TrimSpace(c); strings.HasPrefix(c, "dealt_") || strings.HasPrefix(c, "taken_") {
+			got = append(got, c)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("career columns %v, want %v", got, want)
 	}
 }
