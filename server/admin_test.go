@@ -19,6 +19,7 @@ import (
 	"github.com/bcserver/bcserver/codec"
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/internal/bot"
+	"github.com/bcserver/bcserver/internal/testutil"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/plugins/admin"
 )
@@ -77,7 +78,7 @@ func serveWith(t *testing.T, mutate func(*Config), got func(*served)) (*running,
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedBuf{}
+	logs := &testutil.LogBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan *running, 1)

@@ -86,7 +86,7 @@ func TestHostileMissionCannotHurtTheServer(t *testing.T) {
 		}
 		await(t, b, tt.cmd+": relayed chat", codec.Chat{Sender: 2, Text: []byte(ping)}.AppendTo(nil), 5*time.Second)
 		// The author is told.
-		r.logs.waitFor(t, tt.want, 5*time.Second)
+		r.logs.WaitFor(t, tt.want, 5*time.Second)
 	}
 	// GameSpy answers.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

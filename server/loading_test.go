@@ -11,6 +11,7 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/internal/browse"
+	"github.com/bcserver/bcserver/internal/testutil"
 	bcnet "github.com/bcserver/bcserver/net"
 	"github.com/bcserver/bcserver/net/alby"
 	"github.com/bcserver/bcserver/plugins/gamespy"
@@ -80,7 +81,7 @@ func TestGameAnswersWhileItsMissionLoads(t *testing.T) {
 	if got := status(t, conn, to); !strings.Contains(got, `\gamemode\`+gamespy.ModeOpenPlaying+`\`) {
 		t.Fatalf("after loading: %q", got)
 	}
-	r := &running{srv: u.srv, logs: &lockedBuf{}}
+	r := &running{srv: u.srv, logs: &testutil.LogBuffer{}}
 	r.join(t, "Later").Close()
 	cancel()
 	if err := <-ran; err != nil {
@@ -115,7 +116,7 @@ func TestMissionsFolderWatchedOnceRunning(t *testing.T) {
 		uc := loopbackConfig()
 		uc.Gamespy.Masters = nil
 		uc.Game.MissionsDir = dir
-		logs := &lockedBuf{}
+		logs := &testutil.LogBuffer{}
 		ctx, cancel := context.WithCancel(context.Background())
 		s, err := New(ctx, uc, Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
 		if err != nil {

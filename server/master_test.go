@@ -1,38 +1,19 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/netip"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/internal/testutil"
 	"github.com/bcserver/bcserver/lua"
 )
-
-// syncBuffer is a log sink shared by the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // A server started on a non-default port announces that port to the
 // master, from that port, so the master lists it where players can join
@@ -49,7 +30,7 @@ func TestServeHeartbeatsItsPort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
+	var logs testutil.LogBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ready := make(chan netip.AddrPort, 1)

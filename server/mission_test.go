@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,61 +15,17 @@ import (
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/internal/browse"
+	"github.com/bcserver/bcserver/internal/testutil"
 	"github.com/bcserver/bcserver/lua"
 	"github.com/bcserver/bcserver/missions"
 	bcnet "github.com/bcserver/bcserver/net"
 )
 
-type lockedBuf struct {
-	mu      sync.Mutex
-	b       bytes.Buffer
-	written chan struct{} // closed and replaced on every write
-}
-
-func (l *lockedBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.written != nil {
-		close(l.written)
-		l.written = nil
-	}
-	return l.b.Write(p)
-}
-
-// waitFor blocks until the log holds s, or fails the test after within.
-func (l *lockedBuf) waitFor(t *testing.T, s string, within time.Duration) {
-	t.Helper()
-	deadline := time.After(within)
-	for {
-		l.mu.Lock()
-		if strings.Contains(l.b.String(), s) {
-			l.mu.Unlock()
-			return
-		}
-		if l.written == nil {
-			l.written = make(chan struct{})
-		}
-		ch := l.written
-		l.mu.Unlock()
-		select {
-		case <-ch:
-		case <-deadline:
-			t.Fatalf("log line %q not written within %v; log:\n%s", s, within, l.String())
-		}
-	}
-}
-
-func (l *lockedBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // running is a served configuration with its bots.
 type running struct {
 	srv  *engine.Server
 	host *lua.Runtime
-	logs *lockedBuf
+	logs *testutil.LogBuffer
 	errs *missionErrs // what the mission reported
 }
 

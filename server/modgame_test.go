@@ -192,7 +192,7 @@ client_scripts = "`+filepath.ToSlash(filepath.Join(install, "scripts", "Multipla
 	if !hasModel[0] || hasModel[1] {
 		t.Fatalf("models: Defiant %t, Intrepid %t", hasModel[0], hasModel[1])
 	}
-	r.logs.waitFor(t, "ship class without data", 5*time.Second)
+	r.logs.WaitFor(t, "ship class without data", 5*time.Second)
 	if !strings.Contains(r.logs.String(), "species=16") || !strings.Contains(r.logs.String(), "ship_script=Intrepid") {
 		t.Errorf("relay-only log:\n%s", r.logs.String())
 	}

@@ -1,16 +1,16 @@
 package gamespy
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"net/netip"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/bcserver/bcserver/internal/testutil"
 )
 
 func TestHeartbeatBytesMatchCapture(t *testing.T) {
@@ -184,41 +184,8 @@ func TestHeartbeatOptions(t *testing.T) {
 	}
 }
 
-// logBuffer collects log output from any goroutine.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
-// count returns how many lines contain every one of parts.
-func (l *logBuffer) count(parts ...string) int {
-	n := 0
-	for line := range strings.SplitSeq(l.String(), "\n") {
-		ok := line != ""
-		for _, p := range parts {
-			ok = ok && strings.Contains(line, p)
-		}
-		if ok {
-			n++
-		}
-	}
-	return n
-}
-
-func newLogBuffer() (*logBuffer, *slog.Logger) {
-	l := &logBuffer{}
+func newLogBuffer() (*testutil.LogBuffer, *slog.Logger) {
+	l := &testutil.LogBuffer{}
 	return l, slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
@@ -292,7 +259,7 @@ func TestHeartbeatResolveBackoff(t *testing.T) {
 	if !slices.Equal(gaps, want) {
 		t.Fatalf("retry gaps %v, want %v", gaps, want)
 	}
-	if n := logs.count("level=WARN", "cannot resolve master server", `master=master.example:27950`, "i/o timeout"); n != 1 {
+	if n := logs.Count("level=WARN", "cannot resolve master server", `master=master.example:27950`, "i/o timeout"); n != 1 {
 		t.Fatalf("%d warnings, want 1:\n%s", n, logs)
 	}
 	// Success: logged once, heartbeat at once, backoff reset.
@@ -304,7 +271,7 @@ func TestHeartbeatResolveBackoff(t *testing.T) {
 	if b, to := h.Next(now); b == nil || to[0] != netip.MustParseAddrPort("192.0.2.8:27950") {
 		t.Fatalf("heartbeat %q to %v", b, to)
 	}
-	if n := logs.count("level=INFO", "master server resolved", "addr=192.0.2.8:27950", "failures=12"); n != 1 {
+	if n := logs.Count("level=INFO", "master server resolved", "addr=192.0.2.8:27950", "failures=12"); n != 1 {
 		t.Fatalf("recovery logged %d times:\n%s", n, logs)
 	}
 	// A failed refresh keeps the address: heartbeats go on.
@@ -353,7 +320,7 @@ func TestHeartbeatMastersResolveIndependently(t *testing.T) {
 	if b == nil || !slices.Equal(to, []netip.AddrPort{addr("192.0.2.1:27900"), addr("192.0.2.2:27900")}) {
 		t.Fatalf("scheduled beat %q to %v (duplicates merged)", b, to)
 	}
-	if logs.count("level=WARN", "gone.example", "no addresses") != 1 {
+	if logs.Count("level=WARN", "gone.example", "no addresses") != 1 {
 		t.Fatalf("empty answer not reported:\n%s", logs)
 	}
 	// late.example moves.
@@ -369,7 +336,7 @@ func TestHeartbeatMastersResolveIndependently(t *testing.T) {
 	if b, to = h.Next(refresh); b == nil || !slices.Equal(to, []netip.AddrPort{addr("192.0.2.4:27900")}) {
 		t.Fatalf("moved master's hello %q to %v", b, to)
 	}
-	if logs.count("master server moved", "from=192.0.2.2:27900", "addr=192.0.2.4:27900") != 1 {
+	if logs.Count("master server moved", "from=192.0.2.2:27900", "addr=192.0.2.4:27900") != 1 {
 		t.Fatalf("move not logged:\n%s", logs)
 	}
 	b, to = h.Shutdown()

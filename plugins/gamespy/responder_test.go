@@ -13,24 +13,10 @@ import (
 	"github.com/bcserver/bcserver/internal/vectors"
 )
 
-// sessionVector is one entry of shared/vectors/session.json.
-type sessionVector struct {
-	Name       string `json:"name"`
-	PayloadHex string `json:"payload_hex"`
-}
-
 // vector returns the captured payload of the named session.json entry.
 func vector(t testing.TB, name string) []byte {
 	t.Helper()
-	var vs []sessionVector
-	vectors.MustLoad(t, "session.json", &vs)
-	for _, v := range vs {
-		if v.Name == name {
-			return vectors.MustHex(t, v.PayloadHex)
-		}
-	}
-	t.Fatalf("session.json has no vector %q", name)
-	return nil
+	return vectors.MustNamed(t, "session.json", name)
 }
 
 // captureInfo is the server state of the captured reply (gamespy.md 2.2).

@@ -145,7 +145,7 @@ func TestPluginSlowResolver(t *testing.T) {
 	}
 	g.Flush(at(80))
 	out.take()
-	if logs.count("query rate-limited") == 0 {
+	if logs.Count("query rate-limited") == 0 {
 		t.Errorf("no responder line:\n%s", logs)
 	}
 	g.Shutdown(at(80))
@@ -153,10 +153,10 @@ func TestPluginSlowResolver(t *testing.T) {
 		t.Fatalf("goodbye %v", got)
 	}
 
-	if n := logs.count("level=WARN", "cannot resolve master server", "i/o timeout"); n != 1 {
+	if n := logs.Count("level=WARN", "cannot resolve master server", "i/o timeout"); n != 1 {
 		t.Errorf("%d warnings for two failures, want 1:\n%s", n, logs)
 	}
-	if n := logs.count("master server resolved", "failures=2"); n != 1 {
+	if n := logs.Count("master server resolved", "failures=2"); n != 1 {
 		t.Errorf("recovery logged %d times:\n%s", n, logs)
 	}
 	for line := range strings.SplitSeq(logs.String(), "\n") {
