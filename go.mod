@@ -12,8 +12,9 @@ require (
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.72.0
 	github.com/yuin/gopher-lua v1.1.2
-	golang.org/x/sys v0.49.0
-	golang.org/x/text v0.42.0
+	golang.org/x/crypto v0.59.0
+	golang.org/x/sys v0.50.0
+	golang.org/x/text v0.44.0
 	layeh.com/gopher-luar v1.0.11
 	modernc.org/sqlite v1.62.0
 )

@@ -182,7 +182,11 @@ func (g *Game) identity(peer *bcnet.Peer, id bcnet.Identity) bool {
 			return false
 		}
 	}
+	old := p.Name
 	p.Name, p.nameCleaned = clean, changed
+	if !changed && p.State != StateChecksum && old != p.Name {
+		g.bus.emit(&PlayerRenamed{Player: p, Old: old})
+	}
 	if changed {
 		g.Stats.NamesCleaned.Add(1)
 		g.log.Info("name with control or bidi characters cleaned", "player", p.ID, "name", clean, "addr", p.Addr)

@@ -80,8 +80,16 @@ func (g *Game) chat(p *Player, payload []byte) {
 		g.log.Debug("chat dropped", "player", p.ID, "why", string(drop))
 		return
 	}
+	if g.chatFilter != nil && g.chatFilter(p, c.Team, c.Text) {
+		return
+	}
 	ev := &Chat{From: p, Team: c.Team, Text: c.Text, Line: names.CleanText(names.Decode(c.Text)), Payload: payload}
 	g.bus.emit(ev)
+	if p.muted && !ev.Cancel {
+		// Muted in game (SetMuted): only the sender gets his line back.
+		ev.Cancel, ev.Muted = true, true
+		_ = g.Send(p, payload)
+	}
 	switch {
 	case ev.Cancel:
 	case !c.Team:

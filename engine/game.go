@@ -94,7 +94,8 @@ type Game struct {
 	wake         func() // makes the loop look at the inbox (Server); nil in tests
 	plugins      []Plugin
 	obs          Observer
-	mod          modState                 // what the modded-game rules remember (push.go, modgame.go)
+	mod          modState // what the modded-game rules remember (push.go, modgame.go)
+	chatFilter   ChatFilter
 	fairBans     map[netip.Addr]time.Time // fair-play bans: address -> until (fair.go)
 
 	// Stats is updated by the game goroutine and safe to read anywhere.

@@ -8,7 +8,12 @@ func (g *Game) SetTeam(p *Player, team int) { p.Team = team }
 
 // SetScore records a player's kills, deaths and score for reporting.
 func (g *Game) SetScore(p *Player, kills, deaths, score int) {
-	p.Kills, p.Deaths, p.Score = kills, deaths, score
+	p.scoreRaw = [3]int{kills, deaths, score}
+	if p.unscored {
+		p.Kills, p.Deaths, p.Score = 0, 0, 0
+		return
+	}
+	p.Kills, p.Deaths, p.Score = kills-p.scoreBase[0], deaths-p.scoreBase[1], score-p.scoreBase[2]
 }
 
 // GameOver reports whether the game has ended (until a restart).
@@ -25,6 +30,12 @@ func (g *Game) RestartGame() {
 	g.accepting = true
 	g.world.ForgetShips()
 	g.world.RemoveHostShips(g.now)
+	for _, p := range g.bySlot {
+		if p != nil {
+			// The mission counts from zero again.
+			p.scoreBase, p.scoreRaw = [3]int{}, [3]int{}
+		}
+	}
 	g.log.Info("game restarted")
 	g.bus.emit(&GameRestarted{})
 }

@@ -58,6 +58,11 @@ type Player struct {
 	// Kills, Deaths and Score are kept by the mission; the engine only
 	// reports them (GameSpy, admin).
 	Kills, Deaths, Score int
+	// Account is the account the player logged in to (plugins/accounts);
+	// "" for a guest.
+	Account string
+	// Role is the account's role ("admin", "moderator"); "" for none.
+	Role string
 
 	peer     *bcnet.Peer
 	round    int       // index into the request list
@@ -72,6 +77,10 @@ type Player struct {
 	modem       bool            // the client's "using modem" flag from 0x2A
 	nameCleaned bool            // the name had control or bidi characters: Settings renames it
 	push        *pushState      // the round-0xFF file push in progress, or nil
+	unscored    bool            // points not counted (SetScored)
+	muted       bool            // chat held back (SetMuted)
+	scoreRaw    [3]int          // kills, deaths, score as the mission last reported them
+	scoreBase   [3]int          // what the mission had reported when the points began to count
 	fair        fairplay.Ledger // fair-play violations (fair.go)
 	rates       fairplay.Rates  // fair-play message rates
 	// objDropLogged: a dropped ship creation of this player was logged at

@@ -68,6 +68,7 @@ func (m *mission) api() *glua.LTable {
 		return 1
 	})
 	fn("stats", m.stats)
+	m.switchAPI(bc)
 	fn("set_team", func(L *glua.LState) int {
 		p := m.checkPlayer(L, 1)
 		team := -1

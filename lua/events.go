@@ -30,6 +30,16 @@ func (m *mission) playerTable(p *engine.Player) glua.LValue {
 	t.RawSetString("kills", glua.LNumber(p.Kills))
 	t.RawSetString("deaths", glua.LNumber(p.Deaths))
 	t.RawSetString("score", glua.LNumber(p.Score))
+	if p.Account != "" {
+		t.RawSetString("account", glua.LString(p.Account))
+	}
+	if p.Role != "" {
+		t.RawSetString("role", glua.LString(p.Role))
+	}
+	if !p.Scored() {
+		// A protected name not logged in: his points do not count yet.
+		t.RawSetString("scored", glua.LFalse)
+	}
 	return t
 }
 
@@ -49,6 +59,12 @@ func (m *mission) payload(ev engine.Event) *glua.LTable {
 		t.RawSetString("file", glua.LString(e.File))
 		t.RawSetString("reason", glua.LString(e.Reason))
 		return t
+	case *engine.TeamsBalanced:
+		teams := L.CreateTable(0, len(e.Teams))
+		for id, team := range e.Teams {
+			teams.RawSetInt(int(id), glua.LNumber(team))
+		}
+		return m.tbl("teams", teams)
 	case *engine.PlayerLeft:
 		t := m.tbl("player", m.playerTable(e.Player))
 		t.RawSetString("reason", glua.LString(e.Reason))

@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"time"
+
+	"github.com/bcserver/bcserver/engine"
 )
 
 // Defaults for Limits: what a real host wants for a game of 16 players
@@ -146,6 +148,16 @@ type Options struct {
 	// data (plugins/stats), false while they are not at hand. It is called
 	// on the game goroutine and must not block.
 	Stats func(name string) (map[string]any, bool)
+	// Switch, if set, lets the mission change the game mode and advance
+	// the rotation (bc.set_mode, bc.next_match, bc.modes, bc.rotation).
+	Switch Switcher
+	// Rating, if set, gives bc.rating a player's skill rating in the
+	// running mode's family as plain data; false when it has none. Game
+	// goroutine, must not block.
+	Rating func(p *engine.Player) (map[string]any, bool)
+	// Balance, if set, assigns the teams from the ratings now
+	// (bc.balance_teams); game goroutine.
+	Balance func()
 	Limits
 	Logger *slog.Logger
 	// OnError, if set, is told of every failure of the mission the runtime

@@ -57,7 +57,7 @@ var engineEvents = []string{
 	engine.EvPlayerLeft, engine.EvScriptMessage, engine.EvChat, engine.EvTick,
 	engine.EvShipCreated, engine.EvShipDestroyed, engine.EvObjectDestroyed, engine.EvWeaponFired,
 	engine.EvWeaponHit, engine.EvShipDamaged, engine.EvGameEnded, engine.EvGameRestarted,
-	engine.EvShipRequested, engine.EvViolation,
+	engine.EvShipRequested, engine.EvTeamsBalanced, engine.EvViolation,
 }
 
 // Events derived by the runtime (missions.md 5.1).

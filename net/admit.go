@@ -351,3 +351,25 @@ func (h *Host) identity(p *Peer, payload []byte) {
 		}
 	}
 }
+
+// Rename gives a peer a new name chosen by the host (a protected name's
+// impostor becomes "Name (guest)"): the peer's identity is rewritten and
+// sent to every connected peer, the peer itself included, as a relayed
+// identity change is (transport.md 10.2), so the others' player lists show
+// the new name.
+func (h *Host) Rename(p *Peer, name string) {
+	if p == nil || p.closing {
+		return
+	}
+	id := Identity{PeerID: p.ID, Name: name}
+	if old, err := ParseIdentity(p.Identity); err == nil {
+		id.IP = old.IP
+	}
+	p.Identity = AppendIdentity(p.Identity[:0], id)
+	p.Name = name
+	for _, o := range &h.byID {
+		if o != nil && !o.closing {
+			_ = o.conn.SendControl(TypeData, p.Identity)
+		}
+	}
+}

@@ -19,12 +19,15 @@ import (
 	"github.com/bcserver/bcserver/engine/checksum"
 	"github.com/bcserver/bcserver/engine/ships"
 	"github.com/bcserver/bcserver/lua"
+	"github.com/bcserver/bcserver/plugins/accounts"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/agones"
 	"github.com/bcserver/bcserver/plugins/gamespy"
+	"github.com/bcserver/bcserver/plugins/ratings"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 	"github.com/bcserver/bcserver/plugins/store"
+	"github.com/bcserver/bcserver/plugins/webhook"
 )
 
 // Config is the TOML file a host edits: the server's own sections and
@@ -46,9 +49,25 @@ type Config struct {
 	Agones   agones.Section   `toml:"agones"`
 	Record   record.Section   `toml:"record"`
 	Spectate spectate.Section `toml:"spectate"`
+	// Webhook is [webhook]: announcements (match ends, joins, the server
+	// going up and down) posted to a Discord-compatible webhook.
+	Webhook webhook.Section `toml:"webhook"`
+	// Accounts is [accounts]: !register and !login for stock clients,
+	// protected names.
+	Accounts accounts.Section `toml:"accounts"`
+	// Ratings is [ratings]: Glicko-2 skill ratings per account, seasons,
+	// balanced teams.
+	Ratings ratings.Section `toml:"ratings"`
 	// Mod is [mod]: a modded game's packs, manifest and client scripts
 	// (modconfig.go).
 	Mod ModSection `toml:"mod"`
+	// Rotation is [[rotation]]: the modes and maps the game plays in
+	// turn (rotation.go); [[games]] tables may have their own.
+	Rotation []RotationStep `toml:"rotation"`
+	// baseMission is the [mission] table before the rotation's first step
+	// was merged over it (applyRotation).
+	baseMission map[string]any
+
 	// Games are [[games]] tables: more games in this process, each on its
 	// own port (games.go).
 	Games []GameTable `toml:"games"`
@@ -375,7 +394,7 @@ func (c Config) Runtime() (engine.Config, error) {
 	if f := c.Server.LogFormat; f != "text" && f != "json" {
 		errs = append(errs, fmt.Errorf("server.log_format %q: want text or json", f))
 	}
-	for _, err := range []error{c.Admin.Validate(c.dir), c.Store.Validate(), c.Agones.Validate(), c.Record.Validate(), c.Spectate.Validate(c.Admin.Listen)} {
+	for _, err := range []error{c.Admin.Validate(c.dir), c.Store.Validate(), c.Agones.Validate(), c.Record.Validate(), c.Spectate.Validate(c.Admin.Listen), c.Webhook.Validate(), c.Accounts.Validate(c.Store.Path != ""), c.Ratings.Validate(c.Accounts.Enabled)} {
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -390,6 +409,9 @@ func (c Config) Runtime() (engine.Config, error) {
 		} else {
 			errs = append(errs, fmt.Errorf("plugins.gamespy: %w", err))
 		}
+	}
+	if err := c.checkRotation(); err != nil {
+		errs = append(errs, err)
 	}
 	errs = append(errs, c.applyMod(&rc)...)
 	if len(errs) == 0 {

@@ -5,12 +5,15 @@ import (
 	_ "embed"
 	"sync"
 
+	"github.com/bcserver/bcserver/plugins/accounts"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/agones"
 	"github.com/bcserver/bcserver/plugins/gamespy"
+	"github.com/bcserver/bcserver/plugins/ratings"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 	"github.com/bcserver/bcserver/plugins/store"
+	"github.com/bcserver/bcserver/plugins/webhook"
 )
 
 // The default configuration file, with a comment on every key: the
@@ -29,6 +32,7 @@ var (
 		return bytes.Join([][]byte{
 			coreTOML,
 			admin.DefaultTOML(), store.DefaultTOML(), record.DefaultTOML(), spectate.DefaultTOML(), agones.DefaultTOML(),
+			webhook.DefaultTOML(), accounts.DefaultTOML(), ratings.DefaultTOML(),
 			gamespy.DefaultTOML(),
 			gamesTOML,
 		}, nil)

@@ -3,11 +3,14 @@
 package server
 
 import (
+	"github.com/bcserver/bcserver/plugins/accounts"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/agones"
 	"github.com/bcserver/bcserver/plugins/gamespy"
+	"github.com/bcserver/bcserver/plugins/ratings"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
+	"github.com/bcserver/bcserver/plugins/webhook"
 )
 
 // generatedDefaults is the default configuration file (defaultTOML: the
@@ -108,6 +111,7 @@ func generatedDefaults() Config {
 		},
 		Admin: admin.Section{
 			TokenFile:      "bcserver-admin.token",
+			Tokens:         []admin.Token{},
 			TrustedProxies: []string{},
 		},
 		Agones: agones.Section{
@@ -130,6 +134,28 @@ func generatedDefaults() Config {
 			ConnectionsPerAddress: 16,
 			TrustedProxies:        []string{},
 			Hide:                  []int{},
+		},
+		Webhook: webhook.Section{
+			Format:      "discord",
+			Events:      []string{"match_end"},
+			MinInterval: 2000000000,
+			Queue:       100,
+			Timeout:     10000000000,
+			Retries:     5,
+			Backoff:     2000000000,
+			MaxBackoff:  300000000000,
+		},
+		Accounts: accounts.Section{
+			LoginTime:   60000000000,
+			MinPassword: 6,
+			Attempts:    5,
+			Lockout:     300000000000,
+			Admins:      []string{},
+			Moderators:  []string{},
+		},
+		Ratings: ratings.Section{
+			Season: "month",
+			Tau:    0.5,
 		},
 		Mod: ModSection{
 			Packs:         []string{},

@@ -14,14 +14,18 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/lua"
+	"github.com/bcserver/bcserver/plugins/accounts"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/agones"
 	"github.com/bcserver/bcserver/plugins/gamespy"
 	"github.com/bcserver/bcserver/plugins/metrics"
+	"github.com/bcserver/bcserver/plugins/moderation"
+	"github.com/bcserver/bcserver/plugins/ratings"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 	"github.com/bcserver/bcserver/plugins/stats"
 	"github.com/bcserver/bcserver/plugins/store"
+	"github.com/bcserver/bcserver/plugins/webhook"
 )
 
 // Game is one game of a Server: the engine's game (on its own socket, or
@@ -35,11 +39,13 @@ type Game struct {
 	missions *missionSlot
 	gamespy  *gamespy.Plugin
 	metrics  *metrics.Metrics
-	recorder *store.Recorder // with match history on
-	capture  *record.Capture // with recording, spectating or career statistics on
-	tracker  *stats.Tracker  // with match history on: bc.stats
-	admin    *admin.Admin    // with the admin API on
-	agones   *agones.Plugin  // the first game's, under Agones
+	recorder *store.Recorder    // with match history on
+	capture  *record.Capture    // with recording, spectating or career statistics on
+	tracker  *stats.Tracker     // with match history on: bc.stats
+	admin    *admin.Admin       // with the admin API on
+	agones   *agones.Plugin     // the first game's, under Agones
+	mod      *moderation.Plugin // timed bans and in-game admin commands, with match history on
+	ratings  *ratings.Plugin    // skill ratings and balanced teams, with [ratings] on
 }
 
 // Label names the game in logs, metrics and the admin API's paths
@@ -89,19 +95,26 @@ func (u *Game) Do(ctx context.Context, fn func(*engine.Game)) error {
 // plugins start in (and stop in reverse): the mission slot first, so every
 // other plugin sees the mode it runs (the mission itself opens once the
 // game runs, and its handlers run before the plugins' all the same:
-// engine.Game.OnEarly); GameSpy; metrics; the match history; the
-// recording (files, spectators, career statistics); Agones, which follows
-// the first game; the admin API last, over everything the others set up.
+// engine.Game.OnEarly); moderation (timed bans, in-game admin commands)
+// before accounts, whose chat filter hands it those commands; ratings,
+// which rate a match before the history and the recording close it;
+// GameSpy; metrics; the match history; the recording (files, spectators,
+// career statistics); Agones, which follows the first game; the webhook;
+// the admin API last, over everything the others set up.
 var plugins = []struct {
 	name string
 	add  func(p *process, u *Game) error
 }{
 	{"missions", (*process).addMissions},
+	{"moderation", (*process).addModeration},
+	{"accounts", (*process).addAccounts},
+	{"ratings", (*process).addRatings},
 	{"gamespy", (*process).addGamespy},
 	{"metrics", (*process).addMetrics},
 	{"store", (*process).addRecorder},
 	{"record", (*process).addCapture},
 	{"agones", (*process).addAgones},
+	{"webhook", (*process).addWebhook},
 	{"admin", (*process).addAdmin},
 }
 
@@ -247,6 +260,58 @@ func (p *process) addAgones(u *Game) error {
 	return err
 }
 
+// addAccounts gives the game !register and !login (or, with accounts
+// off, swallows those lines so no password is ever relayed).
+func (p *process) addAccounts(u *Game) error {
+	o := accounts.PluginOptions{Registry: p.accounts, Section: p.cfg.Accounts}
+	if u.mod != nil {
+		o.Commands = u.mod.Command
+	}
+	return u.g.AddPlugin(accounts.New(o))
+}
+
+// addRatings rates the game's matches and balances its teams.
+func (p *process) addRatings(u *Game) error {
+	if p.ratings == nil {
+		return nil
+	}
+	u.ratings = ratings.New(ratings.PluginOptions{Book: p.ratings, Section: p.cfg.Ratings})
+	return u.g.AddPlugin(u.ratings)
+}
+
+// addModeration enforces the process's timed bans in the game and runs
+// its in-game admin commands.
+func (p *process) addModeration(u *Game) error {
+	if p.mod == nil {
+		return nil
+	}
+	u.mod = moderation.New(moderation.PluginOptions{Store: p.mod, Restart: func() {
+		u.missions.cut("restarted")
+		u.g.RestartGame()
+	}})
+	return u.g.AddPlugin(u.mod)
+}
+
+// addWebhook announces the game's match ends, joins and leaves through
+// the process's webhook sender.
+func (p *process) addWebhook(u *Game) error {
+	if p.webhook == nil {
+		return nil
+	}
+	if !p.webhookMetrics {
+		p.webhookMetrics = true
+		st := &p.webhook.Stats
+		u.metrics.SetWebhook(func() (uint64, uint64, uint64, uint64) {
+			return st.Sent.Load(), st.Failed.Load(), st.Dropped.Load(), st.Retried.Load()
+		})
+	}
+	o := webhook.PluginOptions{Sender: p.webhook, Events: p.cfg.Webhook.Events, Mode: u.missions.Mode, ReplayLink: p.cfg.Webhook.ReplayLink}
+	if p.multi {
+		o.Game = u.label
+	}
+	return u.g.AddPlugin(webhook.New(o))
+}
+
 // addAdmin gives the game its API and console (served by the process's
 // HTTP server, Mux).
 func (p *process) addAdmin(u *Game) error {
@@ -269,6 +334,17 @@ func (p *process) addAdmin(u *Game) error {
 	}
 	if p.archive != nil {
 		aopts.Replays = p.archive.API()
+	}
+	aopts.Tokens = p.tokens
+	if p.ratings != nil {
+		sec := p.cfg.Ratings
+		aopts.Ratings = ratings.API(p.ratings, sec, func() string { return ratings.SeasonOf(sec.Season, time.Now()) })
+	}
+	if p.mod != nil {
+		aopts.Moderation = modAPI{st: p.mod, now: time.Now}
+	}
+	if p.accounts != nil {
+		aopts.Accounts = accountsAPI{p.accounts}
 	}
 	aopts.Cut = u.missions.cut
 	a, err := admin.New(aopts)

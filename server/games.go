@@ -26,6 +26,8 @@ type GameTable struct {
 	Mission MissionSection `toml:"mission"`
 	// Mod, when present, replaces the top-level [mod] table whole.
 	Mod *ModSection `toml:"mod"`
+	// Rotation, when present, replaces the top-level [[rotation]].
+	Rotation *[]RotationStep `toml:"rotation"`
 }
 
 // maxGames bounds one process; more games scale by more processes.
@@ -35,6 +37,15 @@ const maxGames = 1024
 // top-level one alone, its -games copies on consecutive ports, or one per
 // [[games]] table.
 func (c Config) games() ([]Config, error) {
+	out, err := c.gameTables()
+	for i := range out {
+		out[i].applyRotation()
+	}
+	return out, err
+}
+
+// gameTables is games before each game's rotation picks its first step.
+func (c Config) gameTables() ([]Config, error) {
 	base := c
 	base.Games, base.copies = nil, 0
 	switch {
@@ -75,6 +86,7 @@ func (c Config) games() ([]Config, error) {
 		set(&g.Game.JoinInProgress, t.JoinInProgress)
 		set(&g.Game.CollisionDamage, t.CollisionDamage)
 		set(&g.Mod, t.Mod)
+		set(&g.Rotation, t.Rotation)
 		if t.MissionsDir != nil {
 			g.Game.MissionsDir = *t.MissionsDir
 			g.Game.MissionsDir = c.dir.Resolve(g.Game.MissionsDir)

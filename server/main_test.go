@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -283,5 +284,17 @@ func TestMissionKeysChecked(t *testing.T) {
 				t.Fatalf("error %v, want mention of %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// Every [mission] key of the default configuration is one the server
+// reads itself, so a server started with the defaults never scans a
+// mode's Lua files for its keys (checkMissionKeys' fast path, on the way
+// to the first answer).
+func TestDefaultMissionKeysAreTheServers(t *testing.T) {
+	for k := range DefaultConfig().Mission {
+		if !slices.Contains(serverMissionKeys, k) {
+			t.Errorf("default [mission] key %q is not in serverMissionKeys", k)
+		}
 	}
 }

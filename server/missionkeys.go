@@ -12,7 +12,7 @@ import (
 // serverMissionKeys are the [mission] keys the server itself reads
 // (MissionSection.check).
 var serverMissionKeys = []string{"system", "time_limit", "frag_limit", "player_limit", "restart_after",
-	"stock_killer_score_quirk", "stock_skip_weapon_kill_score_change", "check_faction_ships"}
+	"stock_killer_score_quirk", "stock_skip_weapon_kill_score_change", "stock_teams_reset_on_restart", "check_faction_ships"}
 
 // Bounds of the scan of a mode's files for its keys (as the mission
 // loader's: a missions folder is the host's, but a FIFO or a huge file in

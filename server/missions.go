@@ -26,12 +26,30 @@ func (p *process) startMission(u *Game) (*missionSlot, error) {
 	opts.Mode, opts.FS, opts.Config, opts.Logger, opts.Addons = uc.Game.Mode, fsys, uc.Mission, log, uc.Game.Addons
 	opts.Identities = p.ids
 	opts.Stats = u.careerLookup
+	opts.Rating = func(pl *engine.Player) (map[string]any, bool) {
+		if u.ratings == nil {
+			return nil, false
+		}
+		return u.ratings.Lookup(pl)
+	}
+	if p.cfg.Ratings.Enabled {
+		opts.Balance = func() {
+			if u.ratings != nil {
+				u.ratings.BalanceNow()
+			}
+		}
+	}
 	opts.LibFS = uc.missionLib()
 	opts.Protos = p.protos
 	if p.opts.Lua != nil {
 		p.opts.Lua(&opts)
 	}
 	ms := newMissionSlot(g, fsys, where, opts, log)
+	ms.rotation, ms.base = uc.Rotation, uc.baseMission
+	if ms.base == nil {
+		ms.base = uc.Mission
+	}
+	ms.opts.Switch = slotSwitch{ms}
 	// A game with a socket opens its mission once it runs (Server.Run,
 	// missionSlot.load): it answers the server browser meanwhile. One
 	// driven by hand has it open before its first step.

@@ -30,6 +30,12 @@ type missionSlot struct {
 	// failed is why the mission could not start ("" while one runs).
 	failed atomic.Value
 
+	// rotation is the game's [[rotation]], rotIndex the running step;
+	// base is the game's own [mission] table, under each step's keys.
+	rotation []RotationStep
+	rotIndex int
+	base     map[string]any
+
 	pending     string         // mode to switch to when the match ends
 	pendingConf map[string]any // its [mission] table
 	restart     func()         // cancels the pending restart (restartAfter)
@@ -89,6 +95,10 @@ func (m *missionSlot) Start(g *engine.Game) error {
 		m.open()
 	}
 	m.offs = append(m.offs, g.On(engine.EvGameEnded, func(engine.Event) {
+		if m.pending == "" && len(m.rotation) > 0 {
+			// Every match end moves the rotation on.
+			m.advance(false)
+		}
 		if m.pending == "" {
 			m.scheduleRestart()
 			return

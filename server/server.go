@@ -18,11 +18,15 @@ import (
 	"github.com/bcserver/bcserver/internal/httpserve"
 	"github.com/bcserver/bcserver/lua"
 	bcnet "github.com/bcserver/bcserver/net"
+	"github.com/bcserver/bcserver/plugins/accounts"
 	"github.com/bcserver/bcserver/plugins/admin"
 	"github.com/bcserver/bcserver/plugins/metrics"
+	"github.com/bcserver/bcserver/plugins/moderation"
+	"github.com/bcserver/bcserver/plugins/ratings"
 	"github.com/bcserver/bcserver/plugins/record"
 	"github.com/bcserver/bcserver/plugins/spectate"
 	"github.com/bcserver/bcserver/plugins/store"
+	"github.com/bcserver/bcserver/plugins/webhook"
 )
 
 // Options are what a Server needs beyond its configuration file.
@@ -37,6 +41,9 @@ type Options struct {
 	// configuration set them (tests: virtual time, a fixed seed, storage
 	// as a previous run left it).
 	Lua func(*lua.Options)
+	// Accounts, if set, adjusts the accounts' options (tests: a cheap
+	// key derivation).
+	Accounts func(*accounts.RegistryOptions)
 	// Manual, if set, builds every game without a socket, for a caller
 	// that drives it by hand (internal/missiontest): Run is not called;
 	// the caller feeds each game's engine (HandleDatagram, Advance), shuts
@@ -93,7 +100,15 @@ type process struct {
 	spectators []*spectate.Spectator
 	games      []*Game // as they are made
 
-	token          string // the admin API's token, "" when off
+	webhook *webhook.Sender // announcements, nil when off
+	// webhookMetrics: the first game's metrics report the sender's counts.
+	webhookMetrics bool
+	accounts       *accounts.Registry // players' accounts, nil when off
+	mod            *moderation.Store  // timed bans, warnings, notes, the audit log; with [store] path
+	ratings        *ratings.Book      // skill ratings, nil when off
+
+	token          string        // the admin API's token, "" when off
+	tokens         []admin.Token // more tokens with names and roles
 	metricsHandler http.Handler
 
 	// The HTTP listeners' shared connection budget and their counters.
@@ -155,8 +170,40 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 	if p.archive, err = record.Setup(cfg.Record, cfg.dir, cfg.Store.Path, log); err != nil {
 		return nil, err
 	}
+	if p.store != nil {
+		if p.mod, err = moderation.Open(p.store.DB(), time.Now()); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Accounts.Enabled {
+		ro := accounts.RegistryOptions{DB: p.store.DB(), Section: cfg.Accounts, Logger: log}
+		if opts.Accounts != nil {
+			opts.Accounts(&ro)
+		}
+		if p.accounts, err = accounts.OpenRegistry(ro); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Ratings.Enabled {
+		if p.ratings, err = ratings.OpenBook(p.store.DB()); err != nil {
+			return nil, err
+		}
+	}
+	if !cfg.Webhook.Off() {
+		wo, err := cfg.Webhook.Options(cfg.dir)
+		if err != nil {
+			return nil, fmt.Errorf("plugin/webhook: %w", err)
+		}
+		wo.Logger = log
+		if p.webhook, err = webhook.NewSender(wo); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Admin.Listen != "" {
 		if p.token, err = cfg.Admin.LoadToken(cfg.dir, log); err != nil {
+			return nil, fmt.Errorf("plugin/admin: %w", err)
+		}
+		if p.tokens, err = cfg.Admin.LoadTokens(cfg.dir); err != nil {
 			return nil, fmt.Errorf("plugin/admin: %w", err)
 		}
 	}
@@ -200,6 +247,10 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 	}
 	if sc := cfg.Spectate; sc.Listen != "" {
 		so := sc.Options(p.spectators)
+		if p.ratings != nil && cfg.Ratings.Public {
+			rs := cfg.Ratings
+			so.Ratings = ratings.API(p.ratings, rs, func() string { return ratings.SeasonOf(rs.Season, time.Now()) })
+		}
 		so.Logger, so.Stats = log, p.specStats
 		s.spec = spectate.New(so)
 		reserve := 0
@@ -215,6 +266,18 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Server, err error) {
 			"connections", p.httpPool.Max()-reserve, "per_address", sc.Connections())
 	}
 	return s, nil
+}
+
+// Settle waits for the database writes the games started off their
+// loops (timed bans, warnings, the audit log): tests call it before they
+// look.
+func (s *Server) Settle() {
+	if s.p.mod != nil {
+		s.p.mod.Wait()
+	}
+	if s.p.ratings != nil {
+		s.p.ratings.Wait()
+	}
 }
 
 // Games returns the games of the server, in the configuration's order.
@@ -299,6 +362,7 @@ func (s *Server) loadMissions(ctx context.Context) {
 			u.admin.SetReady(true)
 		}
 	}
+	webhook.Announce(s.p.webhook, s.p.cfg.Webhook.Events, webhook.EventServerUp, s.p.cfg.Server.Name, time.Now())
 	close(s.ready)
 }
 
@@ -362,6 +426,23 @@ func (s *Server) Close() {
 	if p.archive != nil {
 		_ = p.archive.Close()
 	}
+	if p.webhook != nil {
+		// The server-down message (queued by Run) and whatever else waits
+		// get a few seconds; a dead endpoint does not hold the exit up.
+		webhook.Announce(p.webhook, p.cfg.Webhook.Events, webhook.EventServerDown, p.cfg.Server.Name, time.Now())
+		ctx, cancel := context.WithTimeout(context.Background(), webhookDrain)
+		p.webhook.Close(ctx)
+		cancel()
+	}
+	if p.accounts != nil {
+		p.accounts.Close()
+	}
+	if p.mod != nil {
+		p.mod.Wait()
+	}
+	if p.ratings != nil {
+		p.ratings.Wait()
+	}
 	p.stopPrune()
 	if p.store != nil {
 		if err := p.store.Close(); err != nil {
@@ -369,6 +450,9 @@ func (s *Server) Close() {
 		}
 	}
 }
+
+// webhookDrain bounds how long the exit waits for queued announcements.
+const webhookDrain = 5 * time.Second
 
 // summary is the session's one-line account at shutdown, one per game.
 func (s *Server) summary() {

@@ -31,7 +31,12 @@ type Bot struct {
 	arms    *bot.Arms // the current ship's weapons, tubes reloading on the match's clock
 	spawns  int
 	pos     [3]float32
+	peers   map[byte]string // the names the host's identity relay gave each player
 }
+
+// PeerName is the name of player id as this bot's player list shows it
+// (the identities the host relayed).
+func (b *Bot) PeerName(id byte) string { return b.peers[id] }
 
 type botEvents Bot
 
@@ -42,10 +47,14 @@ func (e *botEvents) Booted(bcnet.BootReason) { e.booted = true }
 // Disconnected: the host shut the session down.
 func (e *botEvents) Disconnected() { e.booted = true }
 
-// Peer and PeerGone: other players' identities; the test bots track
-// players through the game messages instead.
-func (e *botEvents) Peer(byte, string) {}
-func (e *botEvents) PeerGone(byte)     {}
+// Peer and PeerGone: players' identities as the host relays them.
+func (e *botEvents) Peer(id byte, name string) {
+	if e.peers == nil {
+		e.peers = map[byte]string{}
+	}
+	e.peers[id] = name
+}
+func (e *botEvents) PeerGone(id byte) { delete(e.peers, id) }
 
 func (e *botEvents) Message(payload []byte, reliable bool) {
 	b := (*Bot)(e)

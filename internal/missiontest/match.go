@@ -55,6 +55,13 @@ type Options struct {
 	// Storage, when set, is bc.storage as a previous run of the server left
 	// it (plain data); the mission opens with it as after a restart.
 	Storage any
+	// Configure, when set, adjusts the server's configuration after the
+	// options above set it (Go tests: accounts, webhooks, votes).
+	Configure func(*server.Config)
+	// Server, when set, adjusts the server's options (Go tests).
+	Server func(*server.Options)
+	// Debug logs at debug level (packet-level lines included).
+	Debug bool
 }
 
 // Match is one game under test. Use it from one goroutine.
@@ -132,7 +139,11 @@ func NewMatch(o Options) (*Match, error) {
 // configuration checked, the mission slot, the plugins in their order),
 // driven by hand on the match's clock, and loads the mission.
 func (w *Match) start(o Options) error {
-	log := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	level := slog.LevelInfo
+	if o.Debug {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: level}))
 	cfg := server.DefaultConfig()
 	cfg.UseMissions(o.FS, o.LibFS, "the test's missions")
 	cfg.Game.Mode, cfg.Game.Addons = o.Mode, o.Addons
@@ -147,10 +158,13 @@ func (w *Match) start(o Options) error {
 	if o.StepTime <= 0 {
 		o.StepTime = 100 * time.Nanosecond
 	}
+	if o.Configure != nil {
+		o.Configure(&cfg)
+	}
 	if _, err := cfg.Runtime(); err != nil {
 		return err
 	}
-	srv, err := server.New(context.Background(), cfg, server.Options{
+	so := server.Options{
 		Logger: log, Version: "test", Manual: &server.Manual{Out: w.wire, Now: w.Now},
 		Lua: func(lo *lua.Options) {
 			// A fixed seed: bc.random gives every run of a test the same
@@ -159,7 +173,11 @@ func (w *Match) start(o Options) error {
 			lo.OnError = func(e lua.MissionError) { w.errs = append(w.errs, e) }
 			lo.Stats = w.careerLookup
 		},
-	})
+	}
+	if o.Server != nil {
+		o.Server(&so)
+	}
+	srv, err := server.New(context.Background(), cfg, so)
 	if err != nil {
 		return err
 	}
@@ -231,6 +249,14 @@ func (w *Match) Close() {
 	w.stopRecording()
 }
 
+// Settle waits for the database writes the game started off its loop
+// (bans, warnings, the audit log).
+func (w *Match) Settle() { w.srv.Settle() }
+
+// Mode is the game mode running now (a vote or the rotation may have
+// switched it; Runtime is the first mode's).
+func (w *Match) Mode() string { return w.srv.Games()[0].Mode() }
+
 // Logs is everything the server logged.
 func (w *Match) Logs() string { return w.logs.String() }
 
@@ -299,9 +325,14 @@ func (w *Match) Advance(d time.Duration) {
 
 // Join connects a bot and plays the stock join until it is in the game.
 func (w *Match) Join(name string) (*Bot, error) {
+	return w.JoinFrom(name, netip.MustParseAddr("127.0.0.1"))
+}
+
+// JoinFrom is Join from another (IPv4) address.
+func (w *Match) JoinFrom(name string, ip netip.Addr) (*Bot, error) {
 	w.nextPort++
-	b := &Bot{w: w, name: name, addr: netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), w.nextPort)}
-	b.c = bcnet.NewClient(bcnet.Config{}, (*botEvents)(b), bcnet.ClientOptions{IP: [4]byte{127, 0, 0, 1}, Name: name}, w.Now)
+	b := &Bot{w: w, name: name, addr: netip.AddrPortFrom(ip, w.nextPort)}
+	b.c = bcnet.NewClient(bcnet.Config{}, (*botEvents)(b), bcnet.ClientOptions{IP: ip.As4(), Name: name}, w.Now)
 	if err := b.c.Connect(); err != nil {
 		return nil, err
 	}

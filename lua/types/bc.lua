@@ -27,6 +27,7 @@
 ---| "weapon_hit"       # a weapon hit a ship (damage model)
 ---| "game_ended"       # END_GAME was sent
 ---| "game_restarted"   # RESTART_GAME was sent
+---| "teams_balanced"   # the server assigned teams from ratings: {teams = {[player id] = team}}
 ---| "violation"        # a player's message broke a fair-play rule; return "log", "drop", "notify", "kick" or "ban" to decide
 ---| string             # a custom event "namespace:name" (bc.emit)
 
@@ -42,6 +43,8 @@
 ---@field kills integer    as last reported with bc.set_score (counts and points, no unit)
 ---@field deaths integer
 ---@field score integer
+---@field account string? the account the player logged in to ([accounts]); nil for a guest
+---@field scored false?   false while a protected name is not logged in: the points do not count
 
 ---A handle on a ship (or any object): the fields never change, the
 ---methods read the ship as it is now; orders work on host ships only.
@@ -549,6 +552,43 @@ function bc.off(event, id) end
 ---@param player integer|string  a player id, or a name
 ---@return bc.Stats?
 function bc.stats(player) end
+
+---@class bc.Rating
+---@field rating number      Glicko-2 rating (1500 at the start)
+---@field deviation number   rating deviation (350 at the start)
+---@field volatility number
+---@field matches integer    rated matches in this season
+---@field family "ffa"|"team"
+---@field season string
+
+---A player's skill rating in the running mode's family (free-for-all or
+---team) and season; nil without accounts and [ratings], or for a guest.
+---@param player integer a player id
+---@return bc.Rating?
+function bc.rating(player) end
+
+---Assigns the teams from the players' ratings now (the smallest gap
+---between the teams' rating sums); false when the server has no ratings.
+---@return boolean
+function bc.balance_teams() end
+
+---The modes the missions folder has.
+---@return string[]
+function bc.modes() end
+
+---Switches the game mode (when the match ends, or at once with now).
+---@param mode string
+---@param opts {system: string?, time_limit: integer?, frag_limit: integer?, now: boolean?}?
+function bc.set_mode(mode, opts) end
+
+---Advances the [[rotation]] (at the match end, or at once with now);
+---without a rotation the running mode starts a new match.
+---@param now boolean?
+function bc.next_match(now) end
+
+---The rotation's steps and the index (1-based) of the running one.
+---@return table[] steps, integer current
+function bc.rotation() end
 
 ---@return bc.Player[]
 function bc.players() end

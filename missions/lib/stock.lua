@@ -295,9 +295,29 @@ local function team_message(ev)
     bc.log.debug("TEAM message ignored", { from = ev.from })
     return
   end
+  local payload = ev.payload
+  local want = S.assigned and S.assigned[m.player]
+  if want ~= nil and want ~= m.team then
+    -- The server balanced the teams for this match: the assignment holds.
+    m.team = want
+    payload = bc.msg.team { player = m.player, team = want }
+  end
   S.teams[m.player] = m.team
   bc.set_team(m.player, m.team)
-  bc.broadcast(ev.payload)
+  bc.broadcast(payload)
+end
+
+-- assign applies the server's balanced teams ([ratings] balance): the
+-- tables, every client's (TEAM 0x41 from the host), and the team each
+-- player is held to until the next restart.
+local function assign(ev)
+  S.assigned = {}
+  for id, team in pairs(ev.teams) do
+    S.assigned[id] = team
+    S.teams[id] = team
+    bc.broadcast(bc.msg.team { player = id, team = team })
+  end
+  stock.report_all()
 end
 
 -- Messages only a host sends (missions.md 1.4): a client sending one is
@@ -313,6 +333,7 @@ local function restart(mode)
     for k in pairs(t) do t[k] = 0 end
   end
   S.ledger = {}
+  S.assigned = nil
   if mode.teams and mode.options.teams_reset_on_restart then
     -- Stock quirk (missions.md 4.2): everyone is on team 0 until his next
     -- TEAM message ([mission] stock_teams_reset_on_restart, default on).
@@ -366,6 +387,7 @@ function stock.install(mode)
   end)
 
   bc.on("player_joined", "stock", function(ev) stock.join_sync(mode, ev.player.id) end)
+  if mode.teams then bc.on("teams_balanced", "stock", assign) end
 
   -- The table entry follows the sync, so a joiner never gets a row for
   -- himself unless his id played before (missions.md 3.3).

@@ -12,7 +12,6 @@ package admin
 import (
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,8 +72,15 @@ type Team struct {
 type Options struct {
 	// Server is the running game server.
 	Server *engine.Server
-	// Token is the bearer token the API wants (never empty).
+	// Token is the bearer token the API wants (never empty): an admin's.
 	Token string
+	// Tokens are more tokens, each with its name and role.
+	Tokens []Token
+	// Moderation serves timed bans, warnings, notes and the audit log;
+	// nil answers 501.
+	Moderation Moderation
+	// Accounts lets the host set an account's password; nil answers 501.
+	Accounts Accounts
 	// Version is shown in the status.
 	Version string
 	// Missions, Bans and History may be nil: their endpoints then answer
@@ -87,6 +93,8 @@ type Options struct {
 	// Replays and Career serve the recordings and the career statistics
 	// behind the token (extra.go); nil leaves their endpoints out.
 	Replays, Career http.Handler
+	// Ratings serves the rating leaderboard (plugins/ratings); nil: 501.
+	Ratings http.Handler
 	// Tail is the log tail shown in the console (nil: none).
 	Tail *Tail
 	// Game, with several games in one process, is this game's label: its
@@ -196,7 +204,7 @@ func (a *Admin) routes() {
 
 	api := func(pattern string, h http.HandlerFunc) { m.Handle(pattern, a.auth(h)) }
 	act := func(pattern, action string, h func(r *http.Request) (any, error)) {
-		m.Handle(pattern, a.auth(a.mutating(action, h)))
+		m.Handle(pattern, a.authRole(roleFor(action), a.mutating(action, h)))
 	}
 	api("GET /api/v1/status", a.getStatus)
 	api("GET /api/v1/players", a.getPlayers)
@@ -216,6 +224,7 @@ func (a *Admin) routes() {
 	act("POST /api/v1/mission/set", "mission_set", a.missionSet)
 	act("POST /api/v1/game/restart", "game_restart", a.gameRestart)
 	act("POST /api/v1/game/end", "game_end", a.gameEnd)
+	a.moderationRoutes(api, act)
 }
 
 // apiError is an error with its HTTP status.
@@ -252,20 +261,29 @@ func writeErr(w http.ResponseWriter, err error) {
 	writeError(w, http.StatusInternalServerError, "%s", err.Error())
 }
 
-// auth checks the bearer token in constant time.
-func (a *Admin) auth(next http.HandlerFunc) http.Handler {
-	want := []byte("Bearer " + a.opts.Token)
+// auth checks the bearer token in constant time and that its role is at
+// least a viewer's.
+func (a *Admin) auth(next http.HandlerFunc) http.Handler { return a.authRole(RoleViewer, next) }
+
+// authRole checks the bearer token and that its role is at least role
+// (403 otherwise); the handler finds the caller with CallerOf.
+func (a *Admin) authRole(role string, next http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got := []byte(r.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
+		c, ok := a.caller(r)
+		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="bcserver"`)
-			if len(got) > 0 {
+			if r.Header.Get("Authorization") != "" {
 				a.warnBadToken(r)
 			}
 			writeError(w, http.StatusUnauthorized, "missing or wrong token: send Authorization: Bearer <token>")
 			return
 		}
-		next(w, r)
+		if rank(c.Role) < rank(role) {
+			a.log.Warn("admin request refused: role", "remote", remote(r), "path", r.URL.Path, "by", c.Name, "role", c.Role, "needs", role)
+			writeError(w, http.StatusForbidden, "the %s role cannot do this (needs %s)", c.Role, role)
+			return
+		}
+		next(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
 	})
 }
 
@@ -305,11 +323,18 @@ func (a *Admin) mutating(action string, h func(r *http.Request) (any, error)) ht
 			status = http.StatusAccepted
 			res = acc.v
 		}
-		attrs := []any{"action", action, "remote", remote(r), "status", status}
+		c := CallerOf(r.Context())
+		attrs := []any{"action", action, "by", c.Name, "role", c.Role, "remote", remote(r), "status", status}
+		argText := ""
 		if args.v != nil {
 			if b, err := json.Marshal(args.v); err == nil {
-				attrs = append(attrs, "args", string(b))
+				argText = string(b)
+				attrs = append(attrs, "args", argText)
 			}
+		}
+		if m := a.opts.Moderation; m != nil {
+			// The audit log keeps refusals too: who tried what.
+			m.Audit(AuditRecord{At: a.opts.Now(), By: "token:" + c.Name, Role: c.Role, Action: action, Args: argText, Status: status})
 		}
 		if err != nil {
 			attrs = append(attrs, "err", err.Error())

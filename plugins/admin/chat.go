@@ -78,6 +78,7 @@ func (a *Admin) mute(r *http.Request) (any, error) {
 		} else {
 			delete(a.muted, p)
 		}
+		g.SetMuted(p, on) // the in-game !mute's flag too, so one unmute lifts both
 		out = playerInfo(p)
 		out.Muted = on
 	})

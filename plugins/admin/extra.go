@@ -23,4 +23,9 @@ func (a *Admin) extraRoutes(api func(pattern string, h http.HandlerFunc)) {
 	}
 	api("GET /api/v1/leaderboard", career)
 	api("GET /api/v1/career/{name}", career)
+	ratings := notFound("ratings", "[ratings] enabled")
+	if h := a.opts.Ratings; h != nil {
+		ratings = h.ServeHTTP
+	}
+	api("GET /api/v1/ratings", ratings)
 }

@@ -33,6 +33,9 @@ type Section struct {
 	// generated there at first start.
 	Token     string `toml:"token"`
 	TokenFile string `toml:"token_file"`
+	// Tokens are more tokens with names and roles (viewer, moderator,
+	// admin); every action is audited under the token's name.
+	Tokens []Token `toml:"tokens"`
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the caller (in the audit lines and the connection caps).
 	TrustedProxies []string `toml:"trusted_proxies"`
@@ -72,6 +75,9 @@ func (s Section) Validate(dir config.Dir) error {
 	}
 	if s.Token == "" && s.TokenFile == "" {
 		errs = append(errs, errors.New("admin.token_file: empty with no admin.token"))
+	}
+	if err := validateTokens(s.Tokens); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

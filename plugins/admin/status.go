@@ -53,7 +53,12 @@ type PlayerInfo struct {
 	Address   string   `json:"address"`
 	Connected float64  `json:"connected"` // seconds since the connect
 	ShipID    int32    `json:"ship_id,omitempty"`
-	Muted     bool     `json:"muted,omitempty"` // its chat is not relayed (POST /api/v1/mute)
+	Muted     bool     `json:"muted,omitempty"` // its chat is not relayed (POST /api/v1/mute, in-game !mute)
+	// Account is the account the player logged in to ([accounts]), Role
+	// its role; Unscored marks a registered name not logged in yet.
+	Account  string `json:"account,omitempty"`
+	Role     string `json:"role,omitempty"`
+	Unscored bool   `json:"unscored,omitempty"`
 	// Violations counts the player's fair-play violations (README, "Fair
 	// play"); each is also a line of the log.
 	Violations uint64 `json:"violations,omitempty"`
@@ -75,7 +80,8 @@ type ShipInfo struct {
 
 func playerInfo(p *engine.Player) PlayerInfo {
 	pi := PlayerInfo{ID: int(p.ID), Slot: p.Slot, Name: p.Name, State: p.State.String(), Team: p.Team,
-		Kills: p.Kills, Deaths: p.Deaths, Score: p.Score, Address: p.Addr.String(), ShipID: p.ShipID, Violations: p.Violations()}
+		Kills: p.Kills, Deaths: p.Deaths, Score: p.Score, Address: p.Addr.String(), ShipID: p.ShipID,
+		Account: p.Account, Role: p.Role, Unscored: !p.Scored(), Violations: p.Violations()}
 	if d, ok := p.RTT(); ok {
 		ms := math.Round(float64(d)/float64(time.Millisecond)*10) / 10
 		pi.Ping = &ms
@@ -89,7 +95,7 @@ func (a *Admin) players(g *engine.Game) []PlayerInfo {
 	for _, p := range g.Players() {
 		pi := playerInfo(p)
 		pi.Connected = since(p.ConnectedAt, now)
-		pi.Muted = a.muted[p]
+		pi.Muted = a.muted[p] || p.Muted()
 		out = append(out, pi)
 	}
 	return out

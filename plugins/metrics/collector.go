@@ -74,6 +74,7 @@ var (
 	dGSQueries    = desc("bcserver_gamespy_queries_total", "GameSpy queries answered.")
 	dGSLimited    = desc("bcserver_gamespy_rate_limited_total", "GameSpy queries dropped by the per-source rate limit.")
 	dStoreDropped = desc("bcserver_store_writes_dropped_total", "Match-history writes dropped (queue full) or refused by the database.", "reason")
+	dWebhook      = desc("bcserver_webhook_messages_total", "Webhook announcements by result: sent, failed (out of tries), dropped (queue full), retried (tries after the first).", "result")
 	dViolations   = desc("bcserver_fairplay_violations_total", "Fair-play violations, by rule (README, \"Fair play\").", "rule")
 	dRecDropped   = desc("bcserver_record_dropped_total", "Parts of match recordings dropped: blocks (the disk fell behind, or the size limit), records (a flood between two keyframes) and chat (lines over a player's chat allowance).", "what")
 )
@@ -82,7 +83,7 @@ type collector struct{ m *Metrics }
 
 func (c collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{dPlayers, dJoining, dGames, dGameOver, dShips, dDgIn, dDgOut, dBytesIn, dBytesOut, dDrops,
-		dRetransmits, dJoins, dRefused, dChecksumFail, dTicks, dTicksDropped, dRelayed, dWeaponHits, dGSQueries, dGSLimited, dStoreDropped, dRecDropped, dViolations} {
+		dRetransmits, dJoins, dRefused, dChecksumFail, dTicks, dTicksDropped, dRelayed, dWeaponHits, dGSQueries, dGSLimited, dStoreDropped, dRecDropped, dWebhook, dViolations} {
 		ch <- d
 	}
 }
@@ -165,6 +166,13 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	if m.opts.ChatDropped != nil {
 		counter(dRecDropped, m.opts.ChatDropped(), "chat")
+	}
+	if m.opts.Webhook != nil {
+		s, f, d, r := m.opts.Webhook()
+		counter(dWebhook, s, "sent")
+		counter(dWebhook, f, "failed")
+		counter(dWebhook, d, "dropped")
+		counter(dWebhook, r, "retried")
 	}
 	if m.opts.StoreDropped != nil {
 		d, f := m.opts.StoreDropped()

@@ -30,6 +30,9 @@ type Options struct {
 	Gamespy func() (queries, rateLimited uint64)
 	// StoreDropped, if set, returns the store's dropped and failed writes.
 	StoreDropped func() (dropped, failed uint64)
+	// Webhook, if set, returns the webhook sender's counts (one game of
+	// the process reports them: the sender is the process's).
+	Webhook func() (sent, failed, dropped, retried uint64)
 	// RecordDropped, if set, returns the blocks and records the match
 	// recorder dropped.
 	RecordDropped func() (blocks, records uint64)
@@ -224,6 +227,9 @@ func (m *Metrics) SetGamespy(fn func() (queries, rateLimited uint64)) { m.opts.G
 
 // SetStore sets the source of the store's dropped and failed writes.
 func (m *Metrics) SetStore(fn func() (dropped, failed uint64)) { m.opts.StoreDropped = fn }
+
+// SetWebhook sets the source of the webhook sender's counts.
+func (m *Metrics) SetWebhook(fn func() (sent, failed, dropped, retried uint64)) { m.opts.Webhook = fn }
 
 // SetRecord sets the source of the recorder's dropped blocks and records.
 func (m *Metrics) SetRecord(fn func() (blocks, records uint64)) { m.opts.RecordDropped = fn }

@@ -46,6 +46,10 @@ type Options struct {
 	// Rate and Burst are the requests a second one address may make.
 	Rate  float64
 	Burst int
+	// Ratings, when set, serves the public rating leaderboard at
+	// /api/ratings (GET, query family, season, limit) and the page
+	// /ratings.html ([ratings] public).
+	Ratings http.Handler
 	// Interval is how often a stream sends the view.
 	Interval time.Duration
 	// Stats counts the refusals (the listener's, shared with its
@@ -119,6 +123,11 @@ func New(opts Options) *Server {
 	s.mux.HandleFunc("GET /api/games", s.games)
 	s.mux.HandleFunc("GET /api/view", s.view)
 	s.mux.HandleFunc("GET /api/stream", s.stream)
+	if opts.Ratings != nil {
+		s.mux.Handle("GET /ratings.html", files(own))
+		s.mux.Handle("GET /ratings.js", files(own))
+		s.mux.Handle("GET /api/ratings", opts.Ratings)
+	}
 	return s
 }
 

@@ -168,7 +168,9 @@ const maxMatchPlayers = 256
 
 // note records p's current numbers in the running match.
 func (r *Recorder) note(p *engine.Player) {
-	if r.cur == nil || p.Name == "" {
+	if r.cur == nil || p.Name == "" || !p.Scored() {
+		// A player on a registered name who has not logged in yet plays
+		// for nobody's history ([accounts]) until he does or is renamed.
 		return
 	}
 	id := Identity(p.Name)

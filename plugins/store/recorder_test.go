@@ -113,3 +113,33 @@ func TestRecorderKeepsOutcome(t *testing.T) {
 		t.Fatalf("outcome %+v", o)
 	}
 }
+
+// A player on a registered name who has not logged in (his points do not
+// count) is in no match record; once he counts, he is.
+func TestRecorderSkipsUnscoredPlayers(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "bcserver.db"))
+	g, err := engine.NewGame(engine.Options{Config: engine.DefaultConfig(), Now: time.Unix(1000, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRecorder(s, RecorderOptions{})
+	if err := r.Start(g); err != nil {
+		t.Fatal(err)
+	}
+	imp := &engine.Player{Owner: world.Owner{ID: 2}, Name: "Victim"}
+	g.SetScored(imp, false)
+	g.SetScore(imp, 3, 0, 300)
+	g.Emit(&engine.PlayerInGame{Player: imp})
+	ok := &engine.Player{Owner: world.Owner{ID: 3}, Name: "Other"}
+	g.SetScore(ok, 1, 0, 100)
+	g.Emit(&engine.PlayerInGame{Player: ok})
+	r.Stop(g)
+	flush(t, s)
+	ms, err := s.Matches(context.Background(), 10, 0)
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("%v %v", ms, err)
+	}
+	if len(ms[0].Players) != 1 || ms[0].Players[0].Name != "Other" {
+		t.Fatalf("%+v", ms[0].Players)
+	}
+}

@@ -98,6 +98,15 @@ function renderPlayers(players) {
     cut.title = p.name;
     name.append(cut);
     if (p.muted) name.classList.add("muted");
+    if (p.account) {
+      const acc = el("span", p.role ? " ✓ " + p.role : " ✓", "account");
+      acc.title = "logged in to the account " + p.account;
+      name.append(acc);
+    } else if (p.unscored) {
+      const acc = el("span", " ?", "account unscored");
+      acc.title = "a registered name, not logged in: scores nothing until !login, then renamed (guest)";
+      name.append(acc);
+    }
     if (p.violations) {
       const v = el("span", " \u26a0 " + p.violations, "violations");
       v.title = p.violations + " fair-play violations (each is a line of the log)";
