@@ -75,11 +75,14 @@ type Conn struct {
 	epoch time.Time
 
 	pending [2]map[uint16]held // reorder buffers per channel
-	// deliveredAt is DeliveredAt of the message being delivered;
-	// arrivedAt per reliable channel the arrival (as DeliveredAt reckons
-	// it) of the last message delivered on it.
+	// deliveredAt is DeliveredAt of the message being delivered; per
+	// reliable channel, of the last message delivered on it: when it
+	// arrived, when it would have (a lost one's reckoning, DeliveredAt),
+	// and its DeliveredAt.
 	deliveredAt  time.Time
-	arrivedAt    [2]time.Time
+	arrived      [2]time.Time
+	reckoned     [2]time.Time
+	earliest     [2]time.Time
 	pendingBytes int
 	reasm        reassembler
 
@@ -311,7 +314,7 @@ func (c *Conn) accept(ch int, d uint16, typ byte, seq uint16, payload []byte, r 
 				at = h.at
 			}
 		}
-		c.delivering(ch, at)
+		c.delivering(ch, now, at)
 		r.Deliver(typ, payload, true)
 		c.drain(ch, r)
 		return true
@@ -342,25 +345,36 @@ func (c *Conn) drain(ch int, r Receiver) {
 		c.pendingBytes -= len(h.payload)
 		c.recvSeq[ch]++
 		c.Stats.Delivered++
-		c.delivering(ch, h.at)
+		c.delivering(ch, h.at, h.at)
 		r.Deliver(h.typ, h.payload, true)
 	}
 }
 
 // delivering sets DeliveredAt for a reliable message of channel ch that
-// arrived (or would have, but for a loss) at at.
-func (c *Conn) delivering(ch int, at time.Time) {
-	c.deliveredAt = at
-	if prev := c.arrivedAt[ch]; !prev.IsZero() && prev.Before(at) {
-		c.deliveredAt = prev
+// arrived at arr, and would have at at but for a loss: as soon as the
+// message before it would have, or, when both came in one datagram (sent
+// together, lost and resent together), as soon as that one could have.
+func (c *Conn) delivering(ch int, arr, at time.Time) {
+	e := at
+	switch prev := c.reckoned[ch]; {
+	case prev.IsZero():
+	case arr.Equal(c.arrived[ch]):
+		if c.earliest[ch].Before(at) {
+			e = c.earliest[ch]
+		}
+	case prev.Before(at):
+		e = prev
 	}
-	c.arrivedAt[ch] = at
+	c.deliveredAt = e
+	c.arrived[ch], c.reckoned[ch], c.earliest[ch] = arr, at, e
 }
 
 // DeliveredAt is, during a Deliver, the earliest time the message being
 // delivered could have arrived had nothing been lost. A reliable message
 // was sent after the one before it on its channel, so it could have
-// arrived as soon as that one did; and that one arrived when it did, or,
+// arrived as soon as that one did (or, arriving in the same datagram, as
+// soon as that one could have: they were sent and resent together); and
+// that one arrived when it did, or,
 // held back behind a lost message, when it arrived and was held, or, lost
 // itself, when the first message held behind it arrived. An unreliable
 // message arrived when it arrived. Rate checks read a shot's time from

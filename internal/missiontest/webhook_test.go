@@ -165,3 +165,37 @@ func TestSlowWebhookNeverDelaysATick(t *testing.T) {
 		t.Fatalf("%v", kinds)
 	}
 }
+
+// A fair-play violation that reaches its rule's notify step is announced,
+// once a minute per player and rule however often it recurs.
+func TestWebhookViolation(t *testing.T) {
+	h := newHookServer(t, false)
+	hook := webhookConfig(h.srv.URL, "violation")
+	w, err := NewMatch(Options{Mode: "m", FS: endMission, Configure: func(c *server.Config) {
+		hook(c)
+		c.FairPlay.Enabled = true
+		c.FairPlay.Notify = 1
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := w.Join("Jumper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Spawn(1, [3]float32{0, 0, 0}); err != nil {
+		t.Fatal(err)
+	}
+	w.Advance(time.Second)
+	for k := range 5 {
+		if err := a.Move([3]float32{0, float32(1000 * (k + 1)), 0}, [3]float32{0, 1, 0}); err != nil {
+			t.Fatal(err)
+		}
+		w.Advance(100 * time.Millisecond)
+	}
+	w.Close()
+	ms := h.messages(t)
+	if len(ms) != 1 || ms[0]["event"] != "violation" || ms[0]["player"] != "Jumper" || ms[0]["rule"] != "teleport" || ms[0]["action"] != "notify" {
+		t.Fatalf("%v", ms)
+	}
+}

@@ -34,6 +34,12 @@ type Message struct {
 	LeaveReason string `json:"leave_reason,omitempty"`
 	Players     int    `json:"players"`
 	MaxPlayers  int    `json:"max_players,omitempty"`
+
+	// A fair-play violation: the rule, what was measured, and the step
+	// taken (notify, kick, ban).
+	Rule   string `json:"rule,omitempty"`
+	Detail string `json:"detail,omitempty"`
+	Action string `json:"action,omitempty"`
 }
 
 // TeamLine is a team's score at the end.
@@ -140,6 +146,9 @@ func discord(m Message) discordBody {
 	case EventLeave:
 		e.Title = cut(m.Player+" left", discordTitle)
 		e.Description = fmt.Sprintf("%s · %s · %d/%d players", where, esc(m.LeaveReason), m.Players, m.MaxPlayers)
+	case EventViolation:
+		e.Title = cut("Fair play: "+m.Player+" ("+m.Rule+")", discordTitle)
+		e.Description = cut(fmt.Sprintf("%s · %s · %s", where, esc(m.Detail), esc(m.Action)), discordDesc)
 	case EventServerUp:
 		e.Title = "Server up"
 		e.Description = where

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bcserver/bcserver/engine"
+	"github.com/bcserver/bcserver/engine/fairplay"
 )
 
 // PluginOptions configure one game's announcements.
@@ -34,14 +35,26 @@ type Plugin struct {
 	// so the scoreboard has everyone who played.
 	left map[string]PlayerLine
 	offs []func()
+	// told is when each player's violations of each rule were last
+	// announced: a cheat breaks a rule many times a second.
+	told map[violationKey]time.Time
 }
+
+type violationKey struct {
+	player *engine.Player
+	rule   string
+}
+
+// violationEvery is the least time between two announcements of one
+// player's violations of one rule.
+const violationEvery = time.Minute
 
 // New makes the plugin; add it to its game with engine.Game.AddPlugin.
 func New(o PluginOptions) *Plugin {
 	if o.Mode == nil {
 		o.Mode = func() string { return "" }
 	}
-	return &Plugin{opts: o, left: map[string]PlayerLine{}}
+	return &Plugin{opts: o, left: map[string]PlayerLine{}, told: map[violationKey]time.Time{}}
 }
 
 // Name implements engine.Plugin.
@@ -77,6 +90,11 @@ func (p *Plugin) Start(g engine.API) error {
 				p.send(p.matchEnd(ev.(*engine.GameEnded)))
 			}
 		}),
+		g.On(engine.EvViolation, func(ev engine.Event) {
+			if e := ev.(*engine.Violation); p.wants(EventViolation) && e.Action >= fairplay.ActNotify {
+				p.violation(e)
+			}
+		}),
 	)
 	return nil
 }
@@ -104,6 +122,23 @@ func (p *Plugin) playerMessage(kind string, pl *engine.Player, reason string) Me
 		m.Players = max(m.Players, 0)
 	}
 	return m
+}
+
+// violation announces a fair-play violation at the notify step or beyond,
+// once a minute at most per player and rule.
+func (p *Plugin) violation(e *engine.Violation) {
+	k := violationKey{e.Player, e.Rule.String()}
+	now := p.g.Now()
+	if last, ok := p.told[k]; ok && now.Sub(last) < violationEvery {
+		return
+	}
+	if len(p.told) >= 1024 {
+		clear(p.told) // players come and go; the map must not grow with them
+	}
+	p.told[k] = now
+	m := p.playerMessage(EventViolation, e.Player, "")
+	m.Rule, m.Detail, m.Action = k.rule, e.Detail(), e.Action.String()
+	p.send(m)
 }
 
 func line(pl *engine.Player) PlayerLine {

@@ -27,9 +27,12 @@ const (
 	EventLeave      = "leave"
 	EventServerUp   = "server_up"
 	EventServerDown = "server_down"
+	// EventViolation: a player's fair-play violation that reached its
+	// rule's notify step (README, "Fair play").
+	EventViolation = "violation"
 )
 
-var eventKinds = []string{EventMatchEnd, EventJoin, EventLeave, EventServerUp, EventServerDown}
+var eventKinds = []string{EventMatchEnd, EventJoin, EventLeave, EventServerUp, EventServerDown, EventViolation}
 
 // Formats of the body.
 const (
