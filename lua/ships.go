@@ -361,10 +361,9 @@ func (m *mission) optGroup(L *glua.LState, n int) string {
 		return ""
 	}
 	g := L.CheckString(n)
-	switch g {
-	case world.GroupPhasers, world.GroupTorpedoes, world.GroupPulse, world.GroupTractors:
+	if world.IsGroup(g) {
 		return g
 	}
-	L.ArgError(n, fmt.Sprintf("weapon group %q: want %q, %q, %q or %q (or nothing for every weapon)", g, world.GroupPhasers, world.GroupTorpedoes, world.GroupPulse, world.GroupTractors))
+	L.ArgError(n, fmt.Sprintf("weapon group %q: want one of %s (or nothing for every weapon)", g, strings.Join(world.Groups(), ", ")))
 	return ""
 }

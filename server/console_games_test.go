@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -143,7 +144,9 @@ func TestSecondGameConsoleInBrowser(t *testing.T) {
 	}
 	text := func(sel string) string {
 		t.Helper()
-		v, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(sel)))
+		// By evaluation, not by node: the console redraws its tables
+		// every refresh, and a node found a moment ago may be gone.
+		v, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.querySelector(`+strconv.Quote(sel)+`)?.textContent ?? ""`))
 		if err != nil {
 			t.Fatal(err)
 		}

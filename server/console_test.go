@@ -104,14 +104,15 @@ func TestConsoleInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bobScore, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(`#players tbody tr[data-player="Bob"] td.score`)))
+	// One evaluation reads both: the console redraws its tables every
+	// refresh, so a node found by one call may be gone by the next.
+	shown, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](`[
+		document.querySelector('#players tbody tr[data-player="Bob"] td.score')?.textContent ?? "",
+		document.querySelector("#mode")?.textContent ?? ""]`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	mode, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(`#mode`)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	bobScore, mode := shown[0], shown[1]
 	if bobScore != "15000" || mode != "deathmatch" {
 		t.Fatalf("page shows Bob's score %q, mode %q", bobScore, mode)
 	}

@@ -5,10 +5,14 @@ package ships
 // weapon_systems "type") is parsed once, when a class loads, and the mod
 // importer writes them from the same table; everything after — the host's
 // weapon model and its events, the recorder, the statistics, the bots —
-// switches on these values, never on the strings, so the compiler finds
-// every place a new kind must reach. A new kind of weapon is a Weapon, its
-// row in weapons and its two subsystem types here; then what engine/world
-// does with it; then one row in each consumer's table.
+// switches on these values, never on the strings. Go does not make a
+// switch cover every value, so the tests do: a new kind of weapon fails
+// TestEveryWeaponModelled (engine/world), TestRecordedWeapons
+// (engine/capture), TestWeaponVocabularyDocumented (lua) and
+// TestVocabularyDocumented (here) until every place it must reach has it.
+// A new kind of weapon is a Weapon, its row in weapons and its two
+// subsystem types here; then what engine/world does with it; then one row
+// in each consumer's table.
 
 // SubsystemType is what a subsystem is: its subsystems.json type, or for a
 // weapon system (a container, which subsystems.json does not list) its

@@ -1,6 +1,10 @@
 package ships
 
-import "testing"
+import (
+	"os"
+	"strings"
+	"testing"
+)
 
 // Every subsystem type reads back from its spelling, and the weapon table
 // and the types agree: each kind of weapon's system and weapons are types
@@ -73,5 +77,19 @@ func TestClassWeapons(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no weapon systems in the vanilla data")
+	}
+}
+
+// The data format's README names every type spelling the loader takes,
+// where a mod author looks: a new type fails here until it is documented.
+func TestVocabularyDocumented(t *testing.T) {
+	readme, err := os.ReadFile("data/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for typ := TypeHull; typ < numSubsystemTypes; typ++ {
+		if !strings.Contains(string(readme), "`"+typ.String()+"`") {
+			t.Errorf("data/README.md does not name the type %q", typ.String())
+		}
 	}
 }

@@ -40,6 +40,28 @@ func groupOf(w ships.Weapon) string {
 	return ""
 }
 
+// Groups returns the weapon groups of the kinds the host models, in the
+// ship data's order of weapons: what FireAt, StopFiring and Targets take.
+func Groups() []string {
+	var out []string
+	for _, w := range ships.Weapons() {
+		if g := groupOf(w); g != "" {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// IsGroup reports whether g names a weapon group (Groups).
+func IsGroup(g string) bool {
+	for _, w := range ships.Weapons() {
+		if g != "" && groupOf(w) == g {
+			return true
+		}
+	}
+	return false
+}
+
 // systemDisabled is a weapon system container's disabled fraction:
 // containers are not in subsystems.json; the starbase's Phasers system has
 // 0.75 (simulation.md 3.6), as every stock bank does.

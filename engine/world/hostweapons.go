@@ -167,7 +167,7 @@ func (w *World) hostLauncherTick(o *Object, s *weaponSystem) {
 			continue
 		}
 		if t := w.pickTarget(o, s, b); t != nil {
-			w.fireBolt(o, b, t)
+			w.fireBolt(o, s, b, t)
 			if s.singleFire {
 				return
 			}
@@ -249,7 +249,7 @@ func (w *World) launcherCanHit(o *Object, s *weaponSystem, b *weaponBank, x *Obj
 
 // fireBolt fires one bolt of a host cannon at x: PulseFire 0x1A to every
 // player, and the bolt into the host's own flight.
-func (w *World) fireBolt(o *Object, b *weaponBank, x *Object) {
+func (w *World) fireBolt(o *Object, s *weaponSystem, b *weaponBank, x *Object) {
 	d := bankData(o, b)
 	proj, ok := w.ships.ProjectileByStem(d.Projectile)
 	if !ok {
@@ -263,7 +263,7 @@ func (w *World) fireBolt(o *Object, b *weaponBank, x *Object) {
 	w.buf = codec.PulseFire{CannonID: id, Dir: codec.NewDir3(dir[0], dir[1], dir[2]),
 		Flags: codec.PulseHasTarget, Target: x.ID}.AppendTo(w.buf[:0])
 	w.broadcast()
-	w.launch(o, b, weaponRef{id: id, sub: b.sub, kind: KindPulse}, 0, proj, proj.Damage*pulseDamageScale[LevelMed], dir, x.ID, nil)
+	w.launch(o, b, weaponRef{id: id, sub: b.sub, kind: KindOf(s.weapon)}, 0, proj, proj.Damage*pulseDamageScale[LevelMed], dir, x.ID, nil)
 }
 
 // fireTorpedo launches one torpedo of a host tube at x, aimed at the point

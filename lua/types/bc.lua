@@ -149,7 +149,7 @@ function Ship:destroy() end
 ---@return boolean taken
 function Ship:remove() end
 
----@alias bc.WeaponGroup "phasers"|"torpedoes"|"pulse"
+---@alias bc.WeaponGroup "phasers"|"pulse"|"torpedoes"|"tractors"
 
 ---@class bc.Subsystem
 ---@field name string
