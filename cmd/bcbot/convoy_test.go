@@ -40,6 +40,10 @@ func TestBotPlaysConvoyLive(t *testing.T) {
 	cfg.Game.Mode = "convoy"
 	// A worn freighter, so a volley or two finish it; no restart after
 	// the end, so the record stays the last word.
+	// Budgets a loaded race-detector run cannot exhaust: the test is of
+	// the damage rule, and a call refused for the tick's spent budget
+	// (wall time, which a busy machine inflates) leaves a hit unchanged.
+	cfg.Lua.Budget, cfg.Lua.TickBudget = server.Duration(time.Second), server.Duration(time.Second)
 	cfg.Mission = server.MissionSection(map[string]any{"freighter_hull": 0.05, "restart_after": int64(-1)})
 	var logs testutil.LogBuffer
 	ctx, cancel := context.WithCancel(context.Background())
