@@ -54,7 +54,7 @@ func runtimeGC(pct, games int, log *slog.Logger) {
 	// garbage that an idle server would otherwise keep until its heap
 	// grows enough for a collection: hand it back now.
 	debug.FreeOSMemory()
-	releasePages(log, "start-up")
+	releasePages(log, "start-up", false)
 	log.Debug("memory", "gc_percent", pct, "soft_limit", limit)
 }
 
@@ -68,7 +68,12 @@ const settleDelay = 2 * time.Second
 // releaseSettled releases the program file's pages again once the
 // server has settled (delay, settleDelay in the server), unless ctx ends first or busy says
 // players are already there: their games use those pages, and releasing
-// them would only make every game fault them back in mid-play.
+// them would only make every game fault them back in mid-play. This time
+// they are evicted (release in pages_linux.go), so what an idle server
+// keeps is the pages it runs, not the large folios around them (measured
+// on Linux 6.18: idle VmRSS 7.4 -> 6.8 MB, 5.0 MB when the program file's
+// pages came from writing it); the pages it then reads back cost a few
+// ms of CPU once.
 func releaseSettled(ctx context.Context, log *slog.Logger, delay time.Duration, busy func() bool) {
 	t := time.NewTimer(delay)
 	defer t.Stop()
@@ -78,15 +83,15 @@ func releaseSettled(ctx context.Context, log *slog.Logger, delay time.Duration, 
 			log.Debug("pages of the program file kept: players are connected")
 			return
 		}
-		releasePages(log, "settled")
+		releasePages(log, "settled", true)
 	case <-ctx.Done():
 	}
 }
 
 // releasePages releases the read-only pages of the program file
 // (releaseStartupPages) and logs the outcome at debug level.
-func releasePages(log *slog.Logger, when string) {
-	if n, err := releaseStartupPages(); err != nil {
+func releasePages(log *slog.Logger, when string, evict bool) {
+	if n, err := releaseStartupPages(evict); err != nil {
 		log.Debug("pages of the program file kept", "when", when, "err", err)
 	} else if n > 0 {
 		log.Debug("pages of the program file released", "when", when, "bytes", n)

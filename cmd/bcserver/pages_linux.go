@@ -17,10 +17,11 @@ import (
 // leaves ~15 MB of the file in the process's RSS; an idle server's ticks,
 // timers and collections bring back about half of that.
 // Only read-only mappings are released (text and read-only data, never the
-// writable data segment): their pages stay in the page cache and come back
-// on first use as minor faults, with the same bytes. It returns the bytes
-// of address space released.
-func releaseStartupPages() (int, error) {
+// writable data segment). Without evict their pages stay in the page cache
+// and come back on first use as minor faults; with evict (release) they
+// leave it too, and come back from the file a page at a time. Either way
+// the bytes are the same. It returns the bytes of address space released.
+func releaseStartupPages(evict bool) (int, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return 0, fmt.Errorf("finding the program file: %w", err)
@@ -47,8 +48,8 @@ func releaseStartupPages() (int, error) {
 		if err1 != nil || err2 != nil || end <= start {
 			continue
 		}
-		if _, _, errno := unix.Syscall(unix.SYS_MADVISE, uintptr(start), uintptr(end-start), unix.MADV_DONTNEED); errno != 0 {
-			return released, fmt.Errorf("releasing %s: %w", fields[0], errno)
+		if err := release(uintptr(start), uintptr(end-start), evict); err != nil {
+			return released, fmt.Errorf("releasing %s: %w", fields[0], err)
 		}
 		released += int(end - start)
 	}
@@ -56,4 +57,27 @@ func releaseStartupPages() (int, error) {
 		return released, fmt.Errorf("reading the memory map: %w", err)
 	}
 	return released, nil
+}
+
+// release unmaps one read-only mapping of the program file. With evict,
+// the pages also leave the page cache and come back one at a time: the
+// kernel keeps a file's pages in large folios (ext4 since Linux 6.16, xfs,
+// tmpfs) and maps a whole folio on a fault, so after a plain unmap a code
+// page an idle server runs brings its whole folio (up to hundreds of KiB)
+// back into the RSS (measured: text 2.4 MB resident, 0.44 MB of it used
+// in 3 s of idling). MADV_RANDOM stops the read-ahead that would build
+// large folios again; MADV_PAGEOUT (Linux 5.4) reclaims the folios no
+// other process maps. A kernel without it gets the plain unmap.
+func release(start, length uintptr, evict bool) error {
+	if evict {
+		if _, _, errno := unix.Syscall(unix.SYS_MADVISE, start, length, unix.MADV_RANDOM); errno == 0 {
+			if _, _, errno := unix.Syscall(unix.SYS_MADVISE, start, length, unix.MADV_PAGEOUT); errno == 0 {
+				return nil
+			}
+		}
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_MADVISE, start, length, unix.MADV_DONTNEED); errno != 0 {
+		return errno
+	}
+	return nil
 }
