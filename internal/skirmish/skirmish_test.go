@@ -12,6 +12,7 @@ import (
 
 	"github.com/bcserver/bcserver/engine"
 	"github.com/bcserver/bcserver/engine/fairplay"
+	"github.com/bcserver/bcserver/engine/world"
 	"github.com/bcserver/bcserver/internal/bot"
 	"github.com/bcserver/bcserver/internal/enginetest"
 )
@@ -37,11 +38,14 @@ func (w *watch) all() []violation {
 }
 
 // serve runs a 16-player game with the default fair-play rules and
-// records every violation.
-func serve(t *testing.T) (*engine.Server, *watch) {
+// records every violation. A harmless game deals no damage (weapons and
+// collisions): its ships fly the whole run, so a cheater cannot be shot
+// down before it has cheated.
+func serve(t *testing.T, harmless bool) (*engine.Server, *watch) {
 	t.Helper()
 	cfg := engine.DefaultConfig()
 	cfg.MaxPlayers = 16
+	cfg.CollisionDamage = !harmless
 	// The bots leave through a lossy link: the server's goodbye to them
 	// need not wait for ACKs that may never come.
 	cfg.Transport.ShutdownWait = 500 * time.Millisecond
@@ -50,6 +54,9 @@ func serve(t *testing.T) (*engine.Server, *watch) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := srv.Do(ctx, func(g *engine.Game) {
+		if harmless {
+			g.World().SetDamageHook(func(*world.DamageHit) float32 { return 0 })
+		}
 		g.On(engine.EvViolation, func(e engine.Event) {
 			v := e.(*engine.Violation)
 			w.mu.Lock()
@@ -98,7 +105,7 @@ func TestHonestMatch(t *testing.T) {
 	seed := matchSeed(t)
 	for _, rate := range []float64{10, 1} {
 		t.Run(fmt.Sprintf("%gHz", rate), func(t *testing.T) {
-			srv, w := serve(t)
+			srv, w := serve(t, false)
 			res, err := Run(context.Background(), Config{Server: srv.Addr(), Bots: 16, Duration: d, UpdateRate: rate,
 				Loss: 0.3, Burst: 3, Jitter: 200 * time.Millisecond, Seed: seed*100 + uint64(rate)}, nil)
 			if err != nil {
@@ -144,7 +151,10 @@ func TestCheatsCaught(t *testing.T) {
 		{bot.CheatArc, 6, fairplay.Arc},
 	} {
 		t.Run(tt.cheat.String(), func(t *testing.T) {
-			srv, w := serve(t)
+			// No damage: under a loaded machine a cheater could be shot
+			// down in its first second, before it cheats (the arc cheat
+			// holds fire that long), and fly no more in the run.
+			srv, w := serve(t, true)
 			const cheaters = 10
 			cheats := []bot.Cheat{bot.CheatNone}
 			species := []int{3}
@@ -175,7 +185,7 @@ func TestCheatsCaught(t *testing.T) {
 						}
 					}
 				case first == nil:
-					late = append(late, fmt.Sprintf("%s: never (%d updates, %d shots)", b.Name, b.Updates, b.Shots))
+					late = append(late, fmt.Sprintf("%s: never (%d updates, %d shots, %d ships)", b.Name, b.Updates, b.Shots, b.Ships))
 				case first.at.Sub(b.Started) > 8*time.Second:
 					late = append(late, fmt.Sprintf("%s: after %v", b.Name, first.at.Sub(b.Started).Round(time.Millisecond)))
 				default:
