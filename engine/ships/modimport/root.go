@@ -47,14 +47,5 @@ func (t rootTree) open(name string) (io.ReadCloser, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, err
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, 0, errNotRegular
-	}
-	return f, st.Size(), nil
+	return regular(f)
 }

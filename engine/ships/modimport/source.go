@@ -95,6 +95,12 @@ func (t fsTree) open(name string) (io.ReadCloser, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	return regular(f)
+}
+
+// regular returns an open file with its size if it is a regular file, and
+// closes it otherwise: a FIFO, a device or a folder is never read.
+func regular(f fs.File) (io.ReadCloser, int64, error) {
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
